@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fuzz targets are built only when `WORDROOMS_FUZZ=1`, because they link libFuzzer's `main` and would break a
+/// normal `swift build`. See `Tests/Fuzz/run-fuzzers.sh`.
+let fuzzing = getenv("WORDROOMS_FUZZ").map { String(cString: $0) == "1" } ?? false
+
+var products: [Product] = [
+    .executable(name: "wordrooms", targets: ["wordrooms"]),
+    .library(name: "WebSocket", targets: ["WebSocket"]),
+    .library(name: "Transport", targets: ["Transport"]),
+    .library(name: "WordGames", targets: ["WordGames"]),
+]
+
+var targets: [Target] = [
+    // RFC 6455 framing, handshake, SHA-1, Base64, UTF-8 validation. Pure: no Foundation, no I/O.
+    .target(name: "WebSocket"),
+    // Linux headers Swift's Glibc module leaves out (epoll, eventfd).
+    .target(name: "CLinux"),
+    // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
+    .target(name: "Transport", dependencies: ["WebSocket", "CLinux"]),
+    // Game rules and word lists. Knows nothing of sockets.
+    .target(name: "WordGames", resources: [.copy("Resources/words")]),
+    // Wires transport, endpoints and (later) rooms into a runnable server.
+    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport"]),
+    .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),
+
+    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
+    .testTarget(name: "TransportTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer"]),
+    .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
+]
+
+if fuzzing {
+    for name in ["FuzzFrameParser", "FuzzHandshake"] {
+        products.append(.executable(name: name, targets: [name]))
+        targets.append(.executableTarget(
+            name: name,
+            dependencies: ["WebSocket"],
+            path: "Tests/Fuzz/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ))
+    }
+}
+
+let package = Package(
+    name: "WordRooms",
+    platforms: [.macOS(.v14)],
+    products: products,
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,218 @@
+/// A JSON object (RFC 8259 §4): members kept in insertion order, with keys compared byte by byte.
+///
+/// Insertion order makes serialization deterministic (the same value always gives the same bytes) and mirrors
+/// what a JavaScript client does when it applies a JSON Patch: `add` of a new member appends it, `replace` keeps
+/// its place. Equality ignores order, as RFC 6902 §4.6 requires for `test`.
+///
+/// Small objects are searched linearly; above `indexThreshold` members a hash index is kept so lookups stay
+/// O(1) for large maps such as players keyed by id.
+public struct JSONObject: Sendable {
+    /// One member of the object.
+    public typealias Element = (key: String, value: JSONValue)
+
+    /// Member count above which a hash index is maintained. Linear search over a dozen short keys beats hashing.
+    static let indexThreshold = 12
+
+    private var members: [Element]
+    private var index: [ObjectKey: Int]?
+
+    /// Creates an empty object.
+    public init() {
+        members = []
+        index = nil
+    }
+
+    /// Creates an object from members in order; a repeated key replaces the earlier value in place.
+    ///
+    /// - Parameter members: The members, in the order they should be serialized.
+    public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
+        self.init()
+        for (key, value) in members {
+            self[key] = value
+        }
+    }
+
+    /// Reserves storage for `minimumCapacity` members.
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        members.reserveCapacity(minimumCapacity)
+    }
+
+    /// The keys, in order.
+    public var keys: some RandomAccessCollection<String> { members.lazy.map(\.key) }
+
+    /// The values, in key order.
+    public var values: some RandomAccessCollection<JSONValue> { members.lazy.map(\.value) }
+
+    /// The position of the member named `key`, compared byte by byte.
+    ///
+    /// - Parameter key: The member name.
+    /// - Returns: The member's position, or `nil` if there is none.
+    public func index(forKey key: String) -> Int? {
+        if let index {
+            return index[ObjectKey(key)]
+        }
+        return members.firstIndex { $0.key.bytewiseEquals(key) }
+    }
+
+    /// The value of the member named `key`; setting `nil` removes the member, setting a new key appends it.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            guard let position = index(forKey: key) else { return nil }
+            return members[position].value
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// Sets the value of `key` in place, or appends a new member.
+    ///
+    /// - Parameters:
+    ///   - value: The new value.
+    ///   - key: The member name.
+    /// - Returns: The previous value, or `nil` if the member was added.
+    @discardableResult
+    public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
+        if let position = index(forKey: key) {
+            let old = members[position].value
+            members[position].value = value
+            return old
+        }
+        appendNew(key: key, value: value)
+        return nil
+    }
+
+    /// Removes the member named `key`.
+    ///
+    /// - Parameter key: The member name.
+    /// - Returns: The removed value, or `nil` if there was no such member.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let position = index(forKey: key) else { return nil }
+        return remove(at: position).value
+    }
+
+    /// Removes and returns the member at `position`; later members keep their order.
+    @discardableResult
+    public mutating func remove(at position: Int) -> Element {
+        let removed = members.remove(at: position)
+        if index != nil {
+            rebuildIndex()
+        }
+        return removed
+    }
+
+    /// Appends a member whose key the caller has checked is not present (the parser checks for duplicates).
+    mutating func appendNew(key: String, value: JSONValue) {
+        members.append((key, value))
+        if index != nil {
+            index![ObjectKey(key)] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    /// Runs `body` on the value at `position` in place, without copying it out.
+    mutating func modifyValue<R, E: Error>(at position: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
+        try body(&members[position].value)
+    }
+
+    /// True when both objects share storage, so they are equal without looking at members.
+    func isIdentical(to other: JSONObject) -> Bool {
+        members.withUnsafeBufferPointer { left in
+            other.members.withUnsafeBufferPointer { right in
+                left.baseAddress == right.baseAddress && left.count == right.count
+            }
+        }
+    }
+
+    private mutating func rebuildIndex() {
+        guard members.count > Self.indexThreshold else {
+            index = nil
+            return
+        }
+        var rebuilt = [ObjectKey: Int](minimumCapacity: members.count)
+        for (position, member) in members.enumerated() {
+            rebuilt[ObjectKey(member.key)] = position
+        }
+        index = rebuilt
+    }
+}
+
+extension JSONObject: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { members.count }
+    public subscript(position: Int) -> Element { members[position] }
+}
+
+extension JSONObject: Hashable {
+    /// RFC 6902 §4.6: objects are equal when they have the same members, whatever their order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.isIdentical(to: rhs) { return true }
+        for position in lhs.members.indices {
+            let member = lhs.members[position]
+            let other: JSONValue
+            // Same order is the common case: check the same position before searching.
+            if rhs.members[position].key.bytewiseEquals(member.key) {
+                other = rhs.members[position].value
+            } else if let found = rhs[member.key] {
+                other = found
+            } else {
+                return false
+            }
+            if member.value != other { return false }
+        }
+        return true
+    }
+
+    /// Order-independent, like `==`: member hashes are summed.
+    public func hash(into hasher: inout Hasher) {
+        var sum = 0
+        for member in members {
+            var memberHasher = Hasher()
+            member.key.hashBytes(into: &memberHasher)
+            member.value.hash(into: &memberHasher)
+            sum &+= memberHasher.finalize()
+        }
+        hasher.combine(members.count)
+        hasher.combine(sum)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Keeps the literal's order; a repeated key replaces the earlier value, as `JSON.parse` does in JavaScript.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init()
+        members.reserveCapacity(elements.count)
+        for (key, value) in elements {
+            self[key] = value
+        }
+    }
+}
+
+extension JSONObject: CustomStringConvertible {
+    /// The object serialized as compact JSON.
+    public var description: String { JSONValue.object(self).description }
+}
+
+/// A member name hashed and compared by its UTF-8 bytes, not by Unicode canonical equivalence.
+struct ObjectKey: Hashable {
+    let string: String
+
+    init(_ string: String) {
+        self.string = string
+    }
+
+    static func == (lhs: ObjectKey, rhs: ObjectKey) -> Bool {
+        lhs.string.bytewiseEquals(rhs.string)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        string.hashBytes(into: &hasher)
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import WebSocket
+
+/// One accepted TCP connection: an HTTP/1.1 exchange that may upgrade to a WebSocket.
+///
+/// Owned by one event loop and used only on its thread (`Connection` is deliberately not `Sendable`); other
+/// threads reach it through its `handle`. Idle connections are kept small: no buffer is held while nothing is
+/// partially read or waiting to be written.
+public final class Connection {
+    enum Phase: UInt8 {
+        /// Reading request heads; keep-alive loops back here.
+        case http
+        /// An asynchronous HTTP reply is pending; further pipelined requests wait.
+        case awaitingResponse
+        case webSocket
+        /// Our close frame or final response is queued; the socket closes once it is flushed and the peer is
+        /// done (or the deadline passes).
+        case closing
+    }
+
+    let fd: Int32
+    let generation: UInt32
+    unowned let loop: EventLoop
+    /// The peer's address, as seen on the socket.
+    public let peer: SocketAddress
+
+    var phase: Phase = .http
+    var session: WebSocketSession?
+    var endpoint: (any WebSocketEndpoint)?
+    /// Bytes of a request head that arrived incomplete; empty (unallocated) otherwise.
+    var inbound: [UInt8] = []
+    var outbound = OutboundQueue()
+    var lastReadMillis: UInt64
+    /// When the current phase times out: request head, pong, or close handshake.
+    var deadlineMillis: UInt64
+    var pingOutstanding = false
+    var wantsWritable = false
+    var isDirty = false
+    /// Set by `close` while the session is busy parsing; applied when it returns.
+    var deferredClose: (code: CloseCode, reason: String)?
+    var inReceive = false
+    /// The close code reported to the endpoint when the connection ends.
+    var closeCode: CloseCode?
+    /// Free for the application: per-connection state of the endpoint (a player session, say).
+    public var context: AnyObject?
+
+    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, now: UInt64) {
+        self.fd = fd
+        self.generation = generation
+        self.loop = loop
+        self.peer = peer
+        self.lastReadMillis = now
+        self.deadlineMillis = now + loop.requestTimeoutMillis
+    }
+
+    /// A `Sendable` reference to this connection for use from other threads and actors.
+    public var handle: ConnectionHandle {
+        ConnectionHandle(loop: loop, fd: fd, generation: generation)
+    }
+
+    /// Whether messages can still be sent (the WebSocket is open and not closing).
+    public var isOpen: Bool {
+        // Not `session.state`: this is called from inside `session.receive`, which holds exclusive access.
+        phase == .webSocket
+    }
+
+    /// Queues a text message; the bytes must be valid UTF-8.
+    public func sendText(_ text: UnsafeRawBufferPointer) {
+        send(.text, payload: text)
+    }
+
+    /// Queues a text message.
+    public func sendText(_ text: String) {
+        var text = text
+        text.withUTF8 { send(.text, payload: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Queues a binary message.
+    public func sendBinary(_ data: UnsafeRawBufferPointer) {
+        send(.binary, payload: data)
+    }
+
+    /// Queues an already encoded frame (from `FrameEncoder`) without copying it: the way to broadcast.
+    public func send(frame: [UInt8]) {
+        guard isOpen else { return }
+        outbound.append(shared: frame)
+        loop.outputQueued(on: self)
+    }
+
+    /// Starts the close handshake (RFC 6455 §7.1.2) with `code`; the endpoint's `didClose` follows.
+    public func close(code: CloseCode, reason: String = "") {
+        if inReceive {
+            if deferredClose == nil { deferredClose = (code, reason) }
+            return
+        }
+        loop.startClose(self, code: code, reason: reason)
+    }
+
+    private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
+        guard isOpen else { return }
+        outbound.appendOwned(pool: loop.pool) { buffer in
+            withUnsafeTemporaryAllocation(byteCount: FrameEncoder.maxHeaderLength, alignment: 1) { header in
+                let length = FrameEncoder.writeHeader(opcode: opcode, fin: true, payloadLength: payload.count,
+                                                      maskingKey: nil, to: header.baseAddress!)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[..<length]))
+            }
+            buffer.append(contentsOf: payload)
+        }
+        loop.outputQueued(on: self)
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}
+
+/// A thread-safe reference to a connection: sends and closes are handed to the owning event loop.
+///
+/// Safe to keep after the connection is gone: the loop drops messages for a closed connection (a generation
+/// number tells a reused file descriptor from the original).
+public struct ConnectionHandle: Sendable, Hashable {
+    let loop: EventLoop
+    let fd: Int32
+    let generation: UInt32
+
+    public static func == (lhs: ConnectionHandle, rhs: ConnectionHandle) -> Bool {
+        lhs.loop === rhs.loop && lhs.fd == rhs.fd && lhs.generation == rhs.generation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(loop))
+        hasher.combine(fd)
+        hasher.combine(generation)
+    }
+
+    /// Queues an encoded frame to this connection.
+    public func send(frame: [UInt8]) {
+        loop.submit(.send(fd: fd, generation: generation, frame: frame))
+    }
+
+    /// Closes the connection with `code`.
+    public func close(code: CloseCode, reason: String = "") {
+        loop.submit(.close(fd: fd, generation: generation, code: code, reason: reason))
+    }
+
+    /// Queues one encoded frame to many connections: one hand-off per event loop, the bytes shared by all.
+    public static func broadcast(frame: [UInt8], to handles: some Sequence<ConnectionHandle>) {
+        var byLoop: [ObjectIdentifier: (EventLoop, [(Int32, UInt32)])] = [:]
+        for handle in handles {
+            byLoop[ObjectIdentifier(handle.loop), default: (handle.loop, [])].1.append((handle.fd, handle.generation))
+        }
+        for (loop, targets) in byLoop.values {
+            loop.submit(.broadcast(frame: frame, targets: targets))
+        }
+    }
+}

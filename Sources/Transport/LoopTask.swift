@@ -1,0 +1,11 @@
+import WebSocket
+
+/// Work handed to an event loop from another thread through its mailbox.
+enum LoopTask: Sendable {
+    case send(fd: Int32, generation: UInt32, frame: [UInt8])
+    case broadcast(frame: [UInt8], targets: [(Int32, UInt32)])
+    case close(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
+    case httpResponse(fd: Int32, generation: UInt32, response: HTTPResponse, keepAlive: Bool, headOnly: Bool)
+    case run(@Sendable (EventLoop) -> Void)
+    case shutdown
+}

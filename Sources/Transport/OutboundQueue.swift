@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// Bytes waiting to be written to one socket, flushed with a single `writev`.
+///
+/// Two kinds of chunk share the queue in order: *shared* chunks are pre-encoded frames queued by reference to many
+/// connections (a broadcast is encoded once), *owned* chunks are scratch buffers this connection appends small
+/// frames to (echo replies, pongs) so that steady traffic allocates nothing. Owned buffers come from and return to
+/// the event loop's `BufferPool`, so an idle connection holds no buffer at all.
+struct OutboundQueue: ~Copyable {
+    private struct Chunk {
+        var bytes: [UInt8]
+        var owned: Bool
+    }
+
+    private var chunks: [Chunk] = []
+    /// Bytes of the first chunk already written.
+    private var headOffset = 0
+    /// Total bytes not yet written.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Queues a pre-encoded frame without copying it.
+    mutating func append(shared bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        chunks.append(Chunk(bytes: bytes, owned: false))
+        count += bytes.count
+    }
+
+    /// Lets `body` append bytes to an owned scratch buffer at the tail of the queue.
+    mutating func appendOwned(pool: BufferPool, _ body: (inout [UInt8]) -> Void) {
+        if chunks.isEmpty || !chunks[chunks.count - 1].owned {
+            chunks.append(Chunk(bytes: pool.take(), owned: true))
+        }
+        let last = chunks.count - 1
+        let before = chunks[last].bytes.count
+        body(&chunks[last].bytes)
+        count += chunks[last].bytes.count - before
+    }
+
+    /// Drops everything queued (the peer is gone).
+    mutating func removeAll(pool: BufferPool) {
+        for index in chunks.indices where chunks[index].owned {
+            pool.give(takeBytes(index))
+        }
+        chunks.removeAll()
+        headOffset = 0
+        count = 0
+    }
+
+    /// Largest number of buffers handed to one `writev`; the kernel allows `IOV_MAX` (1024) but a burst this long
+    /// already fills the socket buffer.
+    private static let maxIOVecs = 64
+
+    /// Writes as much as the socket takes.
+    ///
+    /// - Returns: true when the queue is empty afterwards, false when the socket would block.
+    /// - Throws: `SystemError` when the peer is gone (EPIPE, ECONNRESET...).
+    mutating func flush(fd: Int32, pool: BufferPool, iovecs: UnsafeMutablePointer<iovec>) throws(SystemError) -> Bool {
+        while count > 0 {
+            let written: Int
+            if chunks.count == 1 {
+                written = try writeSingle(fd: fd)
+            } else {
+                written = try writeGathered(fd: fd, iovecs: iovecs)
+            }
+            if written < 0 { return false }
+            consume(written, pool: pool)
+        }
+        return true
+    }
+
+    private func writeSingle(fd: Int32) throws(SystemError) -> Int {
+        let offset = headOffset
+        let result = chunks[0].bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in
+                try nonBlocking("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+        }
+        switch result {
+        case .success(.processed(let n)): return n
+        case .success(.wouldBlock): return -1
+        case .failure(let error): throw error
+        }
+    }
+
+    private func writeGathered(fd: Int32, iovecs: UnsafeMutablePointer<iovec>) throws(SystemError) -> Int {
+        let n = min(chunks.count, Self.maxIOVecs)
+        var result: Result<IOResult<Int>, SystemError> = .success(.wouldBlock)
+        // Pointers into each chunk are only valid inside its `withUnsafeBytes`, so the iovec array is filled
+        // by nesting one closure per chunk and calling writev from the innermost.
+        func gather(_ index: Int) {
+            if index == n {
+                result = Result { () throws(SystemError) in
+                    try nonBlocking("writev") { Glibc.writev(fd, iovecs, Int32(n)) }
+                }
+                return
+            }
+            chunks[index].bytes.withUnsafeBytes { raw in
+                let skip = index == 0 ? headOffset : 0
+                iovecs[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                                      iov_len: raw.count - skip)
+                gather(index + 1)
+            }
+        }
+        gather(0)
+        switch result {
+        case .success(.processed(let written)): return written
+        case .success(.wouldBlock): return -1
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Moves a chunk's buffer out so the pool gets the only reference (a shared one would be copied on reuse).
+    private mutating func takeBytes(_ index: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        swap(&bytes, &chunks[index].bytes)
+        return bytes
+    }
+
+    private mutating func consume(_ written: Int, pool: BufferPool) {
+        count -= written
+        var remaining = written
+        var finished = 0
+        while finished < chunks.count {
+            let available = chunks[finished].bytes.count - headOffset
+            if remaining < available {
+                headOffset += remaining
+                break
+            }
+            remaining -= available
+            headOffset = 0
+            if chunks[finished].owned {
+                pool.give(takeBytes(finished))
+            }
+            finished += 1
+        }
+        if finished == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.count <= 4)
+        } else if finished > 0 {
+            chunks.removeFirst(finished)
+        }
+    }
+}
+
+/// Scratch byte buffers recycled within one event loop, so replies need no allocation in steady state.
+final class BufferPool {
+    private var spare: [[UInt8]] = []
+    private let maxSpare: Int
+    private let maxRetainedCapacity: Int
+
+    init(maxSpare: Int = 256, maxRetainedCapacity: Int = 64 * 1024) {
+        self.maxSpare = maxSpare
+        self.maxRetainedCapacity = maxRetainedCapacity
+    }
+
+    func take() -> [UInt8] {
+        if let buffer = spare.popLast() { return buffer }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(4096)
+        return buffer
+    }
+
+    func give(_ buffer: consuming [UInt8]) {
+        guard spare.count < maxSpare, buffer.capacity <= maxRetainedCapacity, buffer.capacity > 0 else { return }
+        buffer.removeAll(keepingCapacity: true)
+        spare.append(buffer)
+    }
+}
+
+@available(*, unavailable)
+extension BufferPool: Sendable {}

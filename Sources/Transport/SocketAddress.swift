@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+/// A peer's IP address and port in 20 bytes (a `sockaddr_storage` is 128), formatted only when asked:
+/// connections keep one each, and idle connections must stay small.
+public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
+    /// IPv6 address bytes; IPv4 addresses are stored v4-mapped (`::ffff:a.b.c.d`).
+    private let address: (UInt64, UInt64)
+    public let port: Int
+
+    init(_ storage: sockaddr_storage) {
+        var copy = storage
+        var bytes = (UInt64(0), UInt64(0))
+        var port = 0
+        withUnsafePointer(to: &copy) { pointer in
+            if Int32(storage.ss_family) == AF_INET {
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    let mapped = UInt64(0xFFFF) << 32 | UInt64(UInt32(bigEndian: v4.pointee.sin_addr.s_addr))
+                    bytes = (0, mapped.bigEndian)
+                    port = Int(UInt16(bigEndian: v4.pointee.sin_port))
+                }
+            } else {
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    withUnsafeBytes(of: v6.pointee.sin6_addr) { raw in
+                        bytes = (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                                 raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                    }
+                    port = Int(UInt16(bigEndian: v6.pointee.sin6_port))
+                }
+            }
+        }
+        self.address = bytes
+        self.port = port
+    }
+
+    public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
+        lhs.address == rhs.address && lhs.port == rhs.port
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address.0)
+        hasher.combine(address.1)
+        hasher.combine(port)
+    }
+
+    /// True for IPv4 peers (including IPv4 clients of a dual-stack socket).
+    public var isIPv4: Bool {
+        address.0 == 0 && UInt64(bigEndian: address.1) >> 32 == 0xFFFF
+    }
+
+    /// The address without the port, e.g. `127.0.0.1` or `::1`.
+    public var host: String {
+        if isIPv4 {
+            let value = UInt32(truncatingIfNeeded: UInt64(bigEndian: address.1))
+            return "\(value >> 24).\(value >> 16 & 0xFF).\(value >> 8 & 0xFF).\(value & 0xFF)"
+        }
+        var raw = in6_addr()
+        withUnsafeMutableBytes(of: &raw) { buffer in
+            buffer.storeBytes(of: address.0, toByteOffset: 0, as: UInt64.self)
+            buffer.storeBytes(of: address.1, toByteOffset: 8, as: UInt64.self)
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+        return String(cString: text)
+    }
+
+    public var description: String {
+        isIPv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
+    }
+}

@@ -1,0 +1,35 @@
+/// Limits and timeouts of the socket layer. Defaults suit a public game server.
+public struct TransportConfiguration: Sendable {
+    /// Numeric address to listen on; `"::"` takes IPv6 and IPv4 clients.
+    public var host: String = "::"
+    /// TCP port; 0 picks an ephemeral one.
+    public var port: Int = 8080
+    /// Event-loop threads, each owning its sockets.
+    public var threads: Int = TransportConfiguration.processorCount
+    /// Largest HTTP request head; bigger ones get 431.
+    public var maxRequestHeadBytes: Int = 8192
+    /// Time allowed for a complete request head after connecting (slow or half-sent requests are dropped),
+    /// and for the next request on an idle keep-alive connection.
+    public var requestTimeoutSeconds: Double = 10
+    /// A WebSocket peer silent this long gets a ping.
+    public var pingIntervalSeconds: Double = 30
+    /// A pinged peer silent this much longer is dropped.
+    public var pongTimeoutSeconds: Double = 20
+    /// Time the peer has to answer our close frame before the TCP connection is closed anyway (RFC 6455 §7.1.1).
+    public var closeTimeoutSeconds: Double = 3
+    /// Bytes a connection may have waiting to be written; a consumer that falls further behind is closed.
+    public var maxOutboundBytes: Int = 4 << 20
+    /// Bound on a graceful shutdown: clients get close 1001 and this long to answer.
+    public var shutdownTimeoutSeconds: Double = 3
+
+    public init() {}
+
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux

@@ -1,0 +1,45 @@
+import WebSocket
+
+/// Counts kept by one event loop; summed over loops for `/metrics`.
+public struct TransportCounters: Sendable {
+    public var accepted = 0
+    public var acceptFailures = 0
+    public var httpRequests = 0
+    public var badRequests = 0
+    public var upgrades = 0
+    public var handshakeFailures = 0
+    public var requestTimeouts = 0
+    public var pingTimeouts = 0
+    public var slowConsumers = 0
+    public var messagesIn = 0
+    public var bytesIn = 0
+    public var bytesOut = 0
+    /// WebSocket closes by close code; key 1006 counts connections that ended without a close frame.
+    public var closesByCode: [UInt16: Int] = [:]
+    /// Connections open when the counters were read.
+    public var openConnections = 0
+
+    public init() {}
+
+    mutating func recordClose(_ code: CloseCode?) {
+        closesByCode[code?.rawValue ?? 1006, default: 0] += 1
+    }
+
+    /// Adds another loop's counts to these.
+    public mutating func add(_ other: TransportCounters) {
+        accepted += other.accepted
+        acceptFailures += other.acceptFailures
+        httpRequests += other.httpRequests
+        badRequests += other.badRequests
+        upgrades += other.upgrades
+        handshakeFailures += other.handshakeFailures
+        requestTimeouts += other.requestTimeouts
+        pingTimeouts += other.pingTimeouts
+        slowConsumers += other.slowConsumers
+        messagesIn += other.messagesIn
+        bytesIn += other.bytesIn
+        bytesOut += other.bytesOut
+        closesByCode.merge(other.closesByCode, uniquingKeysWith: +)
+        openConnections += other.openConnections
+    }
+}

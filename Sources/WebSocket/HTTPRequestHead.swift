@@ -1,0 +1,82 @@
+/// An HTTP/1.x request head (RFC 7230 §3): request line and header fields, for the WebSocket upgrade and for
+/// plain HTTP serving.
+public struct HTTPRequestHead: Sendable {
+    /// The method token, case-sensitive (RFC 7231 §4.1).
+    public var method: String
+    /// The request target as sent.
+    public var target: String
+    /// `target` up to the first `?`.
+    public var path: String
+    /// `target` after the first `?`, or nil when it has none.
+    public var query: String?
+    /// x in HTTP/1.x.
+    public var versionMinor: Int
+    /// Header fields in order, repeated names kept as separate entries; values have surrounding OWS trimmed.
+    public var headers: [(name: String, value: String)]
+
+    /// A head built directly (tests, clients); `path` and `query` are derived from `target`.
+    public init(method: String, target: String, versionMinor: Int = 1, headers: [(name: String, value: String)]) {
+        self.method = method
+        self.target = target
+        if let mark = target.firstIndex(of: "?") {
+            path = String(target[..<mark])
+            query = String(target[target.index(after: mark)...])
+        } else {
+            path = target
+            query = nil
+        }
+        self.versionMinor = versionMinor
+        self.headers = headers
+    }
+
+    /// The first value of header `name`, compared case-insensitively (RFC 7230 §3.2).
+    public func value(of name: String) -> String? {
+        HTTPHead.value(of: name, in: headers)
+    }
+
+    /// Every comma-separated element of every `name` header, trimmed and lowercased, so that
+    /// `Connection: keep-alive, Upgrade` gives `["keep-alive", "upgrade"]` (RFC 7230 §7).
+    public func tokens(of name: String) -> [String] {
+        HTTPHead.tokens(of: name, in: headers)
+    }
+
+    /// Whether the connection stays open after the response (RFC 7230 §6.3): by default in HTTP/1.1 unless
+    /// `Connection: close`; in HTTP/1.0 only with `Connection: keep-alive`.
+    public var keepAlive: Bool {
+        let connection = tokens(of: "connection")
+        if connection.contains("close") { return false }
+        return versionMinor >= 1 || connection.contains("keep-alive")
+    }
+
+    /// Parses a request head from the start of `bytes`.
+    ///
+    /// RFC 7230 §3.1.1: `method SP request-target SP HTTP-version CRLF`, then header fields, then an empty
+    /// line. Lines must end with CRLF.
+    ///
+    /// - Parameters:
+    ///   - bytes: received bytes; a body or pipelined data may follow the head.
+    ///   - maxLength: the largest head accepted, empty line included.
+    /// - Returns: nil when the head is incomplete; else the head and its length through the empty line.
+    /// - Throws: `.malformed` (400), `.headersTooLarge` (431) when no head ends within `maxLength` bytes,
+    ///   `.versionNotSupported` (505).
+    public static func parse(_ bytes: UnsafeRawBufferPointer,
+                             maxLength: Int = 8192) throws(HTTPRequestError) -> (head: HTTPRequestHead, length: Int)? {
+        guard let length = try HTTPHead.length(of: bytes, maxLength: maxLength) else { return nil }
+        let (line, headers) = try HTTPHead.split(UnsafeRawBufferPointer(rebasing: bytes[..<length]))
+        let parts = line.split(separator: HTTPHead.space, maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("request line is not: method SP target SP version") }
+        let method = UnsafeRawBufferPointer(rebasing: parts[0])
+        let target = UnsafeRawBufferPointer(rebasing: parts[1])
+        guard !method.isEmpty, method.allSatisfy(HTTPHead.isTokenCharacter) else {
+            throw .malformed("invalid method")
+        }
+        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .malformed("invalid request target")
+        }
+        let minor = try HTTPHead.versionMinor(UnsafeRawBufferPointer(rebasing: parts[2]))
+        let head = HTTPRequestHead(method: String(decoding: method, as: UTF8.self),
+                                   target: String(decoding: target, as: UTF8.self),
+                                   versionMinor: minor, headers: headers)
+        return (head, length)
+    }
+}

@@ -1,0 +1,30 @@
+/// Identifies a player in a room across games; the rooms layer chooses the values (e.g. a session id).
+///
+/// Encodes as a plain JSON string.
+public struct PlayerID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The identifier as chosen by the rooms layer.
+    public var rawValue: String
+
+    /// Wraps an identifier chosen by the rooms layer.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Wraps an identifier chosen by the rooms layer.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Allows `"alice"` wherever a `PlayerID` is expected (handy in tests).
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}

@@ -1,0 +1,351 @@
+/// The rules of Word Scramble for one room: matches of timed rounds, each round a shared eight-letter root from
+/// which every player races to spell dictionary words.
+///
+/// A pure value: no I/O, no clock, no hidden randomness. The rooms layer (one actor per room) holds it, calls
+/// `tick(now:)` about once a second and the other mutating methods with the current time, and publishes `view`,
+/// which never lists a round's words before the round ends. Times are seconds on any monotonic clock the caller
+/// chooses.
+///
+/// Match flow: `.lobby` → `startMatch` → `.playing` (round 1) → `.intermission` → `.playing` (round 2) → … →
+/// `.finished` after the last round. Between rounds there is a fixed `intermissionSeconds` pause, during which
+/// `view.lastRound` shows the round's found and missed words; the next round then starts by itself. After the last
+/// round there is no pause: the match is `.finished`, showing the last round and the final scoreboard until the host
+/// starts another match. Every phase change happens exactly at its deadline, whenever `tick(now:)` notices it, so a
+/// replay gives the same match however often the room ticks.
+///
+/// A word scores its length; found words are shared, so each word scores once per round, for whoever found it
+/// first.
+public struct ScrambleGame: Sendable {
+    /// Seconds between a round's end and the next round's start.
+    public static let intermissionSeconds = 10
+
+    /// Where the match stands.
+    public enum Phase: String, Hashable, Sendable, Codable {
+        /// No match has been played yet.
+        case lobby
+        /// A round is running; words are accepted.
+        case playing
+        /// Between two rounds of a match: the last round's results are shown.
+        case intermission
+        /// The match is over: the final scoreboard is shown.
+        case finished
+    }
+
+    /// A phase change reported by `tick(now:)`, for the rooms layer's announcements.
+    public enum Event: Hashable, Sendable {
+        /// The round with this number ended; its summary is the last of `completedRounds`.
+        case roundEnded(Int)
+        /// The round with this number started.
+        case roundStarted(Int)
+        /// The last round ended; `finalScoreboard` is set.
+        case matchFinished
+    }
+
+    /// An accepted word.
+    public struct FoundWord: Hashable, Sendable, Codable {
+        /// The word, lowercase.
+        public var word: String
+        /// Its length in letters.
+        public var length: Int
+        /// Who found it.
+        public var player: PlayerID
+        /// The finder's display name at the time.
+        public var name: String
+        /// Points scored (the length).
+        public var points: Int
+
+        /// Creates a found word; `length` and `points` are derived from `word`.
+        public init(word: String, player: PlayerID, name: String) {
+            self.word = word
+            self.length = word.count
+            self.player = player
+            self.name = name
+            self.points = word.count
+        }
+    }
+
+    /// A finished round, as shown between rounds and after the match.
+    public struct RoundSummary: Hashable, Sendable, Codable {
+        /// The round's number in the match, from 1.
+        public var number: Int
+        /// The root word, uppercase.
+        public var root: String
+        /// How many valid words the root offered.
+        public var totalWords: Int
+        /// Words found, newest first.
+        public var found: [FoundWord]
+        /// Valid words nobody found: longest first, then alphabetical.
+        public var missed: [String]
+
+        /// Creates a summary.
+        public init(number: Int, root: String, totalWords: Int, found: [FoundWord], missed: [String]) {
+            self.number = number
+            self.root = root
+            self.totalWords = totalWords
+            self.found = found
+            self.missed = missed
+        }
+    }
+
+    /// Settings of the current (or last) match.
+    public private(set) var settings: ScrambleSettings
+    /// Settings the next match will use; `updateSettings(_:)` changes only these.
+    public private(set) var nextSettings: ScrambleSettings
+    /// Players in join order.
+    public private(set) var players: [Player] = []
+    /// Where the match stands.
+    public private(set) var phase: Phase = .lobby
+    /// 1 for the room's first match; 0 in the lobby.
+    public private(set) var matchNumber = 0
+    /// The current (or last) round's number, from 1; 0 in the lobby.
+    public private(set) var roundNumber = 0
+    /// The current (or last) round's root word, lowercase; `nil` in the lobby.
+    public private(set) var root: String?
+    /// Words found this round, newest first.
+    public private(set) var found: [FoundWord] = []
+    /// When the current round or intermission ends; `nil` in the lobby and when finished.
+    public private(set) var phaseEndsAt: Double?
+    /// Finished rounds of the current (or last) match, in order.
+    public private(set) var completedRounds: [RoundSummary] = []
+    /// Points per player in the current (or last) match, including players who have left.
+    public private(set) var scores: [PlayerID: Int] = [:]
+    /// The final scoreboard, once the match is finished.
+    public private(set) var finalScoreboard: [ScoreLine]?
+
+    /// Every valid word of the current round, longest first. Internal on purpose: rooms see only `view`.
+    private(set) var solutions: [String] = []
+    private var matchRoots: [String] = []
+    /// Everyone who was a player at some point of the current match, in join order.
+    private(set) var participants: [Player] = []
+    private let lexicon: Lexicon
+    private let rootPool: [String]
+
+    /// Creates a room's Scramble table in the lobby; players join with `addPlayer(_:now:)` and the host starts a
+    /// match with `startMatch(now:using:)`.
+    ///
+    /// - Parameters:
+    ///   - lexicon: The dictionary words are checked against.
+    ///   - roots: Candidate roots, lowercase letters a-z (bundled: `WordLists.roots`). Must not be empty.
+    ///   - settings: Settings of the first match.
+    public init(lexicon: Lexicon, roots: [String], settings: ScrambleSettings = .standard) {
+        precondition(!roots.isEmpty, "ScrambleGame needs at least one root word")
+        precondition(roots.allSatisfy { LetterCounts($0) != nil }, "Scramble roots must be lowercase a-z")
+        self.lexicon = lexicon
+        self.rootPool = roots
+        self.settings = settings
+        self.nextSettings = settings
+    }
+
+    /// Whether a match is running (a round or an intermission).
+    public var isMatchRunning: Bool { phase == .playing || phase == .intermission }
+
+    /// How many valid words the current (or last) round's root offers.
+    public var totalWords: Int { solutions.count }
+
+    /// The current (or last) match's standings, best first, including players who left mid-match; before the
+    /// first match, the present players with no points.
+    public var scoreboard: [ScoreLine] {
+        ScoreLine.ranked((phase == .lobby ? players : participants).map { ($0, scores[$0.id, default: 0]) })
+    }
+
+    /// Adds a player, or renames one who is already playing. Players may join during a match.
+    ///
+    /// Applies phase changes up to `now` first, as `tick(now:)` would.
+    ///
+    /// - Parameters:
+    ///   - player: The player; an existing `id` only updates the name.
+    ///   - now: Current time in seconds.
+    public mutating func addPlayer(_ player: Player, now: Double) {
+        tick(now: now)
+        if let index = players.firstIndex(where: { $0.id == player.id }) {
+            players[index].name = player.name
+        } else {
+            players.append(player)
+        }
+        if let index = participants.firstIndex(where: { $0.id == player.id }) {
+            participants[index].name = player.name
+        } else if isMatchRunning {
+            participants.append(player)
+        }
+    }
+
+    /// Removes a player; their found words and points stay in the match.
+    ///
+    /// - Parameters:
+    ///   - id: The player to remove; unknown ids are ignored.
+    ///   - now: Current time in seconds.
+    public mutating func removePlayer(_ id: PlayerID, now: Double) {
+        tick(now: now)
+        players.removeAll { $0.id == id }
+    }
+
+    /// Stores settings for the next match; a running match keeps its own.
+    ///
+    /// - Parameter settings: Validated settings.
+    public mutating func updateSettings(_ settings: ScrambleSettings) {
+        nextSettings = settings
+    }
+
+    /// Starts a match with `nextSettings`: picks its roots (distinct while the pool allows) and starts round 1.
+    ///
+    /// - Parameters:
+    ///   - now: Current time in seconds; round 1 ends `roundSeconds` later.
+    ///   - generator: The room's random source; it picks the roots.
+    /// - Throws: `Rejection.matchInProgress` while a match is running, `.noPlayers` with nobody to play.
+    public mutating func startMatch(now: Double, using generator: inout some RandomNumberGenerator)
+        throws(Rejection)
+    {
+        tick(now: now)
+        guard !isMatchRunning else { throw .matchInProgress }
+        guard !players.isEmpty else { throw .noPlayers }
+        matchNumber += 1
+        settings = nextSettings
+        matchRoots = Self.pickRoots(settings.rounds, from: rootPool, using: &generator)
+        completedRounds = []
+        scores = [:]
+        participants = players
+        finalScoreboard = nil
+        beginRound(1, at: now)
+    }
+
+    /// Submits a word for `player` in the running round.
+    ///
+    /// The input is trimmed and lowercased, then checked in this order: not empty; at least `minWordLength`
+    /// letters; not the root itself; not already found this round; spellable from the root's letters, each used at
+    /// most as often as it occurs; in the dictionary. Applies phase changes up to `now` first, so a word sent after
+    /// the deadline is refused even if the room has not ticked yet.
+    ///
+    /// - Parameters:
+    ///   - input: What the player typed.
+    ///   - player: Who submits.
+    ///   - now: Current time in seconds.
+    /// - Returns: The accepted word; the player scores its length.
+    /// - Throws: A `Rejection` saying which check failed; the game is unchanged then.
+    @discardableResult
+    public mutating func submit(_ input: String, by player: PlayerID, now: Double) throws(Rejection) -> FoundWord {
+        tick(now: now)
+        guard phase == .playing, let root else { throw .roundNotRunning(phase) }
+        guard let submitter = players.first(where: { $0.id == player }) else { throw .notAPlayer }
+
+        var trimmed = Substring(input)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        let word = trimmed.lowercased()
+        let displayRoot = root.uppercased()
+        guard !word.isEmpty else { throw .emptyWord(root: displayRoot) }
+        guard word.count >= settings.minWordLength else {
+            throw .tooShort(word: word, minimum: settings.minWordLength)
+        }
+        guard word != root else { throw .rootWord(root: displayRoot) }
+        if let earlier = found.first(where: { $0.word == word }) {
+            throw .alreadyFound(word: word, by: earlier.name, byYou: earlier.player == player)
+        }
+        if let problem = Self.spellingProblem(of: word, from: root) {
+            throw .cannotSpell(word: word, root: displayRoot, problem: problem)
+        }
+        guard lexicon.contains(word) else { throw .notAWord(word) }
+
+        let accepted = FoundWord(word: word, player: player, name: submitter.name)
+        found.insert(accepted, at: 0)
+        scores[player, default: 0] += accepted.points
+        return accepted
+    }
+
+    /// Ends rounds and intermissions whose time is up and starts the rounds that follow.
+    ///
+    /// - Parameter now: Current time in seconds.
+    /// - Returns: What changed, in order; usually empty.
+    @discardableResult
+    public mutating func tick(now: Double) -> [Event] {
+        var events: [Event] = []
+        while let endsAt = phaseEndsAt, now >= endsAt {
+            switch phase {
+            case .playing:
+                endRound(at: endsAt)
+                events.append(.roundEnded(roundNumber))
+                if phase == .finished {
+                    events.append(.matchFinished)
+                }
+            case .intermission:
+                beginRound(roundNumber + 1, at: endsAt)
+                events.append(.roundStarted(roundNumber))
+            case .lobby, .finished:
+                phaseEndsAt = nil
+            }
+        }
+        return events
+    }
+
+    private mutating func beginRound(_ number: Int, at start: Double) {
+        roundNumber = number
+        let root = matchRoots[number - 1]
+        self.root = root
+        solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength).filter { $0 != root }
+        found = []
+        phase = .playing
+        phaseEndsAt = start + Double(settings.roundSeconds)
+    }
+
+    private mutating func endRound(at end: Double) {
+        let foundWords = Set(found.map(\.word))
+        completedRounds.append(RoundSummary(
+            number: roundNumber, root: (root ?? "").uppercased(), totalWords: solutions.count, found: found,
+            missed: solutions.filter { !foundWords.contains($0) }))
+        if roundNumber >= settings.rounds {
+            phase = .finished
+            phaseEndsAt = nil
+            finalScoreboard = scoreboard
+        } else {
+            phase = .intermission
+            phaseEndsAt = end + Double(Self.intermissionSeconds)
+        }
+    }
+
+    /// Picks `count` roots at random, without repeats until the pool is used up.
+    private static func pickRoots(
+        _ count: Int, from pool: [String], using generator: inout some RandomNumberGenerator
+    ) -> [String] {
+        var picked: [String] = []
+        var used = Set<Int>()
+        while picked.count < count {
+            if used.count == pool.count {
+                used.removeAll()
+            }
+            let index = Int.random(in: pool.indices, using: &generator)
+            if used.insert(index).inserted {
+                picked.append(pool[index])
+            }
+        }
+        return picked
+    }
+
+    /// Why `word` cannot be spelled from the letters of `root`, or `nil` if it can; reports the first offending
+    /// character in word order.
+    static func spellingProblem(of word: String, from root: String) -> Rejection.SpellingProblem? {
+        guard let available = LetterCounts(root) else { return nil }
+        var used: [Character: Int] = [:]
+        for character in word {
+            guard let ascii = character.asciiValue, LetterCounts.index(of: ascii) != nil else {
+                return .notALetter(String(character))
+            }
+            let count = used[character, default: 0] + 1
+            used[character] = count
+            if count > available[character] {
+                let letter = character.uppercased()
+                return available[character] == 0
+                    ? .missingLetter(letter) : .tooMany(letter: letter, available: available[character])
+            }
+        }
+        return nil
+    }
+}
+
+extension ScrambleGame: CustomReflectable {
+    /// Leaves the round's solutions out of `dump` and debugger output, so logging a game cannot leak them.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "matchNumber": matchNumber, "phase": phase, "roundNumber": roundNumber, "root": root as Any,
+            "players": players, "found": found, "scores": scores,
+        ], displayStyle: .struct)
+    }
+}

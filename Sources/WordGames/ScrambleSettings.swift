@@ -1,0 +1,72 @@
+/// A Word Scramble room's settings, validated against explicit bounds so the rooms layer can expose them to hosts.
+///
+/// Changing settings never alters a running match: `ScrambleGame.updateSettings(_:)` stores them for the next
+/// one. Decoding fills missing keys with the defaults and throws `SettingsError` for out-of-range values.
+public struct ScrambleSettings: Hashable, Sendable, Codable {
+    /// Allowed values of `rounds`.
+    public static let roundsRange: ClosedRange<Int> = 3...20
+    /// Allowed values of `roundSeconds`.
+    public static let roundSecondsRange: ClosedRange<Int> = 30...300
+    /// Allowed values of `minWordLength`.
+    public static let minWordLengthRange: ClosedRange<Int> = 3...6
+    /// Default rounds per match.
+    public static let defaultRounds = 6
+    /// Default round length in seconds.
+    public static let defaultRoundSeconds = 90
+    /// Default shortest accepted word.
+    public static let defaultMinWordLength = 3
+
+    /// The defaults: 6 rounds of 90 seconds, words of 3 letters or more.
+    public static let standard = ScrambleSettings(
+        checkedRounds: defaultRounds, roundSeconds: defaultRoundSeconds, minWordLength: defaultMinWordLength)
+
+    /// Rounds in a match (3-20, default 6).
+    public let rounds: Int
+    /// Length of a round in seconds (30-300, default 90).
+    public let roundSeconds: Int
+    /// Shortest word accepted (3-6, default 3).
+    public let minWordLength: Int
+
+    /// Creates validated settings.
+    ///
+    /// - Parameters:
+    ///   - rounds: Rounds in a match, 3-20.
+    ///   - roundSeconds: Seconds per round, 30-300.
+    ///   - minWordLength: Shortest accepted word, 3-6.
+    /// - Throws: `SettingsError` naming the first value out of range.
+    public init(
+        rounds: Int = ScrambleSettings.defaultRounds,
+        roundSeconds: Int = ScrambleSettings.defaultRoundSeconds,
+        minWordLength: Int = ScrambleSettings.defaultMinWordLength
+    ) throws(SettingsError) {
+        self.rounds = try SettingsError.check(
+            rounds, in: Self.roundsRange, setting: CodingKeys.rounds.stringValue, label: "Rounds per match")
+        self.roundSeconds = try SettingsError.check(
+            roundSeconds, in: Self.roundSecondsRange, setting: CodingKeys.roundSeconds.stringValue,
+            label: "Round length (seconds)")
+        self.minWordLength = try SettingsError.check(
+            minWordLength, in: Self.minWordLengthRange, setting: CodingKeys.minWordLength.stringValue,
+            label: "Minimum word length")
+    }
+
+    private init(checkedRounds: Int, roundSeconds: Int, minWordLength: Int) {
+        self.rounds = checkedRounds
+        self.roundSeconds = roundSeconds
+        self.minWordLength = minWordLength
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rounds, roundSeconds, minWordLength
+    }
+
+    /// Decodes and validates settings; missing keys take their defaults.
+    ///
+    /// - Throws: A decoding error for malformed JSON, or `SettingsError` for a value out of range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            rounds: container.decodeIfPresent(Int.self, forKey: .rounds) ?? Self.defaultRounds,
+            roundSeconds: container.decodeIfPresent(Int.self, forKey: .roundSeconds) ?? Self.defaultRoundSeconds,
+            minWordLength: container.decodeIfPresent(Int.self, forKey: .minWordLength) ?? Self.defaultMinWordLength)
+    }
+}

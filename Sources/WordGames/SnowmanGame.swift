@@ -1,0 +1,313 @@
+/// The rules of Snowman for one room: a shared secret word, players guessing letters in turn, and the room's
+/// history of finished games.
+///
+/// A pure value: no I/O, no clock, no hidden randomness. The rooms layer (one actor per room) holds it, calls the
+/// mutating methods with the current time, and publishes `view`, which never contains the secret word before the
+/// game is over. Times are seconds on any monotonic clock the caller chooses; only differences matter.
+///
+/// Rules:
+/// - Players take turns in join order; every accepted guess, right or wrong, passes the turn on. The turn pointer
+///   carries over between games, so the next game starts with whoever would have guessed next.
+/// - A right guess scores one point per revealed position; the guess that completes the word also scores
+///   `solveBonus`. A wrong guess scores nothing and counts towards `SnowmanSettings.maxWrongGuesses`.
+/// - With a turn timer, a player who has not guessed by `turnDeadline` is skipped; the next turn's deadline counts
+///   from the missed deadline, not from when `tick(now:)` noticed, so a replay gives the same game however often
+///   the room ticks.
+public struct SnowmanGame: Sendable {
+    /// Extra points for the guess that completes the word.
+    public static let solveBonus = 5
+    /// Finished games kept in `history`, newest last; older ones are dropped so a long-lived room stays small.
+    public static let historyLimit = 50
+
+    /// Where the current game stands.
+    public enum Status: String, Hashable, Sendable, Codable {
+        /// Letters are being guessed.
+        case inProgress
+        /// Every letter was guessed.
+        case won
+        /// `maxWrongGuesses` wrong guesses were made.
+        case lost
+    }
+
+    /// One accepted guess.
+    public struct Guess: Hashable, Sendable, Codable {
+        /// The uppercase letter guessed.
+        public var letter: String
+        /// Who guessed it.
+        public var player: PlayerID
+        /// Positions it revealed; 0 for a wrong guess.
+        public var revealedPositions: Int
+        /// `solveBonus` if this guess completed the word, else 0.
+        public var bonus: Int
+        /// Points scored: `revealedPositions + bonus`.
+        public var points: Int
+
+        /// Creates a guess record; `points` is derived.
+        public init(letter: String, player: PlayerID, revealedPositions: Int, bonus: Int) {
+            self.letter = letter
+            self.player = player
+            self.revealedPositions = revealedPositions
+            self.bonus = bonus
+            self.points = revealedPositions + bonus
+        }
+
+        /// Whether the letter is in the word.
+        public var isCorrect: Bool { revealedPositions > 0 }
+    }
+
+    /// Settings of the current game.
+    public private(set) var settings: SnowmanSettings
+    /// Settings that the next game will use; `updateSettings(_:)` changes only these.
+    public private(set) var nextSettings: SnowmanSettings
+    /// Players in join order.
+    public private(set) var players: [Player] = []
+    /// 1 for the room's first game.
+    public private(set) var gameNumber = 0
+    /// Where the current game stands.
+    public private(set) var status: Status = .inProgress
+    /// Accepted guesses of the current game, in order.
+    public private(set) var guesses: [Guess] = []
+    /// Wrong guesses in the current game.
+    public private(set) var wrongGuesses = 0
+    /// Whose turn it is, or would be if a game were in progress; `nil` only when there are no players.
+    public private(set) var turn: PlayerID?
+    /// When the current turn is skipped, or `nil` without a turn timer or outside a game.
+    public private(set) var turnDeadline: Double?
+    /// Points per player in the current game, including players who have left.
+    public private(set) var scores: [PlayerID: Int] = [:]
+    /// Who completed the word, once the game is won.
+    public private(set) var solver: PlayerID?
+    /// Finished games, oldest first, at most `historyLimit`.
+    public private(set) var history: [Record] = []
+
+    /// The secret word's letters, uppercase. Internal on purpose: rooms see only `view`.
+    private(set) var secret: [Character] = []
+    /// Which positions of `secret` have been guessed.
+    private(set) var revealed: [Bool] = []
+    /// Everyone who was a player at some point of the current game, in join order.
+    private(set) var participants: [Player] = []
+    private let words: WordList
+
+    /// Creates a room's Snowman table and starts its first game; players join with `addPlayer(_:now:)`.
+    ///
+    /// - Parameters:
+    ///   - words: Secret words to draw from.
+    ///   - settings: Settings of the first game.
+    ///   - now: Current time in seconds.
+    ///   - generator: The room's random source; it picks the secret word.
+    public init(
+        words: WordList, settings: SnowmanSettings = .standard, now: Double,
+        using generator: inout some RandomNumberGenerator
+    ) {
+        self.words = words
+        self.settings = settings
+        self.nextSettings = settings
+        beginGame(now: now, using: &generator)
+    }
+
+    /// Whether `startNextGame(now:using:)` would succeed.
+    public var canStartNextGame: Bool { status != .inProgress }
+
+    /// The player whose turn it is.
+    public var currentPlayer: Player? {
+        players.first { $0.id == turn }
+    }
+
+    /// Adds a player at the end of the turn order, or renames one who is already playing.
+    ///
+    /// Applies any turn timeouts up to `now` first, as `tick(now:)` would. A player joining an empty table gets
+    /// the turn (with a fresh timer). Someone who leaves and rejoins during a game keeps their points.
+    ///
+    /// - Parameters:
+    ///   - player: The player; an existing `id` only updates the name.
+    ///   - now: Current time in seconds.
+    public mutating func addPlayer(_ player: Player, now: Double) {
+        tick(now: now)
+        if let index = players.firstIndex(where: { $0.id == player.id }) {
+            players[index].name = player.name
+            if let index = participants.firstIndex(where: { $0.id == player.id }) {
+                participants[index].name = player.name
+            }
+            return
+        }
+        players.append(player)
+        if status == .inProgress, !participants.contains(where: { $0.id == player.id }) {
+            participants.append(player)
+        }
+        if turn == nil {
+            turn = player.id
+            restartTurnTimer(now: now)
+        }
+    }
+
+    /// Removes a player (they become a spectator or left the room).
+    ///
+    /// Applies turn timeouts up to `now` first. If it was their turn, the next player in join order gets it with a
+    /// fresh timer. Their points stay in `scores` and in the game's record.
+    ///
+    /// - Parameters:
+    ///   - id: The player to remove; unknown ids are ignored.
+    ///   - now: Current time in seconds.
+    public mutating func removePlayer(_ id: PlayerID, now: Double) {
+        tick(now: now)
+        guard let index = players.firstIndex(where: { $0.id == id }) else { return }
+        if turn == id {
+            turn = players.count > 1 ? players[(index + 1) % players.count].id : nil
+            players.remove(at: index)
+            restartTurnTimer(now: now)
+        } else {
+            players.remove(at: index)
+        }
+    }
+
+    /// Guesses a letter for `player`.
+    ///
+    /// Applies turn timeouts up to `now` first. Uses the first character of `input` after leading whitespace,
+    /// uppercased.
+    ///
+    /// - Parameters:
+    ///   - input: What the player typed.
+    ///   - player: Who is guessing.
+    ///   - now: Current time in seconds.
+    /// - Returns: The accepted guess with its points.
+    /// - Throws: `Rejection.gameOver`, `.notAPlayer`, `.notYourTurn`, `.notALetter` or `.alreadyGuessed`, checked
+    ///   in that order; the game is unchanged then.
+    @discardableResult
+    public mutating func guess(_ input: String, by player: PlayerID, now: Double) throws(Rejection) -> Guess {
+        tick(now: now)
+        guard status == .inProgress else { throw .gameOver(status) }
+        guard players.contains(where: { $0.id == player }) else { throw .notAPlayer }
+        guard turn == player else {
+            // `turn` is set whenever there are players, and `player` is one of them.
+            throw .notYourTurn(current: currentPlayer ?? Player(id: player, name: player.rawValue))
+        }
+        let letter = try Self.letter(in: input)
+        guard !guesses.contains(where: { $0.letter == String(letter) }) else {
+            throw .alreadyGuessed(String(letter))
+        }
+
+        var hits = 0
+        for index in secret.indices where secret[index] == letter {
+            revealed[index] = true
+            hits += 1
+        }
+        let solved = hits > 0 && !revealed.contains(false)
+        let accepted = Guess(
+            letter: String(letter), player: player, revealedPositions: hits, bonus: solved ? Self.solveBonus : 0)
+        guesses.append(accepted)
+        scores[player, default: 0] += accepted.points
+        if hits == 0 {
+            wrongGuesses += 1
+        }
+        turn = self.player(after: player)
+
+        if solved {
+            solver = player
+            finish(.won)
+        } else if wrongGuesses >= settings.maxWrongGuesses {
+            finish(.lost)
+        } else {
+            restartTurnTimer(now: now)
+        }
+        return accepted
+    }
+
+    /// Skips players whose turn timer ran out; the rooms layer calls this about once a second.
+    ///
+    /// - Parameter now: Current time in seconds.
+    /// - Returns: The players skipped, in order (several if the room ticked late; empty usually).
+    @discardableResult
+    public mutating func tick(now: Double) -> [PlayerID] {
+        var skipped: [PlayerID] = []
+        while status == .inProgress, let current = turn, let deadline = turnDeadline, now >= deadline,
+            let seconds = settings.turnSeconds
+        {
+            skipped.append(current)
+            turn = player(after: current)
+            turnDeadline = deadline + Double(seconds)
+        }
+        return skipped
+    }
+
+    /// Stores settings for the next game; the running game keeps its own.
+    ///
+    /// - Parameter settings: Validated settings.
+    public mutating func updateSettings(_ settings: SnowmanSettings) {
+        nextSettings = settings
+    }
+
+    /// Starts a new game with a new secret word and `nextSettings`; only allowed once the current one is over.
+    ///
+    /// - Parameters:
+    ///   - now: Current time in seconds.
+    ///   - generator: The room's random source; it picks the secret word.
+    /// - Throws: `Rejection.gameInProgress` while the current game is still being played.
+    public mutating func startNextGame(now: Double, using generator: inout some RandomNumberGenerator)
+        throws(Rejection)
+    {
+        guard canStartNextGame else { throw .gameInProgress }
+        beginGame(now: now, using: &generator)
+    }
+
+    private mutating func beginGame(now: Double, using generator: inout some RandomNumberGenerator) {
+        gameNumber += 1
+        settings = nextSettings
+        secret = Array(words.randomWord(using: &generator))
+        revealed = Array(repeating: false, count: secret.count)
+        guesses = []
+        wrongGuesses = 0
+        scores = [:]
+        solver = nil
+        status = .inProgress
+        participants = players
+        restartTurnTimer(now: now)
+    }
+
+    private mutating func finish(_ result: Status) {
+        status = result
+        turnDeadline = nil
+        history.append(Record(
+            gameNumber: gameNumber, word: String(secret), result: result, solver: solver,
+            wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses,
+            scores: ScoreLine.ranked(participants.map { ($0, scores[$0.id, default: 0]) })))
+        if history.count > Self.historyLimit {
+            history.removeFirst(history.count - Self.historyLimit)
+        }
+    }
+
+    private mutating func restartTurnTimer(now: Double) {
+        if status == .inProgress, turn != nil, let seconds = settings.turnSeconds {
+            turnDeadline = now + Double(seconds)
+        } else {
+            turnDeadline = nil
+        }
+    }
+
+    /// The player after `id` in join order, wrapping around; `id` must be a player.
+    private func player(after id: PlayerID) -> PlayerID? {
+        guard let index = players.firstIndex(where: { $0.id == id }) else { return players.first?.id }
+        return players[(index + 1) % players.count].id
+    }
+
+    /// The uppercase letter A-Z a guess stands for: the first character typed after any leading whitespace.
+    static func letter(in input: String) throws(Rejection) -> Character {
+        guard let typed = input.first(where: { !$0.isWhitespace }) else { throw .notALetter("") }
+        let upper = typed.uppercased()
+        guard upper.unicodeScalars.count == 1, let scalar = upper.unicodeScalars.first,
+            ("A"..."Z").contains(scalar)
+        else {
+            throw .notALetter(String(typed))
+        }
+        return Character(scalar)
+    }
+}
+
+extension SnowmanGame: CustomReflectable {
+    /// Leaves the secret word out of `dump` and debugger output, so logging a game cannot leak it.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "gameNumber": gameNumber, "status": status, "players": players, "guesses": guesses,
+            "wrongGuesses": wrongGuesses, "turn": turn as Any, "scores": scores,
+        ], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,70 @@
+/// A Snowman room's settings, validated against explicit bounds so the rooms layer can expose them to hosts.
+///
+/// Changing settings never alters a running game: `SnowmanGame.updateSettings(_:)` stores them for the next one.
+/// Encodes as `{"maxWrongGuesses": 7, "turnSeconds": null}`; decoding fills missing keys with the defaults and
+/// throws `SettingsError` for out-of-range values.
+public struct SnowmanSettings: Hashable, Sendable, Codable {
+    /// Allowed values of `maxWrongGuesses`.
+    public static let maxWrongGuessesRange: ClosedRange<Int> = 3...10
+    /// Default number of wrong guesses that lose the game.
+    public static let defaultMaxWrongGuesses = 7
+    /// Allowed values of `turnSeconds` when the turn timer is on.
+    public static let turnSecondsRange: ClosedRange<Int> = 10...120
+
+    /// The defaults: 7 wrong guesses, no turn timer.
+    public static let standard = SnowmanSettings(checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: nil)
+
+    /// The game is lost on this many wrong guesses (3-10, default 7).
+    public let maxWrongGuesses: Int
+    /// Seconds a player has to guess before their turn is skipped, or `nil` for no timer (the default);
+    /// otherwise 10-120.
+    public let turnSeconds: Int?
+
+    /// Creates validated settings.
+    ///
+    /// - Parameters:
+    ///   - maxWrongGuesses: Wrong guesses that lose the game, 3-10.
+    ///   - turnSeconds: Turn timer in seconds, 10-120, or `nil` for none.
+    /// - Throws: `SettingsError` naming the first value out of range.
+    public init(
+        maxWrongGuesses: Int = SnowmanSettings.defaultMaxWrongGuesses, turnSeconds: Int? = nil
+    ) throws(SettingsError) {
+        self.maxWrongGuesses = try SettingsError.check(
+            maxWrongGuesses, in: Self.maxWrongGuessesRange, setting: CodingKeys.maxWrongGuesses.stringValue,
+            label: "Wrong guesses allowed")
+        if let turnSeconds {
+            self.turnSeconds = try SettingsError.check(
+                turnSeconds, in: Self.turnSecondsRange, setting: CodingKeys.turnSeconds.stringValue,
+                label: "Turn timer (seconds)", canBeOff: true)
+        } else {
+            self.turnSeconds = nil
+        }
+    }
+
+    private init(checkedMaxWrongGuesses: Int, turnSeconds: Int?) {
+        self.maxWrongGuesses = checkedMaxWrongGuesses
+        self.turnSeconds = turnSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case maxWrongGuesses, turnSeconds
+    }
+
+    /// Decodes and validates settings; missing keys take their defaults.
+    ///
+    /// - Throws: A decoding error for malformed JSON, or `SettingsError` for a value out of range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            maxWrongGuesses: container.decodeIfPresent(Int.self, forKey: .maxWrongGuesses)
+                ?? Self.defaultMaxWrongGuesses,
+            turnSeconds: container.decodeIfPresent(Int.self, forKey: .turnSeconds))
+    }
+
+    /// Encodes every key, with `null` for a timer that is off.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(maxWrongGuesses, forKey: .maxWrongGuesses)
+        try container.encode(turnSeconds, forKey: .turnSeconds)
+    }
+}

@@ -1,0 +1,121 @@
+/// Everything any player or spectator of a Snowman room may see: the value the rooms layer encodes to JSON and
+/// diffs into patches.
+///
+/// It is built only from public information; the secret word appears (in `word` and in the positions) only once
+/// the game is over.
+public struct SnowmanView: Hashable, Sendable, Codable {
+    /// One letter position of the secret word. Repeated letters are separate positions, each with its own `id`.
+    public struct Position: Hashable, Sendable, Codable {
+        /// The position in the word, from 0; stable for the whole game.
+        public var id: Int
+        /// The uppercase letter once revealed, else `nil`.
+        public var letter: String?
+        /// `true` for a letter nobody guessed, revealed because the game was lost (clients show it in red).
+        public var isMissed: Bool
+
+        /// Creates a position.
+        public init(id: Int, letter: String?, isMissed: Bool) {
+            self.id = id
+            self.letter = letter
+            self.isMissed = isMissed
+        }
+    }
+
+    /// One player in the turn order.
+    public struct PlayerLine: Hashable, Sendable, Codable {
+        /// The player's id.
+        public var id: PlayerID
+        /// The player's display name.
+        public var name: String
+        /// Points in the current game.
+        public var score: Int
+        /// Whether it is this player's turn in a game in progress.
+        public var hasTurn: Bool
+
+        /// Creates a line.
+        public init(id: PlayerID, name: String, score: Int, hasTurn: Bool) {
+            self.id = id
+            self.name = name
+            self.score = score
+            self.hasTurn = hasTurn
+        }
+    }
+
+    /// The game's number in the room, from 1.
+    public var gameNumber: Int
+    /// In progress, won or lost.
+    public var status: SnowmanGame.Status
+    /// What to do next or how the game ended, e.g. "Alice's turn — guess a letter".
+    public var statusLine: String
+    /// The word's positions, revealed or not.
+    public var positions: [Position]
+    /// Accepted guesses in order.
+    public var guesses: [SnowmanGame.Guess]
+    /// Wrong guesses so far.
+    public var wrongGuesses: Int
+    /// Wrong guesses that lose this game.
+    public var maxWrongGuesses: Int
+    /// Current players in turn order.
+    public var players: [PlayerLine]
+    /// Whose turn it is while the game is in progress.
+    public var turn: PlayerID?
+    /// When the current turn is skipped (same clock as the `now` given to the game), or `nil` without a timer.
+    public var turnDeadline: Double?
+    /// The secret word, uppercase, only once the game is over.
+    public var word: String?
+    /// Whether a new game may be started now.
+    public var canStartNextGame: Bool
+    /// Settings of this game.
+    public var settings: SnowmanSettings
+    /// Settings the next game will use.
+    public var nextSettings: SnowmanSettings
+    /// Finished games, oldest first.
+    public var history: [SnowmanGame.Record]
+}
+
+extension SnowmanGame {
+    /// The public view of the room: safe to send to every player and spectator.
+    public var view: SnowmanView {
+        let isOver = status != .inProgress
+        let positions = secret.indices.map { index in
+            SnowmanView.Position(
+                id: index,
+                letter: revealed[index] || status == .lost ? String(secret[index]) : nil,
+                isMissed: status == .lost && !revealed[index])
+        }
+        let activeTurn = isOver ? nil : turn
+        return SnowmanView(
+            gameNumber: gameNumber,
+            status: status,
+            statusLine: statusLine,
+            positions: positions,
+            guesses: guesses,
+            wrongGuesses: wrongGuesses,
+            maxWrongGuesses: settings.maxWrongGuesses,
+            players: players.map {
+                SnowmanView.PlayerLine(
+                    id: $0.id, name: $0.name, score: scores[$0.id, default: 0], hasTurn: $0.id == activeTurn)
+            },
+            turn: activeTurn,
+            turnDeadline: turnDeadline,
+            word: isOver ? String(secret) : nil,
+            canStartNextGame: canStartNextGame,
+            settings: settings,
+            nextSettings: nextSettings,
+            history: history)
+    }
+
+    /// Tells players what to do next or how the game ended.
+    public var statusLine: String {
+        switch status {
+        case .inProgress:
+            guard let current = currentPlayer else { return "Waiting for players to join" }
+            return "\(current.name)'s turn — guess a letter"
+        case .won:
+            let name = participants.first { $0.id == solver }?.name ?? "a player"
+            return "Solved by \(name)! The word was \(String(secret))"
+        case .lost:
+            return "The snowman melted. The word was \(String(secret))"
+        }
+    }
+}

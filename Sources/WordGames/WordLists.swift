@@ -1,0 +1,118 @@
+import Foundation
+
+/// The three word lists the games use, loaded and indexed once when the server starts.
+///
+/// This is the only file of the module that imports Foundation, and only to read files; the rules stay pure.
+/// Build it once and share it (it is `Sendable`): copies share storage.
+public struct WordLists: Sendable {
+    /// Snowman secrets parsed from `secrets.txt` or from a host's `--words FILE`.
+    public var secrets: WordList
+    /// Scramble roots: lowercase eight-letter words.
+    public var roots: [String]
+    /// The Scramble dictionary, indexed for checking words and counting a root's sub-words.
+    public var lexicon: Lexicon
+
+    /// Length of every Scramble root.
+    public static let rootLength = 8
+    /// Every bundled root offers at least this many other dictionary words of `subwordMinimumLength` or more
+    /// letters; `Tests/Words/make-word-lists.sh` selects them and the tests check it.
+    public static let rootMinimumSubwords = 25
+    /// The word length at which `rootMinimumSubwords` is counted (the smallest minimum a room can set).
+    public static let subwordMinimumLength = 3
+    /// Lengths of the words in the bundled dictionary: no room accepts shorter words, and nothing longer than a
+    /// root can be spelled from it.
+    public static let dictionaryLengths: ClosedRange<Int> = 3...rootLength
+
+    /// Files of the bundled resource folder `Resources/words`.
+    public enum File: String, Sendable, CaseIterable {
+        /// Snowman secrets (from SCOWL via `wamerican-small`).
+        case secrets = "secrets.txt"
+        /// Scramble roots.
+        case roots = "roots.txt"
+        /// Scramble dictionary (from SCOWL via `wamerican`).
+        case dictionary = "dictionary.txt"
+    }
+
+    /// Why the word lists could not be loaded.
+    public enum LoadError: Error, CustomStringConvertible {
+        /// The resource bundle has no `words` folder (a packaging bug).
+        case missingResources
+        /// A file could not be read.
+        case unreadable(File, underlying: any Error)
+        /// A file's contents are not a valid list of that kind.
+        case invalid(File, WordList.ParseError)
+
+        public var description: String {
+            switch self {
+            case .missingResources:
+                return "The WordGames resource bundle has no words folder."
+            case .unreadable(let file, let error):
+                return "Cannot read \(file.rawValue): \(error)"
+            case .invalid(let file, let error):
+                return "\(file.rawValue): \(error)"
+            }
+        }
+    }
+
+    /// Groups already loaded lists, e.g. a custom secret list with the bundled Scramble lists.
+    ///
+    /// - Parameters:
+    ///   - secrets: Snowman secrets.
+    ///   - roots: Lowercase Scramble roots; must not be empty when used for Scramble.
+    ///   - lexicon: The Scramble dictionary.
+    public init(secrets: WordList, roots: [String], lexicon: Lexicon) {
+        self.secrets = secrets
+        self.roots = roots
+        self.lexicon = lexicon
+    }
+
+    /// Loads the lists shipped inside the package.
+    ///
+    /// - Returns: The parsed and indexed lists.
+    /// - Throws: `LoadError` if the bundle is incomplete or a file is malformed.
+    public static func bundled() throws(LoadError) -> WordLists {
+        guard let folder = bundledFolder else { throw .missingResources }
+        return try load(from: folder)
+    }
+
+    /// The package's `Resources/words` folder.
+    static var bundledFolder: URL? {
+        Bundle.module.url(forResource: "words", withExtension: nil)
+    }
+
+    /// Loads the lists from a folder laid out like `Resources/words`.
+    ///
+    /// - Parameter folder: Folder holding the files named by `File`.
+    /// - Returns: The parsed and indexed lists.
+    /// - Throws: `LoadError` naming the file and every invalid line.
+    public static func load(from folder: URL) throws(LoadError) -> WordLists {
+        let secretsText = try read(.secrets, in: folder)
+        let secrets: WordList
+        do {
+            secrets = try WordList.parse(contents: secretsText)
+        } catch {
+            throw .invalid(.secrets, error)
+        }
+        let roots = try words(of: .roots, in: folder, lengths: rootLength...rootLength)
+        let lexicon = Lexicon(words: try words(of: .dictionary, in: folder, lengths: dictionaryLengths))
+        return WordLists(secrets: secrets, roots: roots, lexicon: lexicon)
+    }
+
+    private static func words(of file: File, in folder: URL, lengths: ClosedRange<Int>) throws(LoadError) -> [String] {
+        var collector = LineCollector(lengths: lengths)
+        collector.addLines(of: try read(file, in: folder))
+        do {
+            return try collector.validWords()
+        } catch {
+            throw .invalid(file, error)
+        }
+    }
+
+    private static func read(_ file: File, in folder: URL) throws(LoadError) -> String {
+        do {
+            return try String(contentsOf: folder.appendingPathComponent(file.rawValue), encoding: .utf8)
+        } catch {
+            throw .unreadable(file, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Transport
+
+/// A running WordRooms server: the transport with the application's routes. Tests start one on port 0.
+public final class WordRoomsServer: Sendable {
+    public let options: ServerOptions
+    public let transport: SocketServer
+    /// The web client directory actually served, if any.
+    public let webRoot: String?
+
+    /// Binds the port and starts the event loops.
+    public init(options: ServerOptions, transport overrides: (inout TransportConfiguration) -> Void = { _ in })
+        throws(StartError)
+    {
+        self.options = options
+        var staticFiles: StaticFiles?
+        if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
+            do {
+                staticFiles = try StaticFiles(directory: directory)
+            } catch {
+                throw StartError(description: "cannot serve the web client from '\(directory)': \(error)")
+            }
+        }
+        self.webRoot = staticFiles?.root
+        var configuration = TransportConfiguration()
+        configuration.host = options.host
+        configuration.port = options.port
+        configuration.threads = options.threads
+        overrides(&configuration)
+        do {
+            transport = try SocketServer(configuration: configuration,
+                                         application: WordRoomsApplication(options: options, staticFiles: staticFiles))
+        } catch {
+            throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
+        }
+        transport.start()
+    }
+
+    public var port: Int { transport.port }
+
+    /// The address to print for people: a browser cannot open `http://[::]:8080/`.
+    public var url: String {
+        let host: String
+        switch options.host {
+        case "::", "0.0.0.0": host = "localhost"
+        case let address where address.contains(":"): host = "[\(address)]"
+        case let address: host = address
+        }
+        return "http://\(host):\(port)/"
+    }
+
+    /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
+    public func shutdown() {
+        transport.shutdown()
+    }
+
+    /// Why the server could not start, in words for the operator.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `web/` in the current directory when started from the repository root, else the package's own `web/`
+    /// found from this source file's location (for `swift run` from elsewhere).
+    static func defaultWebDirectory() -> String? {
+        if isDirectory("web") { return "web" }
+        var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        path.removeLast(3)  // Sources/WordRoomsServer/WordRoomsServer.swift
+        let candidate = path.joined(separator: "/") + "/web"
+        return isDirectory(candidate) ? candidate : nil
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// Raises the soft open-files limit to the hard limit: every connection is a descriptor.
+///
+/// - Returns: the new soft limit.
+public func raiseFileLimit() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
+    if limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    return Int(limit.rlim_cur)
+}

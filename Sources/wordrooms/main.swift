@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Transport
+import WordRoomsServer
+
+// Signals are taken synchronously on this thread; every other thread inherits the blocked mask.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+let options: ServerOptions
+do {
+    switch try ServerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .help:
+        print(ServerOptions.usage)
+        exit(0)
+    case .run(let parsed):
+        options = parsed
+    }
+} catch {
+    Log.info("wordrooms: \(error). Run 'wordrooms --help' for the options.")
+    exit(2)
+}
+
+let fileLimit = raiseFileLimit()
+let server: WordRoomsServer
+do {
+    server = try WordRoomsServer(options: options)
+} catch {
+    Log.info("wordrooms: \(error)")
+    exit(1)
+}
+
+Log.output("WordRooms is running at \(server.url) (\(options.threads) threads, up to \(fileLimit) open files; Ctrl-C stops)")
+if server.webRoot == nil {
+    Log.info("warning: no web/ directory found; pass --web DIR to serve the web client")
+}
+
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
+Log.info("stopping: closing connections")
+server.shutdown()
+exit(0)

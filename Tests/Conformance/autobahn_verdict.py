@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Verdict on an Autobahn|Testsuite fuzzingclient report (reports/index.json).
+
+wstest exits 0 however the cases went, so this is the only judge. A case passes when both its
+`behavior` and `behaviorClose` are OK, NON-STRICT or INFORMATIONAL; UNIMPLEMENTED passes only in
+sections 12 and 13 (permessage-deflate, which WordRooms does not offer). Anything else (FAILED,
+WRONG CODE, UNCLEAN, FAILED BY CLIENT, a missing field...) fails the run.
+
+Usage: autobahn_verdict.py [--agent NAME] [--verbose] path/to/index.json
+Exit status: 0 all cases pass, 1 some case failed (or no case ran), 2 unreadable report.
+"""
+
+import argparse
+import json
+import sys
+
+PASSING = ("OK", "NON-STRICT", "INFORMATIONAL")
+DEFLATE_SECTIONS = ("12", "13")
+
+
+def case_key(case_id):
+    return tuple(int(part) if part.isdigit() else part for part in case_id.split("."))
+
+
+def judge(case_id, result):
+    """Returns (category, problem): category is OK/NON-STRICT/INFORMATIONAL/UNIMPLEMENTED/FAILED."""
+    behavior = result.get("behavior")
+    behavior_close = result.get("behaviorClose")
+    allowed = PASSING + (("UNIMPLEMENTED",) if case_id.split(".")[0] in DEFLATE_SECTIONS else ())
+    if behavior not in allowed or behavior_close not in allowed:
+        return "FAILED", "behavior=%s behaviorClose=%s" % (behavior, behavior_close)
+    if behavior == "UNIMPLEMENTED" or behavior_close == "UNIMPLEMENTED":
+        return "UNIMPLEMENTED", None
+    for category in ("INFORMATIONAL", "NON-STRICT"):
+        if category in (behavior, behavior_close):
+            return category, None
+    return "OK", None
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Judge an Autobahn fuzzingclient index.json.")
+    parser.add_argument("index", help="path to index.json written by wstest -m fuzzingclient")
+    parser.add_argument("--agent", help="agent name in the report (default: the only one)")
+    parser.add_argument("--verbose", action="store_true", help="also list NON-STRICT and INFORMATIONAL cases")
+    args = parser.parse_args(argv)
+
+    try:
+        with open(args.index) as handle:
+            report = json.load(handle)
+    except (OSError, ValueError) as error:
+        print("Autobahn: cannot read %s: %s" % (args.index, error), file=sys.stderr)
+        return 2
+    if not isinstance(report, dict) or not report:
+        print("Autobahn: %s holds no agent" % args.index, file=sys.stderr)
+        return 2
+    if args.agent is None:
+        if len(report) != 1:
+            print("Autobahn: %s holds several agents (%s); pass --agent" % (args.index, ", ".join(sorted(report))),
+                  file=sys.stderr)
+            return 2
+        args.agent = next(iter(report))
+    cases = report.get(args.agent)
+    if not isinstance(cases, dict):
+        print("Autobahn: agent %r not in %s" % (args.agent, args.index), file=sys.stderr)
+        return 2
+
+    counts = {name: 0 for name in ("OK", "NON-STRICT", "INFORMATIONAL", "FAILED", "UNIMPLEMENTED")}
+    failures, notes = [], []
+    for case_id in sorted(cases, key=case_key):
+        result = cases[case_id] if isinstance(cases[case_id], dict) else {}
+        category, problem = judge(case_id, result)
+        counts[category] += 1
+        if problem:
+            failures.append((case_id, problem, result))
+        elif category in ("NON-STRICT", "INFORMATIONAL"):
+            notes.append((case_id, category, result))
+
+    for case_id, problem, result in failures:
+        print("  FAILED %-8s %s remoteCloseCode=%s duration=%sms report=%s" % (
+            case_id, problem, result.get("remoteCloseCode"), result.get("duration"), result.get("reportfile")))
+    if args.verbose:
+        for case_id, category, result in notes:
+            print("  %-13s %-8s behavior=%s behaviorClose=%s" % (
+                category, case_id, result.get("behavior"), result.get("behaviorClose")))
+
+    total = len(cases)
+    print("Autobahn: %d cases: %d OK, %d NON-STRICT, %d INFORMATIONAL, %d FAILED (%d UNIMPLEMENTED in 12.*/13.*)" % (
+        total, counts["OK"], counts["NON-STRICT"], counts["INFORMATIONAL"], counts["FAILED"], counts["UNIMPLEMENTED"]))
+    # The plain closing line CI reads as a test count.
+    print("autobahn: %d passed, %d failed" % (total - counts["FAILED"], counts["FAILED"]))
+    if total == 0:
+        print("Autobahn: no case ran", file=sys.stderr)
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,235 @@
+# shellcheck shell=bash
+# Shared plumbing for Tests/Conformance/run-autobahn.sh and Tests/EndToEnd/run-python-client.sh.
+# Source it (after `set -euo pipefail`); it defines functions and variables prefixed `wr_` / `WR_`.
+#
+# The server contract these helpers rely on (the WordRooms binary, or any `--server-cmd` stand-in):
+#   SERVER --host 127.0.0.1 --port 0 --max-message-bytes N
+#   - its FIRST line on stdout contains the URL it listens on, with the real port, e.g.
+#       WordRooms is running at http://127.0.0.1:43127/
+#     and that line is flushed at once (stdout is a file here, not a terminal);
+#   - `GET /healthz` answers 200 once it serves; SIGTERM stops it.
+# The server runs with the repository root as its working directory.
+
+WR_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+WR_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/wordrooms"
+WR_TAG="${WR_TAG:-harness}"       # prefix of progress lines; callers set it
+WR_SERVER_PIDS=()                 # process-group ids of servers we started
+WR_BG_PIDS=()                     # other background helpers we started (plain pids)
+WR_TMP=""                         # scratch directory, removed on exit
+WR_STARTED_URL=""                 # set by wr_start_server: http://HOST:PORT/
+WR_SERVER_LOG=""                  # set by wr_start_server: its stdout file
+
+wr_log() { printf '[%s] %s\n' "$WR_TAG" "$*" >&2; }
+wr_die() {
+    printf '[%s] ERROR: %s\n' "$WR_TAG" "$*" >&2
+    exit 2
+}
+
+wr_mktemp() {
+    if [[ -z "$WR_TMP" ]]; then
+        WR_TMP="$(mktemp -d "${TMPDIR:-/tmp}/wordrooms-${WR_TAG}.XXXXXX")"
+    fi
+}
+
+# Stops everything we started. Installed as the EXIT trap by wr_install_traps.
+wr_cleanup() {
+    local status=$?
+    local pid
+    for pid in "${WR_BG_PIDS[@]+"${WR_BG_PIDS[@]}"}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    wr_stop_servers
+    if [[ -n "$WR_TMP" && -d "$WR_TMP" ]]; then
+        if [[ $status -ne 0 && "${WR_KEEP_TMP_ON_FAILURE:-1}" == 1 ]]; then
+            wr_log "kept scratch files (server logs) in $WR_TMP"
+        else
+            rm -rf "$WR_TMP"
+        fi
+    fi
+    return "$status"
+}
+
+wr_install_traps() {
+    trap wr_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
+}
+
+# SIGTERM each server's process group, wait up to 5 s, then SIGKILL what is left.
+wr_stop_servers() {
+    local pgid i
+    [[ ${#WR_SERVER_PIDS[@]} -eq 0 ]] && return 0
+    for pgid in "${WR_SERVER_PIDS[@]}"; do
+        kill -TERM -- "-$pgid" 2>/dev/null || true
+    done
+    for ((i = 0; i < 50; i++)); do
+        local alive=0
+        for pgid in "${WR_SERVER_PIDS[@]}"; do
+            kill -0 -- "-$pgid" 2>/dev/null && alive=1
+        done
+        [[ $alive -eq 0 ]] && break
+        sleep 0.1
+    done
+    for pgid in "${WR_SERVER_PIDS[@]}"; do
+        if kill -0 -- "-$pgid" 2>/dev/null; then
+            wr_log "server (pgid $pgid) ignored SIGTERM for 5 s; sending SIGKILL"
+            kill -KILL -- "-$pgid" 2>/dev/null || true
+        fi
+    done
+    WR_SERVER_PIDS=()
+}
+
+# wr_build_server CONFIG  -> sets WR_SERVER_BIN to the built `wordrooms` executable.
+wr_build_server() {
+    local config="$1" log
+    command -v swift >/dev/null || wr_die "swift is not on PATH; cannot build the server (use --url or --server-cmd)"
+    wr_mktemp
+    log="$WR_TMP/swift-build.log"
+    wr_log "building: swift build -c $config --product wordrooms (log: $log)"
+    if ! (cd "$WR_REPO_ROOT" && timeout "${WR_BUILD_TIMEOUT:-2400}" swift build -c "$config" --product wordrooms) >"$log" 2>&1; then
+        tail -n 40 "$log" >&2
+        wr_die "swift build -c $config failed (full log: $log)"
+    fi
+    local bindir
+    bindir="$(cd "$WR_REPO_ROOT" && swift build -c "$config" --show-bin-path 2>/dev/null)" ||
+        wr_die "swift build --show-bin-path failed"
+    WR_SERVER_BIN="$bindir/wordrooms"
+    [[ -x "$WR_SERVER_BIN" ]] || wr_die "build succeeded but $WR_SERVER_BIN is missing"
+}
+
+# wr_find_server_bin CONFIG -> WR_SERVER_BIN from an earlier build (for --no-build).
+wr_find_server_bin() {
+    local config="$1" candidate
+    for candidate in "$WR_REPO_ROOT/.build/$config/wordrooms" "$WR_REPO_ROOT/.build/x86_64-unknown-linux-gnu/$config/wordrooms" \
+        "$WR_REPO_ROOT/.build/aarch64-unknown-linux-gnu/$config/wordrooms"; do
+        if [[ -x "$candidate" ]]; then
+            WR_SERVER_BIN="$candidate"
+            return 0
+        fi
+    done
+    wr_die "--no-build: no built server at $WR_REPO_ROOT/.build/$config/wordrooms"
+}
+
+# wr_start_server NAME MAX_MESSAGE_BYTES CMD [ARGS...]
+# Runs `CMD ARGS --host 127.0.0.1 --port 0 --max-message-bytes N` in its own process group (cwd: repo root),
+# waits for the first stdout line, parses the URL from it, then waits for GET /healthz = 200.
+# Sets WR_STARTED_URL (http://HOST:PORT/) and WR_SERVER_LOG.
+wr_start_server() {
+    local name="$1" cap="$2"
+    shift 2
+    wr_mktemp
+    local out="$WR_TMP/$name.stdout" err="$WR_TMP/$name.stderr"
+    local timeout_s="${WR_START_TIMEOUT:-30}"
+    (cd "$WR_REPO_ROOT" && exec setsid "$@" --host 127.0.0.1 --port 0 --max-message-bytes "$cap") >"$out" 2>"$err" </dev/null &
+    local pid=$!
+    # The subshell is not a process-group leader, so setsid(1) calls setsid(2) in place and execs: pid == pgid.
+    WR_SERVER_PIDS+=("$pid")
+    WR_SERVER_LOG="$out"
+
+    local deadline=$((SECONDS + timeout_s)) line=""
+    while :; do
+        if [[ -s "$out" ]] && [[ "$(head -c 65536 "$out" | wc -l)" -ge 1 ]]; then
+            line="$(head -n 1 "$out")"
+            break
+        fi
+        if ! kill -0 "$pid" 2>/dev/null; then
+            local rc=0
+            wait "$pid" 2>/dev/null || rc=$?
+            tail -n 30 "$err" >&2 || true
+            wr_die "server '$name' exited (status $rc) before printing its start line. Command: $* --host 127.0.0.1 --port 0 --max-message-bytes $cap"
+        fi
+        if ((SECONDS >= deadline)); then
+            head -c 2000 "$out" >&2 || true
+            tail -n 30 "$err" >&2 || true
+            wr_die "server '$name' printed no complete first line on stdout within ${timeout_s}s. It must print e.g. 'WordRooms is running at http://127.0.0.1:PORT/' followed by a newline AND flush stdout (stdout is a file here, so Swift's print() is block-buffered: call fflush(stdout) or setvbuf(stdout, nil, _IOLBF, 0))."
+        fi
+        sleep 0.05
+    done
+
+    local hostport
+    if [[ "$line" =~ (https?|wss?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]+) ]]; then
+        local host="${BASH_REMATCH[2]}" port="${BASH_REMATCH[3]}"
+        [[ "$port" == 0 ]] && wr_die "server '$name' printed port 0 ('$line'); it must print the port it actually bound"
+        case "$host" in 0.0.0.0) host=127.0.0.1 ;; "[::]") host="[::1]" ;; esac
+        hostport="$host:$port"
+    else
+        wr_die "server '$name': could not find http://HOST:PORT in its first stdout line: '$line'"
+    fi
+    WR_STARTED_URL="http://$hostport/"
+    wr_wait_healthz "$WR_STARTED_URL" "$timeout_s" "$pid"
+    wr_log "server '$name' is up at $WR_STARTED_URL (pid $pid, --max-message-bytes $cap)"
+}
+
+# wr_wait_healthz BASE_URL TIMEOUT [PID]: polls GET BASE_URL/healthz until 200.
+wr_wait_healthz() {
+    local base="${1%/}" timeout_s="$2" pid="${3:-}" code=""
+    local deadline=$((SECONDS + timeout_s))
+    while :; do
+        code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/healthz" 2>/dev/null || true)"
+        [[ "$code" == 200 ]] && return 0
+        if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+            wr_die "server exited while waiting for $base/healthz"
+        fi
+        if ((SECONDS >= deadline)); then
+            wr_die "GET $base/healthz did not return 200 within ${timeout_s}s (last status: ${code:-none})"
+        fi
+        sleep 0.1
+    done
+}
+
+# wr_server_alive: status 0 when every server we started is still running.
+wr_servers_alive() {
+    local pgid
+    for pgid in "${WR_SERVER_PIDS[@]+"${WR_SERVER_PIDS[@]}"}"; do
+        kill -0 "$pgid" 2>/dev/null || return 1
+    done
+    return 0
+}
+
+# Converts http(s)://host:port/... into the ws(s)://host:port/echo URL.
+wr_echo_url() {
+    local url="$1"
+    if [[ "$url" =~ ^(https?|wss?)://([^/]+) ]]; then
+        local scheme="${BASH_REMATCH[1]}" hostport="${BASH_REMATCH[2]}"
+        case "$scheme" in https | wss) scheme=wss ;; *) scheme=ws ;; esac
+        printf '%s://%s/echo\n' "$scheme" "$hostport"
+    else
+        wr_die "not a URL: $url"
+    fi
+}
+
+# wr_http_base URL: ws://h:p/echo or http://h:p/x -> http://h:p/
+wr_http_base() {
+    local url="$1"
+    if [[ "$url" =~ ^(https?|wss?)://([^/]+) ]]; then
+        local scheme="${BASH_REMATCH[1]}" hostport="${BASH_REMATCH[2]}"
+        case "$scheme" in https | wss) scheme=https ;; *) scheme=http ;; esac
+        printf '%s://%s/\n' "$scheme" "$hostport"
+    else
+        wr_die "not a URL: $url"
+    fi
+}
+
+# wr_python3_venv DIR REQUIREMENTS_FILE: creates (once, cached by the file's hash) a python3 venv.
+wr_python3_venv() {
+    local dir="$1" req="$2" stamp want
+    command -v python3 >/dev/null || wr_die "python3 is not on PATH"
+    want="$(sha256sum "$req" | cut -d' ' -f1) $(python3 -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')"
+    stamp="$dir/.wordrooms-stamp"
+    mkdir -p "$(dirname "$dir")"
+    (
+        flock -w 600 9 || wr_die "timed out waiting for the lock on $dir"
+        if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$dir/bin/python" ]]; then
+            exit 0
+        fi
+        wr_log "creating python3 venv $dir"
+        rm -rf "$dir"
+        python3 -m venv "$dir" || wr_die "python3 -m venv $dir failed"
+        if ! timeout 600 "$dir/bin/python" -m pip install -q --disable-pip-version-check -r "$req" >"$dir.install.log" 2>&1; then
+            tail -n 30 "$dir.install.log" >&2
+            wr_die "pip install -r $req failed (log: $dir.install.log)"
+        fi
+        printf '%s\n' "$want" >"$stamp"
+    ) 9>"$dir.lock"
+}

@@ -25,13 +25,19 @@ var targets: [Target] = [
     .target(name: "Transport", dependencies: ["WebSocket", "CLinux"]),
     // Game rules and word lists. Knows nothing of sockets.
     .target(name: "WordGames", resources: [.copy("Resources/words")]),
-    // Wires transport, endpoints and (later) rooms into a runnable server.
-    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport"]),
+    // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
+    .target(name: "JSON"),
+    // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets.
+    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"]),
+    // Wires transport, endpoints and rooms into a runnable server.
+    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"]),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-    .testTarget(name: "TransportTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer"]),
+    .testTarget(name: "TransportTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket"]),
 ]
 
 if fuzzing {

@@ -55,7 +55,7 @@ extension JSONValue {
     public var int64Value: Int64? {
         switch self {
         case .integer(let value): value
-        case .number(let value): Int64(exactly: value)
+        case .number(let value): Self.exactInteger(value)
         default: nil
         }
     }
@@ -145,7 +145,7 @@ extension JSONValue: Hashable {
         case (.number(let left), .number(let right)):
             return left == right
         case (.integer(let integer), .number(let double)), (.number(let double), .integer(let integer)):
-            return Int64(exactly: double) == integer
+            return Self.exactInteger(double) == integer
         case (.string(let left), .string(let right)):
             return left.bytewiseEquals(right)
         case (.array(let left), .array(let right)):
@@ -170,7 +170,7 @@ extension JSONValue: Hashable {
             hasher.combine(value)
         case .number(let value):
             hasher.combine(2 as UInt8)
-            if let integer = Int64(exactly: value) {
+            if let integer = Self.exactInteger(value) {
                 hasher.combine(integer)
             } else {
                 hasher.combine(value)
@@ -188,6 +188,17 @@ extension JSONValue: Hashable {
             hasher.combine(5 as UInt8)
             object.hash(into: &hasher)
         }
+    }
+
+    /// The double as `Int64` if it has an exact integral value in range.
+    ///
+    /// Not `Int64(exactly:)`: that rounds with `trunc` from libm, which a target importing nothing does not
+    /// link. Converting in range and back is exact for every integral double and loses any fraction.
+    static func exactInteger(_ double: Double) -> Int64? {
+        let twoToThe63 = 9_223_372_036_854_775_808.0
+        guard double >= -twoToThe63, double < twoToThe63 else { return nil }  // NaN fails both
+        let integer = Int64(double)
+        return Double(integer) == double ? integer : nil
     }
 
     /// True when both arrays share one buffer: equal without comparing elements (the common case when a diff

@@ -16,38 +16,9 @@ public struct JSONWriter: Sendable {
     ///   - value: The value to serialize.
     ///   - buffer: Bytes to append to; existing content (such as reserved header space) is kept.
     public func write(_ value: JSONValue, into buffer: inout [UInt8]) {
-        switch value {
-        case .null:
-            Self.append(literal: "null", to: &buffer)
-        case .bool(let flag):
-            Self.append(literal: flag ? "true" : "false", to: &buffer)
-        case .integer(let integer):
-            Self.write(integer, into: &buffer)
-        case .number(let double):
-            Self.write(double, into: &buffer)
-        case .string(let string):
-            Self.write(string, into: &buffer)
-        case .array(let elements):
-            buffer.append(ASCII.openBracket)
-            var first = true
-            for element in elements {
-                if !first { buffer.append(ASCII.comma) }
-                first = false
-                write(element, into: &buffer)
-            }
-            buffer.append(ASCII.closeBracket)
-        case .object(let object):
-            buffer.append(ASCII.openBrace)
-            var first = true
-            for (key, member) in object {
-                if !first { buffer.append(ASCII.comma) }
-                first = false
-                Self.write(key, into: &buffer)
-                buffer.append(ASCII.colon)
-                write(member, into: &buffer)
-            }
-            buffer.append(ASCII.closeBrace)
-        }
+        var output = Output(capacity: Self.initialCapacity)
+        Self.write(value, to: &output)
+        output.withBytes { buffer.append(contentsOf: $0) }
     }
 
     /// Serializes `value` into a new array.
@@ -60,69 +31,92 @@ public struct JSONWriter: Sendable {
         return buffer
     }
 
-    // MARK: - Scalars
+    /// Enough for a typical patch message without growing; a full room state grows a few times.
+    static let initialCapacity = 1024
 
-    private static func append(literal: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    private static func write(_ value: JSONValue, to output: inout Output) {
+        switch value {
+        case .null:
+            output.append(literal: "null")
+        case .bool(let flag):
+            output.append(literal: flag ? "true" : "false")
+        case .integer(let integer):
+            write(integer, to: &output)
+        case .number(let double):
+            write(double, to: &output)
+        case .string(let string):
+            write(string, to: &output)
+        case .array(let elements):
+            output.append(ASCII.openBracket)
+            var first = true
+            for element in elements {
+                if !first { output.append(ASCII.comma) }
+                first = false
+                write(element, to: &output)
+            }
+            output.append(ASCII.closeBracket)
+        case .object(let object):
+            output.append(ASCII.openBrace)
+            var first = true
+            for (key, member) in object {
+                if !first { output.append(ASCII.comma) }
+                first = false
+                write(key, to: &output)
+                output.append(ASCII.colon)
+                write(member, to: &output)
+            }
+            output.append(ASCII.closeBrace)
+        }
     }
 
-    /// Decimal digits, written back to front into space appended in one step.
-    static func write(_ integer: Int64, into buffer: inout [UInt8]) {
-        if integer < 0 { buffer.append(ASCII.minus) }
-        var magnitude = integer.magnitude
-        var digitCount = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
-            digitCount += 1
+    // MARK: - Scalars
+
+    /// Decimal digits, written back to front into a small stack buffer.
+    private static func write(_ integer: Int64, to output: inout Output) {
+        let maxLength = 20  // "-9223372036854775808"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { digits in
+            var magnitude = integer.magnitude
+            var position = maxLength
+            repeat {
+                position -= 1
+                digits[position] = ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if integer < 0 {
+                position -= 1
+                digits[position] = ASCII.minus
+            }
+            output.append(UnsafeBufferPointer(rebasing: digits[position..<maxLength]))
         }
-        buffer.append(contentsOf: repeatElement(ASCII.zero, count: digitCount))
-        var position = buffer.count - 1
-        repeat {
-            buffer[position] = ASCII.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            position -= 1
-        } while magnitude > 0
     }
 
     /// RFC 8259 §6: Infinity and NaN are not permitted, so they become `null`. Swift's `description` gives the
     /// shortest text that round-trips (`0.1`, `1e-07`, `1.0`), and every such form matches the JSON number
     /// grammar.
-    static func write(_ double: Double, into buffer: inout [UInt8]) {
+    private static func write(_ double: Double, to output: inout Output) {
         guard double.isFinite else {
-            append(literal: "null", to: &buffer)
+            output.append(literal: "null")
             return
         }
-        buffer.append(contentsOf: double.description.utf8)
+        var text = double.description
+        text.withUTF8 { output.append($0) }
     }
 
     /// RFC 8259 §7: quotation mark, reverse solidus and control characters (U+0000 to U+001F) must be escaped;
     /// everything else, including non-ASCII, is copied as UTF-8. Runs of plain bytes are copied in one step.
-    static func write(_ string: String, into buffer: inout [UInt8]) {
-        buffer.append(ASCII.quote)
-        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+    private static func write(_ string: String, to output: inout Output) {
+        output.append(ASCII.quote)
+        var string = string
+        string.withUTF8 { bytes in
             var runStart = 0
             for position in 0..<bytes.count where needsEscape(bytes[position]) {
-                if runStart < position {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                }
-                appendEscape(for: bytes[position], to: &buffer)
+                output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                appendEscape(for: bytes[position], to: &output)
                 runStart = position + 1
             }
-            if runStart < bytes.count {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-            }
+            output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
-        if copied == nil {
-            for byte in string.utf8 {
-                if needsEscape(byte) {
-                    appendEscape(for: byte, to: &buffer)
-                } else {
-                    buffer.append(byte)
-                }
-            }
-        }
-        buffer.append(ASCII.quote)
+        output.append(ASCII.quote)
     }
 
     @inline(__always)
@@ -130,7 +124,7 @@ public struct JSONWriter: Sendable {
         byte < ASCII.firstNonControl || byte == ASCII.quote || byte == ASCII.backslash
     }
 
-    private static func appendEscape(for byte: UInt8, to buffer: inout [UInt8]) {
+    private static func appendEscape(for byte: UInt8, to output: inout Output) {
         let short: UInt8
         switch byte {
         case ASCII.quote: short = ASCII.quote
@@ -142,16 +136,67 @@ public struct JSONWriter: Sendable {
         case ASCII.tab: short = UInt8(ascii: "t")
         default:
             // Other control characters: \u00XX with lowercase hex digits.
-            buffer.append(contentsOf: [ASCII.backslash, UInt8(ascii: "u"), ASCII.zero, ASCII.zero,
-                                       hexDigit(byte >> 4), hexDigit(byte & 0x0F)])
+            output.append(literal: "\\u00")
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0x0F))
             return
         }
-        buffer.append(ASCII.backslash)
-        buffer.append(short)
+        output.append(ASCII.backslash)
+        output.append(short)
     }
 
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? ASCII.zero &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
+}
+
+/// Output bytes written through a raw pointer, so each byte costs a store rather than an `Array.append` with its
+/// uniqueness and capacity checks. Grows by doubling; the caller copies the result out once.
+private struct Output: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toAtLeast: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        if capacity - count < bytes.count { grow(toAtLeast: count + bytes.count) }
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private mutating func grow(toAtLeast minimum: Int) {
+        let newCapacity = max(minimum, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }

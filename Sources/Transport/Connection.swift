@@ -135,6 +135,20 @@ public struct ConnectionHandle: Sendable, Hashable {
         hasher.combine(generation)
     }
 
+    /// Unique in this process for as long as generations do not wrap (2³² connections per loop).
+    public var id: UInt64 {
+        UInt64(loop.index) << 56 | UInt64(generation) << 24 | UInt64(UInt32(bitPattern: fd) & 0xFF_FFFF)
+    }
+
+    /// Runs `body` on the connection's event loop with the connection, or with nil when it has closed
+    /// (or started closing) in the meantime.
+    public func execute(_ body: @escaping @Sendable (Connection?) -> Void) {
+        let (fd, generation) = (fd, generation)
+        loop.execute { loop in
+            body(loop.openConnection(fd, generation))
+        }
+    }
+
     /// Queues an encoded frame to this connection.
     public func send(frame: [UInt8]) {
         loop.submit(.send(fd: fd, generation: generation, frame: frame))

@@ -543,6 +543,13 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// The connection if it is still open to the application (its endpoint not yet told it closed).
+    func openConnection(_ fd: Int32, _ generation: UInt32) -> Connection? {
+        guard let connection = connection(fd, generation), connection.endpoint != nil || connection.phase == .http
+        else { return nil }
+        return connection
+    }
+
     private func connection(_ fd: Int32, _ generation: UInt32) -> Connection? {
         guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)],
               connection.generation == generation else { return nil }

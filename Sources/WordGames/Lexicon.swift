@@ -1,91 +1,78 @@
 /// The dictionary that Word Scramble checks words against, indexed so that no request scans it.
 ///
-/// Membership is a `Set` lookup. Finding every word that can be spelled from a root uses an index from each word's
-/// sorted letters (its anagram signature) to the words with those letters: a root of n letters has at most 2^n
-/// letter subsets (256 for eight letters), and each subset is one hash lookup, whatever the dictionary's size.
+/// Words are grouped by their letter multiset (their anagram class). Checking a word is one hash lookup of its
+/// letters plus a comparison with its few anagrams. Finding every word that can be spelled from a root walks the
+/// root's letter sub-multisets, one lookup each: at most 2^n for n letters (256 for an eight-letter root), whatever
+/// the dictionary's size.
 public struct Lexicon: Sendable {
-    /// Longest word that is indexed for spelling: a signature packs 5 bits a letter into 64 bits.
-    public static let maxIndexedLength = 12
+    /// Longest root `words(spelledFrom:minimumLength:)` accepts, bounding its work to 2^12 lookups.
+    public static let maxRootLength = 12
 
-    private let members: Set<String>
-    private let anagrams: [UInt64: [String]]
+    private let anagrams: [LetterCounts: [String]]
+
+    /// Number of distinct words in the lexicon.
+    public let count: Int
 
     /// Builds the lexicon and its index.
     ///
-    /// - Parameter words: Lowercase words a-z of 1 to `maxIndexedLength` letters; anything else is ignored, since
-    ///   it could never be spelled from a root's letters nor typed as a valid word.
+    /// - Parameter words: Lowercase words a-z; anything else (capitals, apostrophes, an empty string) is ignored,
+    ///   since no player's lowercased letters could match it. Duplicates count once.
     public init(words: some Sequence<String>) {
-        var members = Set<String>()
-        var anagrams: [UInt64: [String]] = [:]
+        var anagrams: [LetterCounts: [String]] = [:]
+        var count = 0
         for word in words {
-            guard let signature = Self.signature(of: word), members.insert(word).inserted else { continue }
-            anagrams[signature, default: []].append(word)
+            guard !word.isEmpty, let letters = LetterCounts(word) else { continue }
+            if let group = anagrams[letters], group.contains(word) { continue }
+            anagrams[letters, default: []].append(word)
+            count += 1
         }
-        self.members = members
         self.anagrams = anagrams
+        self.count = count
     }
-
-    /// Number of distinct words in the lexicon.
-    public var count: Int { members.count }
 
     /// Whether `word` (lowercase) is in the lexicon.
     ///
     /// - Parameter word: A lowercase word.
     /// - Returns: `true` for a dictionary word.
     public func contains(_ word: String) -> Bool {
-        members.contains(word)
+        guard let letters = LetterCounts(word) else { return false }
+        return anagrams[letters]?.contains(word) ?? false
     }
 
     /// Every lexicon word that can be spelled from the letters of `root`, each letter used at most as often as it
     /// occurs in `root`.
     ///
     /// - Parameters:
-    ///   - root: Lowercase letters a-z, at most `maxIndexedLength` of them.
+    ///   - root: Lowercase letters a-z, at most `maxRootLength` of them.
     ///   - minimumLength: Shorter words are left out.
     /// - Returns: The words, sorted by length (longest first) then alphabetically; includes `root` itself and its
     ///   anagrams when they are words. Empty if `root` is not lowercase a-z or is too long.
     public func words(spelledFrom root: String, minimumLength: Int = 1) -> [String] {
-        guard root.utf8.count <= Self.maxIndexedLength, let letters = LetterCounts(root) else { return [] }
+        guard root.utf8.count <= Self.maxRootLength, let letters = LetterCounts(root) else { return [] }
         var found: [String] = []
-        var signature: UInt64 = 0
-        collect(from: letters.counts, letter: 0, signature: &signature, length: 0, minimumLength: minimumLength,
+        collect(from: letters, letter: 0, subset: LetterCounts(), length: 0, minimumLength: max(minimumLength, 1),
                 into: &found)
         return found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// Walks every sub-multiset of `counts` in alphabetical order, so the signature grows exactly as
-    /// `signature(of:)` would build it for the subset's sorted letters.
+    /// Visits every sub-multiset of `letters`, choosing 0 to n copies of each letter in turn.
     private func collect(
-        from counts: [UInt8], letter: Int, signature: inout UInt64, length: Int, minimumLength: Int,
+        from letters: LetterCounts, letter: Int, subset: LetterCounts, length: Int, minimumLength: Int,
         into found: inout [String]
     ) {
-        guard letter < counts.count else {
-            if length >= max(minimumLength, 1), let words = anagrams[signature] {
+        guard letter < 26 else {
+            if length >= minimumLength, let words = anagrams[subset] {
                 found.append(contentsOf: words)
             }
             return
         }
-        let saved = signature
-        for copies in 0...Int(counts[letter]) {
+        var subset = subset
+        for copies in 0...letters.count(of: letter) {
             if copies > 0 {
-                signature = signature << 5 | UInt64(letter + 1)
+                subset.add(letter)
             }
-            collect(from: counts, letter: letter + 1, signature: &signature, length: length + copies,
+            collect(from: letters, letter: letter + 1, subset: subset, length: length + copies,
                     minimumLength: minimumLength, into: &found)
         }
-        signature = saved
-    }
-
-    /// The anagram signature: the word's letters sorted, 5 bits each (a = 1 ... z = 26), so different multisets
-    /// never collide and the length is implied.
-    static func signature(of word: String) -> UInt64? {
-        guard (1...maxIndexedLength).contains(word.utf8.count), let letters = LetterCounts(word) else { return nil }
-        var signature: UInt64 = 0
-        for (letter, count) in letters.counts.enumerated() where count > 0 {
-            for _ in 0..<count {
-                signature = signature << 5 | UInt64(letter + 1)
-            }
-        }
-        return signature
     }
 }

@@ -14,11 +14,11 @@ public struct WordList: Hashable, Sendable {
     /// - Parameter words: Candidate words in any letter case.
     /// - Throws: `ParseError` listing every invalid word, or `.noWords` for an empty array.
     public init(_ words: [String]) throws(ParseError) {
-        var collector = LineCollector(lengths: Self.lengths)
+        var collector = LineCollector(lengths: Self.lengths, letterCase: .upper)
         for (index, word) in words.enumerated() {
-            collector.add(word.utf8[...], line: index + 1)
+            collector.add(word, line: index + 1)
         }
-        self = try collector.wordList()
+        self.words = try collector.validWords()
     }
 
     init(validated words: [String]) {
@@ -33,9 +33,9 @@ public struct WordList: Hashable, Sendable {
     /// - Throws: `ParseError.invalidLines` naming every bad line and why (not letters A-Z, wrong length,
     ///   duplicate), or `ParseError.noWords` when the file holds no word at all.
     public static func parse(contents: String) throws(ParseError) -> WordList {
-        var collector = LineCollector(lengths: lengths)
+        var collector = LineCollector(lengths: lengths, letterCase: .upper)
         collector.addLines(of: contents)
-        return try collector.wordList()
+        return WordList(validated: try collector.validWords())
     }
 
     /// Picks a word uniformly at random.
@@ -106,54 +106,81 @@ extension WordList {
     }
 }
 
-/// Validates the lines of a word file into lowercase words and problems; shared by every list this module loads.
+/// Validates the lines of a word file into words and problems; shared by every list this module loads.
 ///
-/// Works on UTF-8 bytes rather than `Character`s because the bundled dictionary has tens of thousands of lines and
-/// start-up should stay well under a second even in debug builds.
+/// Works on the UTF-8 bytes in place rather than on `Character`s: the bundled dictionary has tens of thousands of
+/// lines, and start-up should stay well under a second even in debug builds.
 struct LineCollector {
+    /// The letter case words are stored in.
+    enum LetterCase {
+        case lower, upper
+    }
+
     let lengths: ClosedRange<Int>
+    let letterCase: LetterCase
     private(set) var words: [String] = []
     private(set) var problems: [WordList.Problem] = []
     private var firstLines: [String: Int] = [:]
 
-    init(lengths: ClosedRange<Int>) {
+    init(lengths: ClosedRange<Int>, letterCase: LetterCase = .lower) {
         self.lengths = lengths
+        self.letterCase = letterCase
     }
 
     /// Adds every line of a file, skipping blank lines and `#` comments and trimming surrounding spaces.
     mutating func addLines(of contents: String) {
-        var lineNumber = 0
-        for rawLine in contents.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = rawLine
-            if let hash = line.firstIndex(of: UInt8(ascii: "#")) {
-                line = line[..<hash]
-            }
-            while let last = line.last, isSpace(last) { line.removeLast() }
-            while let first = line.first, isSpace(first) { line.removeFirst() }
-            if !line.isEmpty {
-                add(line, line: lineNumber)
+        var contents = contents
+        contents.makeContiguousUTF8()
+        _ = contents.utf8.withContiguousStorageIfAvailable { bytes in
+            var lineNumber = 0
+            var lineStart = 0
+            while lineStart < bytes.count {
+                lineNumber += 1
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                var end = lineStart
+                while end < lineEnd, bytes[end] != UInt8(ascii: "#") { end += 1 }
+                var start = lineStart
+                while start < end, isSpace(bytes[start]) { start += 1 }
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+                if start < end {
+                    add(UnsafeBufferPointer(rebasing: bytes[start..<end]), line: lineNumber)
+                }
+                lineStart = lineEnd + 1
             }
         }
     }
 
     /// Adds one candidate word exactly as given.
-    mutating func add(_ bytes: Substring.UTF8View, line: Int) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard bytes.allSatisfy(isASCIILetter) else {
-            problems.append(WordList.Problem(line: line, text: text, reason: .notLetters))
+    mutating func add(_ word: String, line: Int) {
+        var word = word
+        word.makeContiguousUTF8()
+        _ = word.utf8.withContiguousStorageIfAvailable { add($0, line: line) }
+    }
+
+    private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
+        var isLetters = true
+        for byte in bytes where !isASCIILetter(byte) {
+            isLetters = false
+        }
+        guard isLetters, lengths.contains(bytes.count) else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let reason: WordList.Reason = isLetters ? .wrongLength(allowed: lengths) : .notLetters
+            problems.append(WordList.Problem(line: line, text: text, reason: reason))
             return
         }
-        guard lengths.contains(bytes.count) else {
-            problems.append(WordList.Problem(line: line, text: text, reason: .wrongLength(allowed: lengths)))
+        let word = String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for index in bytes.indices {
+                buffer[index] = letterCase == .lower ? bytes[index] | 0x20 : bytes[index] & ~0x20
+            }
+            return bytes.count
+        }
+        if let firstLine = firstLines.updateValue(line, forKey: word) {
+            firstLines[word] = firstLine
+            problems.append(WordList.Problem(
+                line: line, text: String(decoding: bytes, as: UTF8.self), reason: .duplicate(firstLine: firstLine)))
             return
         }
-        let word = String(decoding: bytes.map { $0 | 0x20 }, as: UTF8.self)
-        if let firstLine = firstLines[word] {
-            problems.append(WordList.Problem(line: line, text: text, reason: .duplicate(firstLine: firstLine)))
-            return
-        }
-        firstLines[word] = line
         words.append(word)
     }
 
@@ -162,11 +189,6 @@ struct LineCollector {
         guard problems.isEmpty else { throw .invalidLines(problems) }
         guard !words.isEmpty else { throw .noWords }
         return words
-    }
-
-    /// The collected words as an uppercase secret-word list.
-    func wordList() throws(WordList.ParseError) -> WordList {
-        WordList(validated: try validWords().map { $0.uppercased() })
     }
 }
 

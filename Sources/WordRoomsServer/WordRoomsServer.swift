@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
+import Rooms
 import Transport
+import WordGames
 
 /// A running WordRooms server: the transport with the application's routes. Tests start one on port 0.
 public final class WordRoomsServer: Sendable {
@@ -9,12 +12,16 @@ public final class WordRoomsServer: Sendable {
     public let transport: SocketServer
     /// The web client directory actually served, if any.
     public let webRoot: String?
+    public let registry: RoomRegistry
 
-    /// Binds the port and starts the event loops.
-    public init(options: ServerOptions, transport overrides: (inout TransportConfiguration) -> Void = { _ in })
+    /// Loads the word lists, binds the port and starts the event loops.
+    public init(options: ServerOptions, rooms: RoomConfiguration = RoomConfiguration(), limits: GameLimits = GameLimits(),
+                seed: UInt64? = nil, transport overrides: (inout TransportConfiguration) -> Void = { _ in })
         throws(StartError)
     {
         self.options = options
+        let lists = try WordRoomsServer.loadWordLists(options)
+        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed)
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
             do {
@@ -31,7 +38,8 @@ public final class WordRoomsServer: Sendable {
         overrides(&configuration)
         do {
             transport = try SocketServer(configuration: configuration,
-                                         application: WordRoomsApplication(options: options, staticFiles: staticFiles))
+                                         application: WordRoomsApplication(options: options, staticFiles: staticFiles,
+                                                                               registry: registry, limits: limits))
         } catch {
             throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
         }
@@ -59,6 +67,30 @@ public final class WordRoomsServer: Sendable {
     /// Why the server could not start, in words for the operator.
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
+    }
+
+    /// The bundled lists, with the Snowman secrets replaced by `--words FILE` when given.
+    static func loadWordLists(_ options: ServerOptions) throws(StartError) -> WordLists {
+        var lists: WordLists
+        do {
+            lists = try WordLists.bundled()
+        } catch {
+            throw StartError(description: "cannot load the bundled word lists: \(error)")
+        }
+        if let path = options.wordsFile {
+            let contents: String
+            do {
+                contents = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw StartError(description: "cannot read --words file '\(path)': \(error.localizedDescription)")
+            }
+            do {
+                lists.secrets = try WordList.parse(contents: contents)
+            } catch {
+                throw StartError(description: "--words file '\(path)' has problems:\n\(error)")
+            }
+        }
+        return lists
     }
 
     /// `web/` in the current directory when started from the repository root, else the package's own `web/`

@@ -148,3 +148,22 @@ func expectNoActionForStrictPrefixes(_ role: WebSocketRole, _ bytes: [UInt8],
         #expect(session.state == .open, sourceLocation: sourceLocation)
     }
 }
+
+/// Whether two buffers hold the same bytes, compared 8 bytes at a time (fast enough in debug builds to check
+/// 64 KiB payloads tens of thousands of times).
+func sameBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var index = 0
+    while index + 8 <= lhs.count {
+        if lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            != rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+            return false
+        }
+        index += 8
+    }
+    while index < lhs.count {
+        if lhs[index] != rhs[index] { return false }
+        index += 1
+    }
+    return true
+}

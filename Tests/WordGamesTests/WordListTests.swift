@@ -37,7 +37,7 @@ import WordGames
         #expect(throws: WordList.ParseError.invalidLines([
             WordList.Problem(line: 3, text: "Snow", reason: .duplicate(firstLine: 1)),
         ])) {
-            try WordList.parse(contents: "snow\nice\nSnow")
+            try WordList.parse(contents: "snow\nfrost\nSnow")
         }
     }
 

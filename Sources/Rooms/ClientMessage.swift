@@ -1,0 +1,170 @@
+import JSON
+
+/// A message from a client, parsed and bounds-checked. See `PROTOCOL.md` for the wire form of each.
+public enum ClientMessage: Sendable, Equatable {
+    case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject)
+    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
+    case guess(String)
+    case word(String)
+    case newGame
+    case settings(JSONObject)
+    case kick(player: String)
+    case makeHost(player: String)
+    case chat(String)
+    case resync
+    case leave
+    case lobby(subscribe: Bool)
+
+    /// Bounds on what a client may send (issue: everything a client sends is bounded).
+    public static let maxNameCharacters = 20
+    public static let maxChatCharacters = 200
+    public static let maxMoveCharacters = 32
+    /// Client messages are small; the parser rejects deeper or longer ones before building them.
+    public static let parserLimits = JSONParser.Limits(maxDepth: 8, maxBytes: 4096, maxStringLength: 1024, maxElements: 64)
+
+    /// The `type` of this message on the wire.
+    public var type: String {
+        switch self {
+        case .create: "create"
+        case .join: "join"
+        case .guess: "guess"
+        case .word: "word"
+        case .newGame: "new_game"
+        case .settings: "settings"
+        case .kick: "kick"
+        case .makeHost: "host"
+        case .chat: "chat"
+        case .resync: "resync"
+        case .leave: "leave"
+        case .lobby: "lobby"
+        }
+    }
+
+    /// Parses one text frame.
+    ///
+    /// - Throws: `RoomError` with code `bad-message` (naming the problem) for anything malformed.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(RoomError) -> ClientMessage {
+        let value: JSONValue
+        do {
+            value = try JSONParser(limits: parserLimits).parse(bytes)
+        } catch {
+            throw .badMessage("The message is not valid JSON: \(error).")
+        }
+        return try parse(value)
+    }
+
+    public static func parse(_ value: JSONValue) throws(RoomError) -> ClientMessage {
+        guard let object = value.objectValue else { throw .badMessage("A message must be a JSON object.") }
+        guard let type = object["type"]?.stringValue else {
+            throw .badMessage("A message needs a \"type\" field naming what it is.")
+        }
+        let fields = Fields(object: object, type: type)
+        switch type {
+        case "create":
+            guard let gameName = try fields.string("game", max: 16), let game = GameKind(rawValue: gameName) else {
+                throw .badMessage("\"create\" needs \"game\": \"snowman\" or \"scramble\".")
+            }
+            guard let name = try fields.string("name", max: 64) else {
+                throw .badMessage("\"create\" needs your \"name\".")
+            }
+            let settings = try fields.object("settings") ?? JSONObject()
+            return .create(game: game, name: name, isPublic: try fields.bool("public") ?? true, settings: settings)
+        case "join":
+            guard let codeText = try fields.string("code", max: 16) else {
+                throw .badMessage("\"join\" needs the room \"code\".")
+            }
+            guard let code = RoomCode(codeText) else {
+                throw RoomError(code: "bad-code", title: "Not a room code",
+                                message: "Room codes are 4 letters, like QHTW.", move: "join")
+            }
+            var token: ResumeToken?
+            if let text = try fields.string("token", max: 64) {
+                guard let parsed = ResumeToken(text) else { throw .badMessage("\"token\" must be 32 hex digits.") }
+                token = parsed
+            }
+            let name = try fields.string("name", max: 64)
+            guard name != nil || token != nil else {
+                throw .badMessage("\"join\" needs your \"name\", or a \"token\" to resume.")
+            }
+            return .join(code: code, name: name, token: token, lastSeq: try fields.int("seq"),
+                         spectator: try fields.bool("spectator") ?? false)
+        case "guess":
+            guard let letter = try fields.string("letter", max: maxMoveCharacters) else {
+                throw .badMessage("\"guess\" needs a \"letter\".")
+            }
+            return .guess(letter)
+        case "word":
+            guard let word = try fields.string("word", max: maxMoveCharacters) else {
+                throw .badMessage("\"word\" needs the \"word\" you found.")
+            }
+            return .word(word)
+        case "new_game":
+            return .newGame
+        case "settings":
+            guard let settings = try fields.object("settings") else {
+                throw .badMessage("\"settings\" needs a \"settings\" object.")
+            }
+            return .settings(settings)
+        case "kick":
+            guard let player = try fields.string("player", max: 16) else {
+                throw .badMessage("\"kick\" needs the \"player\" id.")
+            }
+            return .kick(player: player)
+        case "host":
+            guard let player = try fields.string("player", max: 16) else {
+                throw .badMessage("\"host\" needs the \"player\" id of the new host.")
+            }
+            return .makeHost(player: player)
+        case "chat":
+            guard let text = try fields.string("text", max: maxChatCharacters * 4) else {
+                throw .badMessage("\"chat\" needs some \"text\".")
+            }
+            return .chat(text)
+        case "resync":
+            return .resync
+        case "leave":
+            return .leave
+        case "lobby":
+            return .lobby(subscribe: try fields.bool("subscribe") ?? true)
+        default:
+            throw RoomError(code: "unknown-type", title: "Unknown message",
+                            message: "The server does not know messages of type \"\(type.prefix(32))\".")
+        }
+    }
+
+    /// Typed access to a message's fields with errors naming the field.
+    private struct Fields {
+        let object: JSONObject
+        let type: String
+
+        func string(_ key: String, max: Int) throws(RoomError) -> String? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let text = value.stringValue else {
+                throw .badMessage("\"\(key)\" in \"\(type)\" must be a string.")
+            }
+            guard text.utf8.count <= max * 4, text.count <= max else {
+                throw RoomError(code: "too-long", title: "Too long",
+                                message: "\"\(key)\" can be at most \(max) characters.", move: type)
+            }
+            return text
+        }
+
+        func bool(_ key: String) throws(RoomError) -> Bool? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let flag = value.boolValue else { throw .badMessage("\"\(key)\" in \"\(type)\" must be true or false.") }
+            return flag
+        }
+
+        func int(_ key: String) throws(RoomError) -> Int? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let number = value.intValue else { throw .badMessage("\"\(key)\" in \"\(type)\" must be a whole number.") }
+            return number
+        }
+
+        func object(_ key: String) throws(RoomError) -> JSONObject? {
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let inner = value.objectValue else { throw .badMessage("\"\(key)\" in \"\(type)\" must be an object.") }
+            return inner
+        }
+    }
+}

@@ -1,0 +1,432 @@
+import JSON
+import WebSocket
+import WordGames
+
+/// One shared game room: the single owner of its game state, players and history.
+///
+/// Inputs (joins, moves, disconnects, timer ticks) go through one ordered inbox, so messages are applied in the
+/// order they arrived, whichever connection sent them. Every change produces one JSON Patch from the previous
+/// state to the new one, encoded once into a frame and queued to every connected member (all members see the
+/// same state: the secret word and the valid-word list are not in it while they are secret).
+public actor Room {
+    public let code: RoomCode
+    public let kind: GameKind
+    public let isPublic: Bool
+    private let configuration: RoomConfiguration
+    private let lists: WordLists
+    private let clock: @Sendable () -> Double
+    private weak var registry: RoomRegistry?
+
+    private var game: RoomGame
+    private var members: [Member] = []
+    private var host: PlayerID?
+    private var chat: [ChatLine] = []
+    private var chatCounter = 0
+    private var memberCounter = 0
+    private var kicked: [ResumeToken] = []
+    private var random: SplitMix64
+
+    /// `seq` of `state`; increases by one per change.
+    private(set) var seq = 0
+    private var state: JSONValue = .null
+    private var history: PatchHistory
+    /// When the room became empty (nobody connected), for disposal after the grace period.
+    private var emptySince: Double?
+    private var timer: Task<Void, Never>?
+    private var timerDeadline: Double?
+    private var lastSummary: RoomSummary?
+    private var disposed = false
+
+    private let inbox: AsyncStream<Input>.Continuation
+
+    enum Input: Sendable {
+        case join(any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
+        case message(linkID: UInt64, ClientMessage)
+        case disconnected(linkID: UInt64)
+        case tick
+    }
+
+    init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
+         registry: RoomRegistry, seed: UInt64, clock: @escaping @Sendable () -> Double) {
+        self.code = code
+        self.kind = game.kind
+        self.isPublic = isPublic
+        self.game = game
+        self.lists = lists
+        self.configuration = configuration
+        self.registry = registry
+        self.clock = clock
+        self.random = SplitMix64(seed: seed)
+        self.history = PatchHistory(capacity: configuration.patchHistory)
+        let (stream, continuation) = AsyncStream<Input>.makeStream()
+        self.inbox = continuation
+        Task { [weak self] in
+            for await input in stream {
+                guard let self else { return }
+                await self.apply(input)
+            }
+        }
+    }
+
+    // MARK: Entry points (any thread, in order)
+
+    /// Queues a join; the joiner gets `welcome` or an `error`.
+    public nonisolated func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?,
+                                 spectator: Bool) {
+        inbox.yield(.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator))
+    }
+
+    /// Queues a message from the connection `linkID`.
+    public nonisolated func receive(_ message: ClientMessage, from linkID: UInt64) {
+        inbox.yield(.message(linkID: linkID, message))
+    }
+
+    /// The connection `linkID` is gone; its seat waits for a resume.
+    public nonisolated func disconnected(_ linkID: UInt64) {
+        inbox.yield(.disconnected(linkID: linkID))
+    }
+
+    // MARK: Applying inputs
+
+    private func apply(_ input: Input) {
+        guard !disposed else {
+            if case .join(let link, _, _, _, _) = input {
+                link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
+            }
+            return
+        }
+        let now = clock()
+        switch input {
+        case .join(let link, let name, let token, let lastSeq, let spectator):
+            join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator, now: now)
+        case .message(let linkID, let message):
+            guard let index = members.firstIndex(where: { $0.link?.id == linkID }) else { return }
+            do {
+                try handle(message, from: index, now: now)
+            } catch {
+                members[index].link?.send(frame: ServerMessage.error(error))
+            }
+        case .disconnected(let linkID):
+            guard let index = members.firstIndex(where: { $0.link?.id == linkID }) else { return }
+            members[index].link = nil
+            members[index].disconnectedAt = now
+            publish(now: now)
+        case .tick:
+            timerDeadline = nil
+            _ = game.tick(now: now)
+            releaseExpiredSeats(now: now)
+            if disposeIfAbandoned(now: now) { return }
+            publish(now: now)
+        }
+        scheduleTimer(now: now)
+    }
+
+    private func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool,
+                      now: Double) {
+        if let token {
+            if kicked.contains(where: { $0.matches(token) }) {
+                link.send(frame: ServerMessage.error(RoomError(
+                    code: "kicked", title: "Removed from the room",
+                    message: "The host removed you from room \(code); you cannot rejoin it.", move: "join")))
+                return
+            }
+            if let index = members.firstIndex(where: { $0.token.matches(token) }) {
+                resume(index, link: link, lastSeq: lastSeq, now: now)
+                return
+            }
+            guard let name else {
+                link.send(frame: ServerMessage.error(RoomError(
+                    code: "seat-expired", title: "Seat released",
+                    message: "You were away too long and your seat in room \(code) was given up. Join again with a name.",
+                    move: "join")))
+                return
+            }
+            _ = name
+        }
+        guard let rawName = name else { return }
+        let cleaned: String
+        do {
+            cleaned = try NameRules.clean(rawName)
+        } catch {
+            link.send(frame: ServerMessage.error(error.refusing("join")))
+            return
+        }
+        let players = members.filter { !$0.isSpectator }.count
+        let spectators = members.count - players
+        if spectator {
+            guard spectators < configuration.maxSpectators else {
+                link.send(frame: ServerMessage.error(RoomError(
+                    code: "room-full", title: "Room full",
+                    message: "Room \(code) already has \(configuration.maxSpectators) spectators.", move: "join")))
+                return
+            }
+        } else {
+            guard players < configuration.maxPlayers else {
+                link.send(frame: ServerMessage.error(RoomError(
+                    code: "room-full", title: "Room full",
+                    message: "Room \(code) already has \(configuration.maxPlayers) players. You can still watch as a spectator.",
+                    move: "join")))
+                return
+            }
+        }
+        memberCounter += 1
+        let member = Member(
+            id: PlayerID((spectator ? "s" : "p") + String(memberCounter)),
+            name: NameRules.distinct(cleaned, among: members.map(\.name)),
+            token: ResumeToken.random(), isSpectator: spectator, link: link, disconnectedAt: nil)
+        members.append(member)
+        if !spectator {
+            game.addPlayer(Player(id: member.id, name: member.name), now: now)
+            if host == nil { host = member.id }
+        }
+        emptySince = nil
+        publish(now: now, except: link.id)
+        link.send(frame: welcome(member, state: state))
+    }
+
+    private func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, now: Double) {
+        if let old = members[index].link, old.id != link.id {
+            old.send(frame: ServerMessage.error(RoomError(
+                code: "replaced", title: "Opened elsewhere",
+                message: "You joined room \(code) from another tab or device.")))
+            old.close(code: .other(4000), reason: "replaced by a newer connection")
+        }
+        members[index].link = link
+        members[index].disconnectedAt = nil
+        emptySince = nil
+        // The resumer first gets what it missed (or the whole state), then the change its return causes.
+        if let lastSeq, let missed = history.frames(after: lastSeq, lastSeq: seq) {
+            link.send(frame: welcome(members[index], state: nil, seq: lastSeq))
+            for frame in missed { link.send(frame: frame) }
+        } else {
+            link.send(frame: welcome(members[index], state: state))
+        }
+        publish(now: now)
+    }
+
+    private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> [UInt8] {
+        var object: JSONObject = [
+            "type": "welcome",
+            "code": JSONValue(code.rawValue),
+            "you": JSONValue(member.id.rawValue),
+            "token": JSONValue(member.token.description),
+            "seq": JSONValue(overrideSeq ?? seq),
+            "serverTime": JSONValue(clock()),
+        ]
+        if let state {
+            object["state"] = state
+        } else {
+            object["resumed"] = true
+        }
+        return ServerMessage.frame(object)
+    }
+
+    private func handle(_ message: ClientMessage, from index: Int, now: Double) throws(RoomError) {
+        let member = members[index]
+        let isHost = member.id == host
+        switch message {
+        case .guess(let letter):
+            guard !member.isSpectator else { throw Self.spectatorsCannotPlay("guess") }
+            try game.guess(letter, by: member.id, now: now)
+        case .word(let word):
+            guard !member.isSpectator else { throw Self.spectatorsCannotPlay("word") }
+            try game.submit(word, by: member.id, now: now)
+        case .newGame:
+            guard isHost else { throw Self.hostOnly("new_game", "start the next game") }
+            try game.startNext(now: now, using: &random)
+        case .settings(let settings):
+            guard isHost else { throw Self.hostOnly("settings", "change the settings") }
+            try game.updateSettings(settings)
+        case .kick(let target):
+            guard isHost else { throw Self.hostOnly("kick", "remove players") }
+            guard let targetIndex = members.firstIndex(where: { $0.id.rawValue == target }) else {
+                throw Self.noSuchMember("kick", target)
+            }
+            guard members[targetIndex].id != member.id else {
+                throw RoomError(code: "cannot-kick-self", title: "That is you",
+                                message: "Use Leave to leave the room.", move: "kick")
+            }
+            let removed = members[targetIndex]
+            kicked.append(removed.token)
+            removed.link?.send(frame: ServerMessage.error(RoomError(
+                code: "kicked", title: "Removed from the room",
+                message: "The host removed you from room \(code).")))
+            removed.link?.close(code: .other(4001), reason: "removed by the host")
+            removeForGood(targetIndex, now: now)
+        case .makeHost(let target):
+            guard isHost else { throw Self.hostOnly("host", "hand over hosting") }
+            guard let newHost = members.first(where: { $0.id.rawValue == target }) else {
+                throw Self.noSuchMember("host", target)
+            }
+            guard !newHost.isSpectator else {
+                throw RoomError(code: "not-a-player", title: "Not a player",
+                                message: "Only players can host; \(newHost.name) is watching.", move: "host")
+            }
+            host = newHost.id
+        case .chat(let raw):
+            let text = raw.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            guard !text.isEmpty else {
+                throw RoomError(code: "empty-chat", title: "Nothing to send", message: "Type a message first.", move: "chat")
+            }
+            guard text.count <= ClientMessage.maxChatCharacters else {
+                throw RoomError(code: "too-long", title: "Too long",
+                                message: "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.",
+                                move: "chat")
+            }
+            chatCounter += 1
+            chat.append(ChatLine(id: chatCounter, player: member.id, name: member.name, text: text, at: now))
+            if chat.count > configuration.chatHistory { chat.removeFirst(chat.count - configuration.chatHistory) }
+        case .resync:
+            member.link?.send(frame: ServerMessage.snapshot(seq: seq, state: state, now: now))
+            return
+        case .leave:
+            member.link?.send(frame: ServerMessage.frame(["type": "left", "code": JSONValue(code.rawValue)]))
+            removeForGood(index, now: now)
+        case .create, .join, .lobby:
+            throw RoomError(code: "already-in-room", title: "Already in a room",
+                            message: "You are in room \(code). Leave it first.", move: message.type)
+        }
+        publish(now: now)
+    }
+
+    private static func spectatorsCannotPlay(_ move: String) -> RoomError {
+        RoomError(code: "spectator", title: "Watching only",
+                  message: "Spectators watch the game; join as a player to play.", move: move)
+    }
+
+    private static func hostOnly(_ move: String, _ what: String) -> RoomError {
+        RoomError(code: "host-only", title: "Host only", message: "Only the host can \(what).", move: move)
+    }
+
+    private static func noSuchMember(_ move: String, _ id: String) -> RoomError {
+        RoomError(code: "no-such-player", title: "No such player",
+                  message: "Nobody with id \"\(id.prefix(16))\" is in this room.", move: move)
+    }
+
+    /// Removes a member (left, kicked or gone past the grace period); hosting passes to the longest-present player.
+    private func removeForGood(_ index: Int, now: Double) {
+        let member = members.remove(at: index)
+        if !member.isSpectator {
+            game.removePlayer(member.id, now: now)
+        }
+        if host == member.id {
+            let players = members.filter { !$0.isSpectator }
+            host = (players.first { $0.link != nil } ?? players.first)?.id
+        }
+    }
+
+    private func releaseExpiredSeats(now: Double) {
+        while let index = members.firstIndex(where: {
+            $0.disconnectedAt.map { now >= $0 + configuration.resumeGraceSeconds } ?? false
+        }) {
+            removeForGood(index, now: now)
+        }
+    }
+
+    /// Disposes of the room once nobody has been connected for the grace period.
+    private func disposeIfAbandoned(now: Double) -> Bool {
+        guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
+        disposed = true
+        timer?.cancel()
+        inbox.finish()
+        let code = code
+        let registry = registry
+        Task { await registry?.remove(code) }
+        return true
+    }
+
+    // MARK: State and patches
+
+    /// Rebuilds the state; when it changed, broadcasts one patch frame to every connected member
+    /// (except `except`, which gets a welcome instead).
+    private func publish(now: Double, except: UInt64? = nil) {
+        if members.allSatisfy({ $0.link == nil }) {
+            if emptySince == nil { emptySince = now }
+        } else {
+            emptySince = nil
+        }
+        let newState = buildState()
+        let patch = JSONPatch.diff(from: state, to: newState)
+        guard !patch.isEmpty else { return }
+        state = newState
+        seq += 1
+        let frame = ServerMessage.patch(seq: seq, ops: patch.json)
+        history.append(frame, seq: seq)
+        for member in members {
+            if let link = member.link, link.id != except {
+                link.send(frame: frame)
+            }
+        }
+        reportSummary()
+    }
+
+    private func buildState() -> JSONValue {
+        var object = JSONObject()
+        object.reserveCapacity(8)
+        object["code"] = JSONValue(code.rawValue)
+        object["game"] = JSONValue(kind.rawValue)
+        object["public"] = JSONValue(isPublic)
+        object["host"] = nullable(host?.rawValue)
+        object["members"] = .array(members.map { member -> JSONValue in
+            [
+                "id": JSONValue(member.id.rawValue),
+                "name": JSONValue(member.name),
+                "role": member.isSpectator ? "spectator" : "player",
+                "connected": JSONValue(member.link != nil),
+            ]
+        })
+        object["chat"] = .array(chat.map { line -> JSONValue in
+            [
+                "id": JSONValue(line.id),
+                "player": JSONValue(line.player.rawValue),
+                "name": JSONValue(line.name),
+                "text": JSONValue(line.text),
+                "at": JSONValue(line.at),
+            ]
+        })
+        object[kind.rawValue] = game.json
+        return .object(object)
+    }
+
+    /// A fresh snapshot: the state and its `seq` (for tests and resync).
+    public func snapshot() -> (seq: Int, state: JSONValue) {
+        (seq, state)
+    }
+
+    // MARK: Lobby summary and timers
+
+    private func reportSummary() {
+        let summary = RoomSummary(code: code, game: kind, players: members.filter { !$0.isSpectator }.count,
+                                  spectators: members.filter(\.isSpectator).count,
+                                  maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
+        guard summary != lastSummary else { return }
+        lastSummary = summary
+        let registry = registry
+        Task { await registry?.update(summary) }
+    }
+
+    /// Wakes the room at the next moment something happens by itself: a turn or round deadline, a seat's grace
+    /// period ending, or the room's own disposal.
+    private func scheduleTimer(now: Double) {
+        var next = game.nextDeadline
+        for member in members {
+            if let at = member.disconnectedAt {
+                next = min(next ?? .infinity, at + configuration.resumeGraceSeconds)
+            }
+        }
+        if let emptySince {
+            next = min(next ?? .infinity, emptySince + configuration.emptyRoomGraceSeconds)
+        }
+        guard next != timerDeadline else { return }
+        timer?.cancel()
+        timerDeadline = next
+        guard let next else { timer = nil; return }
+        let delay = max(0, next - now)
+        let inbox = inbox
+        timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 5))
+            guard !Task.isCancelled else { return }
+            inbox.yield(.tick)
+        }
+    }
+}

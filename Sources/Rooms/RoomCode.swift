@@ -1,0 +1,34 @@
+/// A room's short code, such as `QHTW`: what friends type or find in a link.
+///
+/// Four letters from an alphabet without look-alikes (no I, L, O, U, which read as 1, 1, 0 and V), so a code
+/// read aloud or off a phone is typed right: 22⁴ ≈ 234,000 codes. Private rooms rely on codes being drawn at
+/// random (not sequentially) and on failed joins being rate-limited, so they are not found by chance.
+public struct RoomCode: Hashable, Sendable, CustomStringConvertible {
+    public static let alphabet = Array("ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+    public static let length = 4
+
+    public let rawValue: String
+
+    /// Accepts user input case-insensitively with surrounding spaces; nil unless it is a well-formed code.
+    public init?(_ text: String) {
+        var bytes: [UInt8] = []
+        for byte in text.utf8 where byte != UInt8(ascii: " ") {
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+            guard RoomCode.alphabet.contains(upper) else { return nil }
+            bytes.append(upper)
+        }
+        guard bytes.count == RoomCode.length else { return nil }
+        rawValue = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A code drawn uniformly at random.
+    public static func random(using generator: inout some RandomNumberGenerator) -> RoomCode {
+        var bytes: [UInt8] = []
+        for _ in 0..<length {
+            bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)])
+        }
+        return RoomCode(String(decoding: bytes, as: UTF8.self))!
+    }
+
+    public var description: String { rawValue }
+}

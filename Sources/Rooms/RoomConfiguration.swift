@@ -1,0 +1,19 @@
+/// Limits and grace periods of rooms. Defaults are what a host of a friends' game expects.
+public struct RoomConfiguration: Sendable {
+    /// Players per room (spectators not counted).
+    public var maxPlayers = 16
+    /// Spectators per room.
+    public var maxSpectators = 256
+    /// Rooms per server.
+    public var maxRooms = 10_000
+    /// How long a dropped player's seat and score wait for them to resume.
+    public var resumeGraceSeconds: Double = 120
+    /// How long a room with nobody connected lives on.
+    public var emptyRoomGraceSeconds: Double = 300
+    /// Chat lines kept in the room state.
+    public var chatHistory = 30
+    /// Patches kept for clients that resume; a longer gap gets a snapshot.
+    public var patchHistory = 256
+
+    public init() {}
+}

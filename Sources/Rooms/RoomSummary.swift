@@ -1,0 +1,24 @@
+import JSON
+
+/// What the lobby shows of a room.
+public struct RoomSummary: Sendable, Equatable {
+    public var code: RoomCode
+    public var game: GameKind
+    public var players: Int
+    public var spectators: Int
+    public var maxPlayers: Int
+    /// `waiting`, `playing` or `finished`.
+    public var status: String
+    public var isPublic: Bool
+
+    public var json: JSONValue {
+        [
+            "code": JSONValue(code.rawValue),
+            "game": JSONValue(game.rawValue),
+            "players": JSONValue(players),
+            "spectators": JSONValue(spectators),
+            "maxPlayers": JSONValue(maxPlayers),
+            "status": JSONValue(status),
+        ]
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSON
+import Rooms
+import Transport
+import WebSocket
+
+/// One game connection's state on its event loop: which room it is in, what waits while it is joining, and its
+/// message budget. Parsing and validation happen here, on the loop thread, so rooms only see well-formed moves.
+final class ClientSession {
+    private enum Place {
+        case lobby
+        /// A create or join is on its way to the registry; messages wait in order.
+        case entering
+        case inRoom(Room)
+    }
+
+    private let link: ConnectionLink
+    private let registry: RoomRegistry
+    private let limits: GameLimits
+    private var place = Place.lobby
+    private var waiting: [ClientMessage] = []
+    private var limiter: RateLimiter
+    /// Messages refused by the rate limit since the last allowed one; a sustained flood ends the connection.
+    private var strikes = 0
+    private var subscribedToLobby = false
+
+    init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits) {
+        self.link = ConnectionLink(handle: handle)
+        self.registry = registry
+        self.limits = limits
+        self.limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst,
+                                   now: Self.monotonicSeconds())
+    }
+
+    func received(text: UnsafeRawBufferPointer, on connection: Connection) {
+        guard limiter.allow(now: Self.monotonicSeconds()) else {
+            strikes += 1
+            if strikes >= limits.strikesBeforeClose {
+                connection.close(code: .policyViolation, reason: "too many messages")
+            } else {
+                connection.send(frame: RoomErrors.rateLimited)
+            }
+            return
+        }
+        strikes = 0
+        let message: ClientMessage
+        do {
+            message = try ClientMessage.parse(text)
+        } catch {
+            connection.send(frame: error.frame)
+            return
+        }
+        dispatch(message, on: connection)
+    }
+
+    private func dispatch(_ message: ClientMessage, on connection: Connection) {
+        if case .lobby(let subscribe) = message {
+            subscribedToLobby = subscribe
+            let (registry, link) = (registry, link)
+            Task {
+                if subscribe { await registry.subscribe(link) } else { await registry.unsubscribe(link.id) }
+            }
+            return
+        }
+        switch place {
+        case .entering:
+            guard waiting.count < 32 else {
+                connection.send(frame: RoomErrors.rateLimited)
+                return
+            }
+            waiting.append(message)
+        case .inRoom(let room):
+            room.receive(message, from: link.id)
+            if case .leave = message { place = .lobby }
+        case .lobby:
+            switch message {
+            case .create(let game, let name, let isPublic, let settings):
+                enter(connection) { registry, link throws(RoomError) in
+                    try await registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name)
+                }
+            case .join(let code, let name, let token, let lastSeq, let spectator):
+                enter(connection) { registry, link throws(RoomError) in
+                    guard let room = await registry.room(code) else { throw RoomErrors.roomNotFound }
+                    room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator)
+                    return room
+                }
+            default:
+                connection.send(frame: RoomError(code: "not-in-room", title: "Not in a room",
+                                                 message: "Create or join a room first.", move: message.type).frame)
+            }
+        }
+    }
+
+    /// Runs a create or join on the registry, then comes back to the loop to enter the room and replay what the
+    /// client sent meanwhile. If the connection closed meanwhile, the room hears of it at once.
+    private func enter(_ connection: Connection,
+                       _ operation: @escaping @Sendable (RoomRegistry, ConnectionLink) async throws(RoomError) -> Room) {
+        place = .entering
+        let (registry, link) = (registry, link)
+        Task {
+            let result: Result<Room, RoomError>
+            do throws(RoomError) {
+                result = .success(try await operation(registry, link))
+            } catch {
+                result = .failure(error)
+            }
+            link.handle.execute { connection in
+                let session = connection?.context as? ClientSession
+                switch result {
+                case .success(let room):
+                    guard let session else {
+                        room.disconnected(link.id)
+                        return
+                    }
+                    session.place = .inRoom(room)
+                case .failure(let error):
+                    link.send(frame: error.frame)
+                    session?.place = .lobby
+                }
+                if let session, let connection {
+                    let replay = session.waiting
+                    session.waiting.removeAll()
+                    for message in replay {
+                        session.dispatch(message, on: connection)
+                    }
+                }
+            }
+        }
+    }
+
+    func closed() {
+        if case .inRoom(let room) = place {
+            room.disconnected(link.id)
+        }
+        if subscribedToLobby {
+            let (registry, id) = (registry, link.id)
+            Task { await registry.unsubscribe(id) }
+        }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// Limits on what one game connection may send.
+public struct GameLimits: Sendable {
+    public var messagesPerSecond: Double = 20
+    public var messageBurst: Double = 40
+    /// Consecutive refused messages before the connection is closed with 1008.
+    public var strikesBeforeClose = 60
+
+    public init() {}
+}
+
+/// Pre-encoded frames for the commonest errors.
+enum RoomErrors {
+    static let rateLimited = RoomError(code: "rate-limited", title: "Slow down",
+                                       message: "Too many messages at once; this one was dropped.").frame
+    static let roomNotFound = RoomError(code: "room-not-found", title: "Room not found",
+                                        message: "There is no room with that code. Check the code, or create a new room.",
+                                        move: "join")
+}

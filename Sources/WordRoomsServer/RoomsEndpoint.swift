@@ -1,0 +1,27 @@
+import Rooms
+import Transport
+import WebSocket
+
+/// `/ws`: the game socket. Each connection gets a `ClientSession`; rooms do the rest.
+struct RoomsEndpoint: WebSocketEndpoint {
+    let registry: RoomRegistry
+    let limits: GameLimits
+    let maxMessageBytes: Int
+
+    func didOpen(_ connection: Connection, request: HTTPRequestHead) {
+        connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits)
+    }
+
+    func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {
+        (connection.context as? ClientSession)?.received(text: text, on: connection)
+    }
+
+    func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {
+        connection.send(frame: RoomError(code: "bad-message", title: "Message not understood",
+                                         message: "Send JSON in text frames; binary frames are not used.").frame)
+    }
+
+    func didClose(_ connection: Connection, code: CloseCode?) {
+        (connection.context as? ClientSession)?.closed()
+    }
+}

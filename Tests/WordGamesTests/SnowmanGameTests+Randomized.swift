@@ -1,0 +1,113 @@
+import Testing
+@testable import WordGames
+
+extension SnowmanGameTests {
+    /// Plays thousands of games with random players, moves, junk input and clock jumps, checking the invariants
+    /// after every step.
+    @Test func randomPlayKeepsEveryInvariant() throws {
+        let words = try Fixtures.bundled.get().secrets
+        let ids: [PlayerID] = ["alice", "bob", "carol", "dave", "erin"]
+        let junk = ["", " ", "7", "?", "é", "  q", "Zebra", "ß"]
+        var random = SplitMix64(seed: 2024)
+        var finished = 0
+
+        for round in 0..<300 {
+            let settings = try SnowmanSettings(
+                maxWrongGuesses: Int.random(in: 3...10, using: &random),
+                turnSeconds: Bool.random(using: &random) ? Int.random(in: 10...120, using: &random) : nil)
+            var generator = SplitMix64(seed: UInt64(round))
+            var now = 0.0
+            var game = SnowmanGame(words: words, settings: settings, now: now, using: &generator)
+            var points: [PlayerID: Int] = [:]
+
+            for _ in 0..<12 {
+                while game.status == .inProgress {
+                    now += Double.random(in: 0...(settings.turnSeconds.map { Double($0) * 1.5 } ?? 5), using: &random)
+                    switch Int.random(in: 0..<20, using: &random) {
+                    case 0:
+                        game.addPlayer(Fixtures.player(ids.randomElement(using: &random)!), now: now)
+                    case 1:
+                        game.removePlayer(ids.randomElement(using: &random)!, now: now)
+                    case 2:
+                        game.tick(now: now)
+                    default:
+                        let player = Bool.random(using: &random) ? game.turn : ids.randomElement(using: &random)
+                        let input = Int.random(in: 0..<10, using: &random) == 0
+                            ? junk.randomElement(using: &random)!
+                            : String(UnicodeScalar(UInt8.random(in: 65...90, using: &random)))
+                        if let guess = try? game.guess(input, by: player ?? "nobody", now: now) {
+                            points[guess.player, default: 0] += guess.points
+                        }
+                    }
+                    Self.checkInvariants(of: game, now: now, points: points)
+                    if game.players.isEmpty {
+                        game.addPlayer(Fixtures.player(ids.randomElement(using: &random)!), now: now)
+                    }
+                }
+                finished += 1
+                let record = try #require(game.history.last)
+                #expect(record.word == String(game.secret))
+                #expect(record.result == game.status)
+                #expect(record.scores.map(\.score).reduce(0, +) == points.values.reduce(0, +))
+                try game.startNextGame(now: now, using: &generator)
+                points = [:]
+            }
+        }
+        #expect(finished == 3_600)
+    }
+
+    /// The invariants every reachable state must satisfy.
+    private static func checkInvariants(
+        of game: SnowmanGame, now: Double, points: [PlayerID: Int], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let guessed = Set(game.guesses.map(\.letter))
+        #expect(guessed.count == game.guesses.count, "letters are guessed once", sourceLocation: sourceLocation)
+        #expect(game.wrongGuesses == game.guesses.filter { !$0.isCorrect }.count, sourceLocation: sourceLocation)
+        #expect(game.wrongGuesses <= game.settings.maxWrongGuesses, sourceLocation: sourceLocation)
+
+        for (index, letter) in game.secret.enumerated() {
+            #expect(game.revealed[index] == guessed.contains(String(letter)), sourceLocation: sourceLocation)
+        }
+        for guess in game.guesses {
+            #expect(guess.revealedPositions == game.secret.filter { String($0) == guess.letter }.count,
+                    sourceLocation: sourceLocation)
+        }
+
+        let allRevealed = !game.revealed.contains(false)
+        switch game.status {
+        case .inProgress:
+            #expect(!allRevealed && game.wrongGuesses < game.settings.maxWrongGuesses, sourceLocation: sourceLocation)
+        case .won:
+            #expect(allRevealed && game.solver == game.guesses.last?.player, sourceLocation: sourceLocation)
+        case .lost:
+            #expect(!allRevealed && game.wrongGuesses == game.settings.maxWrongGuesses, sourceLocation: sourceLocation)
+        }
+
+        let bonuses = game.guesses.filter { $0.bonus > 0 }
+        #expect(bonuses.count == (game.status == .won ? 1 : 0), sourceLocation: sourceLocation)
+        #expect(game.scores.filter { $0.value != 0 } == points.filter { $0.value != 0 }, sourceLocation: sourceLocation)
+        #expect(game.scores.values.reduce(0, +) == game.guesses.map(\.points).reduce(0, +),
+                sourceLocation: sourceLocation)
+
+        if let turn = game.turn {
+            #expect(game.players.contains { $0.id == turn }, sourceLocation: sourceLocation)
+        } else {
+            #expect(game.players.isEmpty, sourceLocation: sourceLocation)
+        }
+        if let deadline = game.turnDeadline {
+            #expect(deadline > now && game.status == .inProgress && game.turn != nil, sourceLocation: sourceLocation)
+        } else {
+            #expect(game.settings.turnSeconds == nil || game.turn == nil || game.status != .inProgress,
+                    sourceLocation: sourceLocation)
+        }
+
+        let view = game.view
+        #expect((view.word == nil) == (game.status == .inProgress), sourceLocation: sourceLocation)
+        for position in view.positions {
+            let shown = game.revealed[position.id] || game.status == .lost
+            #expect((position.letter != nil) == shown, sourceLocation: sourceLocation)
+            #expect(position.isMissed == (game.status == .lost && !game.revealed[position.id]),
+                    sourceLocation: sourceLocation)
+        }
+    }
+}

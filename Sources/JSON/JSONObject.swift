@@ -13,7 +13,13 @@ public struct JSONObject: Sendable {
     /// Member count above which a hash index is maintained. Linear search over a dozen short keys beats hashing.
     static let indexThreshold = 12
 
-    private var members: [Element]
+    /// A struct rather than the `Element` tuple: arrays of tuples are destroyed through generic tuple metadata.
+    private struct Member {
+        var key: String
+        var value: JSONValue
+    }
+
+    private var members: [Member]
     private var index: [ObjectKey: Int]?
 
     /// Creates an empty object.
@@ -108,7 +114,7 @@ public struct JSONObject: Sendable {
 
     /// Appends a member whose key the caller has checked is not present (the parser checks for duplicates).
     mutating func appendNew(key: String, value: JSONValue) {
-        members.append((key, value))
+        members.append(Member(key: key, value: value))
         if index != nil {
             index![ObjectKey(key)] = members.count - 1
         } else if members.count > Self.indexThreshold {
@@ -146,7 +152,10 @@ public struct JSONObject: Sendable {
 extension JSONObject: RandomAccessCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { members.count }
-    public subscript(position: Int) -> Element { members[position] }
+    public subscript(position: Int) -> Element {
+        let member = members[position]
+        return (member.key, member.value)
+    }
 }
 
 extension JSONObject: Hashable {

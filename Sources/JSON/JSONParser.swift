@@ -231,6 +231,8 @@ private struct Reader {
 
     typealias Error = JSONParser.Error
 
+    static let initialMemberCapacity = 4
+
     let bytes: UnsafeRawBufferPointer
     let end: Int
     let limits: JSONParser.Limits
@@ -273,6 +275,8 @@ private struct Reader {
                         value = .object(JSONObject())
                     } else {
                         var frame = Frame(isObject: true)
+                        // Most objects in messages and states are small: one allocation instead of 1, 2, 4.
+                        frame.object.reserveCapacity(Self.initialMemberCapacity)
                         frame.key = try parseMemberName(in: frame.object)
                         stack.append(frame)
                         continue parsingValue

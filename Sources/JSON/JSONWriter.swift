@@ -106,8 +106,8 @@ public struct JSONWriter: Sendable {
     /// everything else, including non-ASCII, is copied as UTF-8. Runs of plain bytes are copied in one step.
     private static func write(_ string: String, to output: inout Output) {
         output.append(ASCII.quote)
-        var string = string
-        string.withUTF8 { bytes in
+        let utf8 = string.utf8
+        let copied: Void? = utf8.withContiguousStorageIfAvailable { bytes in
             var runStart = 0
             for position in 0..<bytes.count where needsEscape(bytes[position]) {
                 output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
@@ -115,6 +115,15 @@ public struct JSONWriter: Sendable {
                 runStart = position + 1
             }
             output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        }
+        if copied == nil {
+            for byte in utf8 {
+                if needsEscape(byte) {
+                    appendEscape(for: byte, to: &output)
+                } else {
+                    output.append(byte)
+                }
+            }
         }
         output.append(ASCII.quote)
     }

@@ -9,9 +9,9 @@ import WordGames
 /// state to the new one, encoded once into a frame and queued to every connected member (all members see the
 /// same state: the secret word and the valid-word list are not in it while they are secret).
 public actor Room {
-    public let code: RoomCode
-    public let kind: GameKind
-    public let isPublic: Bool
+    public nonisolated let code: RoomCode
+    public nonisolated let kind: GameKind
+    public nonisolated let isPublic: Bool
     private let configuration: RoomConfiguration
     private let lists: WordLists
     private let clock: @Sendable () -> Double
@@ -44,6 +44,8 @@ public actor Room {
         case message(linkID: UInt64, ClientMessage)
         case disconnected(linkID: UInt64)
         case tick
+        /// Resumes its continuation once every earlier input has been applied.
+        case barrier(CheckedContinuation<Void, Never>)
     }
 
     init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
@@ -86,9 +88,25 @@ public actor Room {
         inbox.yield(.disconnected(linkID: linkID))
     }
 
+    /// Returns once every input queued before this call has been applied.
+    public nonisolated func settled() async {
+        await withCheckedContinuation { continuation in
+            inbox.yield(.barrier(continuation))
+        }
+    }
+
+    /// Advances the room's timers now (the clock may have been moved by a test, or time passed while stopped).
+    public nonisolated func tick() {
+        inbox.yield(.tick)
+    }
+
     // MARK: Applying inputs
 
     private func apply(_ input: Input) {
+        if case .barrier(let continuation) = input {
+            continuation.resume()
+            return
+        }
         guard !disposed else {
             if case .join(let link, _, _, _, _) = input {
                 link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
@@ -117,6 +135,8 @@ public actor Room {
             releaseExpiredSeats(now: now)
             if disposeIfAbandoned(now: now) { return }
             publish(now: now)
+        case .barrier:
+            return
         }
         scheduleTimer(now: now)
     }

@@ -63,6 +63,11 @@ public actor RoomRegistry {
         rooms[code]
     }
 
+    /// Every room, e.g. to tick them all after the clock moved.
+    public func allRooms() -> [Room] {
+        Array(rooms.values)
+    }
+
     /// Number of rooms by game.
     public func roomCounts() -> [GameKind: Int] {
         var counts: [GameKind: Int] = [:]

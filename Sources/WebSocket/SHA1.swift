@@ -28,7 +28,7 @@ public struct SHA1: Sendable {
         length &+= UInt64(count)
         if !pending.isEmpty {
             let take = min(Self.blockLength - pending.count, count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: take))
+            pending.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: take))
             base += take
             count -= take
             if pending.count < Self.blockLength { return }
@@ -41,7 +41,7 @@ public struct SHA1: Sendable {
             count -= Self.blockLength
         }
         if count > 0 {
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count))
+            pending.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count))
         }
     }
 

@@ -76,7 +76,8 @@ public struct WebSocketSession {
                     if wholeFrameHere {
                         wholePayload = chunk
                     } else {
-                        buffer.append(contentsOf: UnsafeRawBufferPointer(chunk))
+                        // Typed, so the append is a memcpy even where the generic call is not specialized.
+                        buffer.append(contentsOf: UnsafeBufferPointer(chunk.assumingMemoryBound(to: UInt8.self)))
                     }
                     if frameOpcode == .text || (frameOpcode == .continuation && messageOpcode == .text) {
                         // RFC 6455 §8.1 with fail-fast: reject at the first bad byte, not at the message's end.

@@ -49,30 +49,31 @@ public struct Lexicon: Sendable {
     ///   anagrams when they are words. Empty if `root` is not lowercase a-z or is too long.
     public func words(spelledFrom root: String, minimumLength: Int = 1) -> [String] {
         guard root.utf8.count <= Self.maxRootLength, let letters = LetterCounts(root) else { return [] }
+        let present = (0..<26).filter { letters.count(of: $0) > 0 }.map { (letter: $0, count: letters.count(of: $0)) }
         var found: [String] = []
-        collect(from: letters, letter: 0, subset: LetterCounts(), length: 0, minimumLength: max(minimumLength, 1),
+        collect(from: present[...], subset: LetterCounts(), length: 0, minimumLength: max(minimumLength, 1),
                 into: &found)
         return found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// Visits every sub-multiset of `letters`, choosing 0 to n copies of each letter in turn.
+    /// Visits every sub-multiset of the root's letters, choosing 0 to n copies of each distinct letter in turn.
     private func collect(
-        from letters: LetterCounts, letter: Int, subset: LetterCounts, length: Int, minimumLength: Int,
+        from letters: ArraySlice<(letter: Int, count: Int)>, subset: LetterCounts, length: Int, minimumLength: Int,
         into found: inout [String]
     ) {
-        guard letter < 26 else {
+        guard let (letter, count) = letters.first else {
             if length >= minimumLength, let words = anagrams[subset] {
                 found.append(contentsOf: words)
             }
             return
         }
         var subset = subset
-        for copies in 0...letters.count(of: letter) {
+        for copies in 0...count {
             if copies > 0 {
                 subset.add(letter)
             }
-            collect(from: letters, letter: letter + 1, subset: subset, length: length + copies,
-                    minimumLength: minimumLength, into: &found)
+            collect(from: letters.dropFirst(), subset: subset, length: length + copies, minimumLength: minimumLength,
+                    into: &found)
         }
     }
 }

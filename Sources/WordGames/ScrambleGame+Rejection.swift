@@ -84,7 +84,8 @@ extension ScrambleGame {
                 let reason = switch problem {
                 case .notALetter(let character): "'\(character)' is not a letter"
                 case .missingLetter(let letter): "it has no \(letter)"
-                case .tooMany(let letter, let available): "it has \(Self.spelledOut(available)) \(letter)"
+                case .tooMany(let letter, let available):
+                    "it has \(Self.spelledOut(available)) \(letter)\(available == 1 ? "" : "s")"
                 }
                 return "You can't spell '\(word)' from \(root): \(reason)."
             case .notAWord(let word):
@@ -96,7 +97,7 @@ extension ScrambleGame {
             }
         }
 
-        /// "one" ... "eight" for letter counts of a root; digits beyond.
+        /// "one" ... "eight" for the letter counts of a root; digits beyond.
         private static func spelledOut(_ count: Int) -> String {
             let names = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
             return names.indices.contains(count) ? names[count] : String(count)

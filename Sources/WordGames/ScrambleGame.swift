@@ -125,11 +125,11 @@ public struct ScrambleGame: Sendable {
     ///
     /// - Parameters:
     ///   - lexicon: The dictionary words are checked against.
-    ///   - roots: Candidate roots, lowercase letters a-z (bundled: `WordLists.roots`). Must not be empty.
+    ///   - roots: Candidate roots, lowercase letters a-z as loaded by `WordLists` (not re-checked here, since rooms
+    ///     are created often and the pool is large). Must not be empty.
     ///   - settings: Settings of the first match.
     public init(lexicon: Lexicon, roots: [String], settings: ScrambleSettings = .standard) {
         precondition(!roots.isEmpty, "ScrambleGame needs at least one root word")
-        precondition(roots.allSatisfy { LetterCounts($0) != nil }, "Scramble roots must be lowercase a-z")
         self.lexicon = lexicon
         self.rootPool = roots
         self.settings = settings

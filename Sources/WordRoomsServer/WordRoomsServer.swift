@@ -16,12 +16,13 @@ public final class WordRoomsServer: Sendable {
 
     /// Loads the word lists, binds the port and starts the event loops.
     public init(options: ServerOptions, rooms: RoomConfiguration = RoomConfiguration(), limits: GameLimits = GameLimits(),
-                seed: UInt64? = nil, transport overrides: (inout TransportConfiguration) -> Void = { _ in })
+                seed: UInt64? = nil, clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
+                transport overrides: (inout TransportConfiguration) -> Void = { _ in })
         throws(StartError)
     {
         self.options = options
         let lists = try WordRoomsServer.loadWordLists(options)
-        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed)
+        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, clock: clock)
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
             do {

@@ -13,7 +13,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WR_TAG=autobahn
-# shellcheck source=../EndToEnd/harness.sh
+# shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
 source "$HERE/../EndToEnd/harness.sh"
 
 usage() {

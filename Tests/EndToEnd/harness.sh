@@ -11,13 +11,13 @@
 # The server runs with the repository root as its working directory.
 
 WR_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck disable=SC2034  # used by the scripts that source this file
 WR_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/wordrooms"
 WR_TAG="${WR_TAG:-harness}"       # prefix of progress lines; callers set it
 WR_SERVER_PIDS=()                 # process-group ids of servers we started
 WR_BG_PIDS=()                     # other background helpers we started (plain pids)
 WR_TMP=""                         # scratch directory, removed on exit
 WR_STARTED_URL=""                 # set by wr_start_server: http://HOST:PORT/
-WR_SERVER_LOG=""                  # set by wr_start_server: its stdout file
 
 wr_log() { printf '[%s] %s\n' "$WR_TAG" "$*" >&2; }
 wr_die() {
@@ -114,7 +114,7 @@ wr_find_server_bin() {
 # wr_start_server NAME MAX_MESSAGE_BYTES CMD [ARGS...]
 # Runs `CMD ARGS --host 127.0.0.1 --port 0 --max-message-bytes N` in its own process group (cwd: repo root),
 # waits for the first stdout line, parses the URL from it, then waits for GET /healthz = 200.
-# Sets WR_STARTED_URL (http://HOST:PORT/) and WR_SERVER_LOG.
+# Sets WR_STARTED_URL (http://HOST:PORT/); the server's output goes to $WR_TMP/NAME.stdout and NAME.stderr.
 wr_start_server() {
     local name="$1" cap="$2"
     shift 2
@@ -125,7 +125,6 @@ wr_start_server() {
     local pid=$!
     # The subshell is not a process-group leader, so setsid(1) calls setsid(2) in place and execs: pid == pgid.
     WR_SERVER_PIDS+=("$pid")
-    WR_SERVER_LOG="$out"
 
     local deadline=$((SECONDS + timeout_s)) line=""
     while :; do
@@ -166,7 +165,7 @@ wr_wait_healthz() {
     local base="${1%/}" timeout_s="$2" pid="${3:-}" code=""
     local deadline=$((SECONDS + timeout_s))
     while :; do
-        code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$base/healthz" 2>/dev/null || true)"
+        code="$(curl -s --noproxy '*' -o /dev/null -w '%{http_code}' --max-time 2 "$base/healthz" 2>/dev/null || true)"
         [[ "$code" == 200 ]] && return 0
         if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
             wr_die "server exited while waiting for $base/healthz"

@@ -1,0 +1,115 @@
+import JSON
+import Testing
+@testable import Rooms
+
+@Suite struct ClientMessageTests {
+    private func parse(_ text: String) throws(RoomError) -> ClientMessage {
+        let bytes = Array(text.utf8)
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(RoomError) in try ClientMessage.parse(raw) }
+        }
+        return try result.get()
+    }
+
+    private func errorCode(_ text: String) -> String? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func parsesEveryMessageType() throws {
+        #expect(try parse(#"{"type":"create","game":"scramble","name":"Ana","public":false}"#)
+            == .create(game: .scramble, name: "Ana", isPublic: false, settings: [:]))
+        #expect(try parse(#"{"type":"join","code":"qhtw","name":"Bob"}"#)
+            == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false))
+        let token = "0123456789abcdef0123456789abcdef"
+        #expect(try parse(#"{"type":"join","code":"QHTW","token":"\#(token)","seq":9}"#)
+            == .join(code: RoomCode("QHTW")!, name: nil, token: ResumeToken(token), lastSeq: 9, spectator: false))
+        #expect(try parse(#"{"type":"guess","letter":"e"}"#) == .guess("e"))
+        #expect(try parse(#"{"type":"word","word":"toast"}"#) == .word("toast"))
+        #expect(try parse(#"{"type":"new_game"}"#) == .newGame)
+        #expect(try parse(#"{"type":"settings","settings":{"rounds":4}}"#) == .settings(["rounds": 4]))
+        #expect(try parse(#"{"type":"kick","player":"p2"}"#) == .kick(player: "p2"))
+        #expect(try parse(#"{"type":"host","player":"p2"}"#) == .makeHost(player: "p2"))
+        #expect(try parse(#"{"type":"chat","text":"hi"}"#) == .chat("hi"))
+        #expect(try parse(#"{"type":"resync"}"#) == .resync)
+        #expect(try parse(#"{"type":"leave"}"#) == .leave)
+        #expect(try parse(#"{"type":"lobby","subscribe":false}"#) == .lobby(subscribe: false))
+    }
+
+    @Test(arguments: [
+        ("not json", "bad-message"),
+        ("[1,2]", "bad-message"),
+        (#"{"kind":"guess"}"#, "bad-message"),
+        (#"{"type":"dance"}"#, "unknown-type"),
+        (#"{"type":"guess"}"#, "bad-message"),
+        (#"{"type":"guess","letter":5}"#, "bad-message"),
+        (#"{"type":"join","code":"IO10","name":"x"}"#, "bad-code"),
+        (#"{"type":"join","code":"QHTW"}"#, "bad-message"),
+        (#"{"type":"join","code":"QHTW","token":"xyz"}"#, "bad-message"),
+        (#"{"type":"create","game":"chess","name":"x"}"#, "bad-message"),
+        (#"{"type":"word","word":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}"#, "too-long"),
+        (#"{"type":"chat","text":{"a":[[[[[[[[[[1]]]]]]]]]]}}"#, "bad-message"),
+    ])
+    func refusesMalformedMessages(text: String, code: String) {
+        #expect(errorCode(text) == code)
+    }
+
+    @Test func refusesOversizedDocuments() {
+        let huge = #"{"type":"chat","text":"\#(String(repeating: "a", count: 5000))"}"#
+        #expect(errorCode(huge) == "bad-message")
+    }
+}
+
+@Suite struct RoomCodeTests {
+    @Test func acceptsCodesCaseInsensitively() {
+        #expect(RoomCode(" qhtw ")?.rawValue == "QHTW")
+    }
+
+    @Test(arguments: ["QHT", "QHTWX", "QHT1", "QHTO", "QHTI", "QHTL", "QHTU", ""])
+    func refusesLookAlikesAndWrongLengths(text: String) {
+        #expect(RoomCode(text) == nil)
+    }
+
+    @Test func randomCodesUseTheWholeAlphabet() {
+        var generator = SystemRandomNumberGenerator()
+        var seen = Set<UInt8>()
+        for _ in 0..<2000 {
+            seen.formUnion(RoomCode.random(using: &generator).rawValue.utf8)
+        }
+        #expect(seen == Set(RoomCode.alphabet))
+    }
+}
+
+@Suite struct ResumeTokenTests {
+    @Test func roundTripsThroughText() throws {
+        let token = ResumeToken.random()
+        let parsed = try #require(ResumeToken(token.description))
+        #expect(parsed.matches(token))
+        #expect(token.description.count == 32)
+    }
+
+    @Test func freshTokensDiffer() {
+        #expect(!ResumeToken.random().matches(ResumeToken.random()))
+    }
+
+    @Test(arguments: ["", "0123", String(repeating: "g", count: 32), String(repeating: "0", count: 33)])
+    func refusesMalformedText(text: String) {
+        #expect(ResumeToken(text) == nil)
+    }
+}
+
+@Suite struct PatchHistoryTests {
+    @Test func returnsExactlyTheMissedFrames() {
+        var history = PatchHistory(capacity: 3)
+        for seq in 1...5 { history.append([UInt8(seq)], seq: seq) }
+        #expect(history.frames(after: 2, lastSeq: 5) == [[3], [4], [5]])
+        #expect(history.frames(after: 4, lastSeq: 5) == [[5]])
+        #expect(history.frames(after: 5, lastSeq: 5) == [])
+        #expect(history.frames(after: 1, lastSeq: 5) == nil)
+        #expect(history.frames(after: 6, lastSeq: 5) == nil)
+    }
+}

@@ -1,0 +1,365 @@
+import JSON
+import Testing
+import WordGames
+@testable import Rooms
+
+/// Rooms driven through in-memory links: protocol rules, host controls, resume, and patches that rebuild the
+/// exact state.
+@Suite struct RoomTests {
+    static let lists = try! WordLists.bundled()
+
+    /// A registry, a room created by "Ana" and helpers to settle and read what clients saw.
+    struct Fixture {
+        let registry: RoomRegistry
+        let room: Room
+        let host: MemoryLink
+        var views: [UInt64: ClientView] = [:]
+
+        init(_ kind: GameKind = .snowman, settings: JSONObject = [:], configuration: RoomConfiguration = RoomConfiguration(),
+             seed: UInt64 = 1, clock: @escaping @Sendable () -> Double = { 1_000_000 }) async throws {
+            registry = RoomRegistry(lists: RoomTests.lists, configuration: configuration, seed: seed, clock: clock)
+            host = MemoryLink()
+            room = try await registry.create(kind, isPublic: true, settings: settings, creator: host, name: "Ana")
+            await room.settled()
+        }
+
+        mutating func sync(_ links: [MemoryLink]) async throws {
+            await room.settled()
+            for link in links {
+                try views[link.id, default: ClientView()].apply(link.drain())
+            }
+        }
+
+        func join(_ name: String, spectator: Bool = false) -> MemoryLink {
+            let link = MemoryLink()
+            room.join(link, name: name, token: nil, lastSeq: nil, spectator: spectator)
+            return link
+        }
+    }
+
+    @Test func creatorGetsWelcomeAndHosts() async throws {
+        var fixture = try await Fixture()
+        try await fixture.sync([fixture.host])
+        let view = try #require(fixture.views[fixture.host.id])
+        #expect(view.you == "p1")
+        #expect(view.token?.count == 32)
+        #expect(view.state["host"]?.stringValue == "p1")
+        #expect(view.state["snowman"]?["status"]?.stringValue == "inProgress")
+    }
+
+    @Test func patchesRebuildTheStateOfEveryMember() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        let cleo = fixture.join("Cleo", spectator: true)
+        let links = [fixture.host, bob, cleo]
+        try await fixture.sync(links)
+        for letter in "ETAOINSHRDLU" {
+            let turn = fixture.views[fixture.host.id]!.state["snowman"]?["turn"]?.stringValue
+            let mover = turn == "p1" ? fixture.host : bob
+            fixture.room.receive(.guess(String(letter)), from: mover.id)
+            try await fixture.sync(links)
+        }
+        let (seq, state) = await fixture.room.snapshot()
+        for link in links {
+            let view = try #require(fixture.views[link.id])
+            #expect(view.seq == seq)
+            #expect(view.state == state)
+            #expect(view.gaps == 0)
+        }
+    }
+
+    @Test func duplicateNamesGetASuffix() async throws {
+        var fixture = try await Fixture()
+        let other = fixture.join("  ana ")
+        try await fixture.sync([other])
+        let names = fixture.views[other.id]!.state["members"]!.arrayValue!.map { $0["name"]!.stringValue! }
+        #expect(names == ["Ana", "ana (2)"])
+    }
+
+    @Test(arguments: ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"])
+    func refusesBadNames(name: String) async throws {
+        var fixture = try await Fixture()
+        let link = fixture.join(name)
+        try await fixture.sync([link])
+        #expect(fixture.views[link.id]!.errors.first?["code"]?.stringValue == "bad-name")
+        #expect(fixture.views[link.id]!.you == nil)
+    }
+
+    @Test func roomFullAtTheCapButSpectatorsStillWelcome() async throws {
+        var configuration = RoomConfiguration()
+        configuration.maxPlayers = 3
+        var fixture = try await Fixture(configuration: configuration)
+        let players = (0..<2).map { fixture.join("P\($0)") }
+        let extra = fixture.join("Late")
+        let watcher = fixture.join("Watcher", spectator: true)
+        try await fixture.sync(players + [extra, watcher])
+        #expect(fixture.views[extra.id]!.errors.first?["code"]?.stringValue == "room-full")
+        #expect(fixture.views[watcher.id]!.you == "s4")
+    }
+
+    @Test func spectatorsCannotMove() async throws {
+        var fixture = try await Fixture()
+        let watcher = fixture.join("Watcher", spectator: true)
+        try await fixture.sync([watcher])
+        fixture.room.receive(.guess("e"), from: watcher.id)
+        try await fixture.sync([watcher])
+        #expect(fixture.views[watcher.id]!.errors.last?["code"]?.stringValue == "spectator")
+        #expect(fixture.views[watcher.id]!.errors.last?["move"]?.stringValue == "guess")
+    }
+
+    @Test func onlyTheHostControlsTheRoom() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        try await fixture.sync([bob])
+        for message: ClientMessage in [.newGame, .settings(["maxWrongGuesses": 5]), .kick(player: "p1"), .makeHost(player: "p2")] {
+            fixture.room.receive(message, from: bob.id)
+        }
+        try await fixture.sync([bob])
+        #expect(fixture.views[bob.id]!.errors.map { $0["code"]!.stringValue! } == Array(repeating: "host-only", count: 4))
+    }
+
+    @Test func settingsApplyToTheNextGameOnly() async throws {
+        var fixture = try await Fixture()
+        fixture.room.receive(.settings(["maxWrongGuesses": 4]), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        let snowman = fixture.views[fixture.host.id]!.state["snowman"]!
+        #expect(snowman["maxWrongGuesses"]?.intValue == 7)
+        #expect(snowman["nextSettings"]?["maxWrongGuesses"]?.intValue == 4)
+        fixture.room.receive(.settings(["maxWrongGuesses": 11]), from: fixture.host.id)
+        fixture.room.receive(.settings(["colour": 1]), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        #expect(fixture.views[fixture.host.id]!.errors.map { $0["code"]!.stringValue! } == ["setting-out-of-range", "bad-setting"])
+    }
+
+    @Test func kickedPlayerIsClosedAndCannotReturn() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        try await fixture.sync([fixture.host, bob])
+        let token = try #require(fixture.views[bob.id]!.token)
+        fixture.room.receive(.kick(player: "p2"), from: fixture.host.id)
+        try await fixture.sync([fixture.host, bob])
+        #expect(bob.closeCodes == [4001])
+        #expect(fixture.views[bob.id]!.errors.last?["code"]?.stringValue == "kicked")
+        let back = MemoryLink()
+        fixture.room.join(back, name: "Bob", token: ResumeToken(token), lastSeq: nil, spectator: false)
+        try await fixture.sync([back, fixture.host])
+        #expect(fixture.views[back.id]!.errors.last?["code"]?.stringValue == "kicked")
+        #expect(fixture.views[fixture.host.id]!.state["members"]!.arrayValue!.count == 1)
+    }
+
+    @Test func hostPassesToTheLongestPresentPlayerOnLeave() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        let cleo = fixture.join("Cleo")
+        try await fixture.sync([bob, cleo])
+        fixture.room.receive(.leave, from: fixture.host.id)
+        try await fixture.sync([bob, cleo])
+        #expect(fixture.views[cleo.id]!.state["host"]?.stringValue == "p2")
+        fixture.room.receive(.makeHost(player: "p3"), from: bob.id)
+        try await fixture.sync([bob, cleo])
+        #expect(fixture.views[cleo.id]!.state["host"]?.stringValue == "p3")
+    }
+
+    @Test func resumeWithTokenGetsMissedPatchesAndKeepsTheSeat() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        try await fixture.sync([fixture.host, bob])
+        let bobView = fixture.views[bob.id]!
+        fixture.room.disconnected(bob.id)
+        fixture.room.receive(.chat("are you there?"), from: fixture.host.id)
+        fixture.room.receive(.guess("e"), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        let back = MemoryLink()
+        fixture.room.join(back, name: nil, token: ResumeToken(bobView.token!), lastSeq: bobView.seq, spectator: false)
+        var view = bobView
+        await fixture.room.settled()
+        let messages = back.drain()
+        #expect(messages.first?["resumed"]?.boolValue == true)
+        try view.apply(messages)
+        let (seq, state) = await fixture.room.snapshot()
+        #expect(view.seq == seq)
+        #expect(view.state == state)
+        #expect(view.you == "p2")
+        let bobMember = state["members"]!.arrayValue!.first { $0["id"]?.stringValue == "p2" }
+        #expect(bobMember?["connected"]?.boolValue == true)
+    }
+
+    @Test func resumeTooFarBehindGetsTheFullState() async throws {
+        var configuration = RoomConfiguration()
+        configuration.patchHistory = 2
+        var fixture = try await Fixture(configuration: configuration)
+        let bob = fixture.join("Bob")
+        try await fixture.sync([fixture.host, bob])
+        let token = fixture.views[bob.id]!.token!
+        let oldSeq = fixture.views[bob.id]!.seq
+        fixture.room.disconnected(bob.id)
+        for line in ["one", "two", "three", "four"] {
+            fixture.room.receive(.chat(line), from: fixture.host.id)
+        }
+        let back = MemoryLink()
+        fixture.room.join(back, name: nil, token: ResumeToken(token), lastSeq: oldSeq, spectator: false)
+        await fixture.room.settled()
+        let welcome = try #require(back.drain().first)
+        #expect(welcome["resumed"] == nil)
+        #expect(welcome["state"]?["chat"]?.arrayValue?.count == 4)
+    }
+
+    @Test func resumeReplacesAnOlderConnection() async throws {
+        var fixture = try await Fixture()
+        try await fixture.sync([fixture.host])
+        let token = fixture.views[fixture.host.id]!.token!
+        let tab = MemoryLink()
+        fixture.room.join(tab, name: nil, token: ResumeToken(token), lastSeq: nil, spectator: false)
+        await fixture.room.settled()
+        #expect(fixture.host.closeCodes == [4000])
+        #expect(tab.drain().first?["you"]?.stringValue == "p1")
+    }
+
+    @Test func seatIsReleasedAfterTheGracePeriod() async throws {
+        var configuration = RoomConfiguration()
+        configuration.resumeGraceSeconds = 0.2
+        var fixture = try await Fixture(configuration: configuration, clock: RoomRegistry.wallClock)
+        let bob = fixture.join("Bob")
+        try await fixture.sync([fixture.host, bob])
+        let token = fixture.views[bob.id]!.token!
+        fixture.room.disconnected(bob.id)
+        try await Task.sleep(for: .milliseconds(600))
+        try await fixture.sync([fixture.host])
+        #expect(fixture.views[fixture.host.id]!.state["members"]!.arrayValue!.count == 1)
+        let late = MemoryLink()
+        fixture.room.join(late, name: nil, token: ResumeToken(token), lastSeq: nil, spectator: false)
+        await fixture.room.settled()
+        #expect(late.drain().first?["code"]?.stringValue == "seat-expired")
+    }
+
+    @Test func emptyRoomIsDisposedAfterItsGracePeriod() async throws {
+        var configuration = RoomConfiguration()
+        configuration.emptyRoomGraceSeconds = 0.2
+        let fixture = try await Fixture(configuration: configuration, clock: RoomRegistry.wallClock)
+        #expect(await fixture.registry.count == 1)
+        fixture.room.disconnected(fixture.host.id)
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(await fixture.registry.count == 0)
+        #expect(await fixture.registry.room(fixture.room.code) == nil)
+    }
+
+    @Test func chatIsBoundedAndCleaned() async throws {
+        var fixture = try await Fixture()
+        for index in 0..<40 {
+            fixture.room.receive(.chat("  line\n\(index)  "), from: fixture.host.id)
+        }
+        fixture.room.receive(.chat("   "), from: fixture.host.id)
+        fixture.room.receive(.chat(String(repeating: "y", count: 201)), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        let chat = fixture.views[fixture.host.id]!.state["chat"]!.arrayValue!
+        #expect(chat.count == 30)
+        #expect(chat.last?["text"]?.stringValue == "line 39")
+        #expect(fixture.views[fixture.host.id]!.errors.map { $0["code"]!.stringValue! } == ["empty-chat", "too-long"])
+    }
+
+    @Test func aGuessInABigRoundSendsASmallPatch() async throws {
+        var fixture = try await Fixture()
+        let bob = fixture.join("Bob")
+        for index in 0..<25 {
+            fixture.room.receive(.chat("message \(index)"), from: bob.id)
+        }
+        try await fixture.sync([fixture.host, bob])
+        fixture.room.receive(.guess("e"), from: fixture.host.id)
+        await fixture.room.settled()
+        let patch = try #require(bob.drain().last)
+        let bytes = JSONWriter().serialize(patch)
+        #expect(patch["type"]?.stringValue == "patch")
+        #expect(bytes.count < 700)
+    }
+
+    @Test func thousandsOfRandomMovesKeepEveryClientOnTheSnapshot() async throws {
+        var fixture = try await Fixture(seed: 42)
+        var generator = SplitMix64(seed: 7)
+        var links = [fixture.host]
+        for name in ["Bob", "Cleo", "Dev"] {
+            links.append(fixture.join(name))
+        }
+        links.append(fixture.join("Eve", spectator: true))
+        try await fixture.sync(links)
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for step in 0..<3000 {
+            let link = links[Int.random(in: 0..<links.count, using: &generator)]
+            let message: ClientMessage
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0: message = .newGame
+            case 1: message = .chat("step \(step)")
+            case 2: message = .settings(["maxWrongGuesses": .integer(Int64.random(in: 3...10, using: &generator))])
+            default: message = .guess(String(letters[Int.random(in: 0..<26, using: &generator)]))
+            }
+            fixture.room.receive(message, from: link.id)
+            if step % 100 == 99 {
+                try await fixture.sync(links)
+            }
+        }
+        try await fixture.sync(links)
+        let (seq, state) = await fixture.room.snapshot()
+        #expect(seq > 100)
+        for link in links {
+            #expect(fixture.views[link.id]!.state == state)
+            #expect(fixture.views[link.id]!.gaps == 0)
+        }
+        let history = state["snowman"]!["history"]!.arrayValue!
+        #expect(!history.isEmpty)
+    }
+
+    @Test func scrambleRoundEndsByTheClockAndRevealsMissedWords() async throws {
+        let clock = TestClock(start: 1_000)
+        var fixture = try await Fixture(.scramble, settings: ["roundSeconds": 30, "rounds": 3],
+                                        clock: { clock.now })
+        let bob = fixture.join("Bob")
+        let links = [fixture.host, bob]
+        fixture.room.receive(.newGame, from: fixture.host.id)
+        try await fixture.sync(links)
+        let scramble = fixture.views[bob.id]!.state["scramble"]!
+        #expect(scramble["phase"]?.stringValue == "playing")
+        let root = try #require(scramble["root"]?.stringValue).lowercased()
+        let valid = RoomTests.lists.lexicon.words(spelledFrom: root, minimumLength: 3).filter { $0 != root }
+        #expect(scramble["totalWords"]?.intValue == valid.count)
+        // Nothing sent so far names a valid word: the list stays secret while the round runs.
+        let everything = String(decoding: JSONWriter().serialize(scramble), as: UTF8.self)
+        #expect(!valid.contains { everything.contains("\"\($0)\"") })
+        fixture.room.receive(.word(valid[0]), from: bob.id)
+        fixture.room.receive(.word(valid[0]), from: fixture.host.id)
+        fixture.room.receive(.word("zzzz"), from: fixture.host.id)
+        try await fixture.sync(links)
+        #expect(fixture.views[fixture.host.id]!.errors.map { $0["code"]!.stringValue! } == ["already-found", "cannot-spell"])
+        clock.advance(31)
+        fixture.room.tick()
+        try await fixture.sync(links)
+        let after = fixture.views[bob.id]!.state["scramble"]!
+        #expect(after["phase"]?.stringValue == "intermission")
+        #expect(after["lastRound"]?["missed"]?.arrayValue?.count == valid.count - 1)
+        #expect(after["scores"]?.arrayValue?.first { $0["player"]?.stringValue == "p2" }?["score"]?.intValue == valid[0].count)
+    }
+
+    @Test func publicRoomsAreListedForTheLobby() async throws {
+        let fixture = try await Fixture()
+        await fixture.room.settled()
+        try await Task.sleep(for: .milliseconds(50))
+        let rooms = await fixture.registry.publicRooms()
+        #expect(rooms.map(\.code) == [fixture.room.code])
+        #expect(rooms.first?.players == 1)
+    }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let seconds: Mutex<Double>
+
+    init(start: Double) {
+        seconds = Mutex(start)
+    }
+
+    var now: Double { seconds.withLock { $0 } }
+
+    func advance(_ delta: Double) {
+        seconds.withLock { $0 += delta }
+    }
+}
+
+import Synchronization

@@ -1,0 +1,82 @@
+// What the client remembers between visits: the player's preferences (name, appearance, accent) in localStorage,
+// and per room the seat to resume (token, seq and the state at seq) in sessionStorage, so a reload of /r/CODE in
+// the same tab comes back to the same seat while a second tab joins as another player.
+//
+// Storage objects are passed in (anything with getItem/setItem/removeItem), so this is tested without a browser.
+// The same key and defaults are read by js/boot/theme.js before the first paint; keep the two in step.
+
+export const PREFS_KEY = 'wordrooms.prefs';
+const SEAT_PREFIX = 'wordrooms.seat.';
+
+export const THEMES = Object.freeze(['system', 'light', 'dark']);
+export const ACCENTS = Object.freeze([
+  Object.freeze({ id: 'blue', label: 'Blue' }),
+  Object.freeze({ id: 'teal', label: 'Teal' }),
+  Object.freeze({ id: 'green', label: 'Green' }),
+  Object.freeze({ id: 'purple', label: 'Purple' }),
+  Object.freeze({ id: 'rose', label: 'Rose' }),
+  Object.freeze({ id: 'orange', label: 'Orange' }),
+]);
+
+export const DEFAULT_PREFS = Object.freeze({ name: '', theme: 'system', accent: 'blue' });
+
+function readJSON(storage, key) {
+  try {
+    const text = storage?.getItem(key);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeJSON(storage, key, value) {
+  try {
+    storage?.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    // Private browsing or a full quota: the game still works, it just forgets.
+    return false;
+  }
+}
+
+/** The stored preferences, each field checked and defaulted. */
+export function loadPrefs(storage) {
+  const stored = readJSON(storage, PREFS_KEY) ?? {};
+  return {
+    name: typeof stored.name === 'string' ? stored.name.slice(0, 40) : DEFAULT_PREFS.name,
+    theme: THEMES.includes(stored.theme) ? stored.theme : DEFAULT_PREFS.theme,
+    accent: ACCENTS.some((accent) => accent.id === stored.accent) ? stored.accent : DEFAULT_PREFS.accent,
+  };
+}
+
+/** Merges `changes` into the stored preferences; returns the result. */
+export function savePrefs(storage, changes) {
+  const next = { ...loadPrefs(storage), ...changes };
+  writeJSON(storage, PREFS_KEY, next);
+  return next;
+}
+
+/** The seat remembered for room `code`: `{token, seq, state}` (seq and state may be null), or null. */
+export function loadSeat(storage, code) {
+  const seat = readJSON(storage, SEAT_PREFIX + code);
+  if (!seat || typeof seat.token !== 'string' || !/^[0-9a-f]{32}$/i.test(seat.token)) return null;
+  const hasState = Number.isInteger(seat.seq) && seat.state && typeof seat.state === 'object';
+  return { token: seat.token, seq: hasState ? seat.seq : null, state: hasState ? seat.state : null };
+}
+
+/** Remembers the seat of a joined room; a failed write (quota) drops the state and keeps the token. */
+export function saveSeat(storage, room) {
+  if (!room?.code || !room.token) return;
+  const full = { token: room.token, seq: room.seq, state: room.state };
+  if (!writeJSON(storage, SEAT_PREFIX + room.code, full)) {
+    writeJSON(storage, SEAT_PREFIX + room.code, { token: room.token });
+  }
+}
+
+export function forgetSeat(storage, code) {
+  try {
+    storage?.removeItem(SEAT_PREFIX + code);
+  } catch {
+    // Nothing to do: storage is unavailable.
+  }
+}

@@ -1,0 +1,291 @@
+// The client's one store: connection, route, lobby, room, player and settings. It applies the server's messages
+// (welcome, patch, snapshot, error, left, lobby) and tells its caller what to send back, so the sequence logic is
+// tested without a socket; views subscribe and redraw from the state it holds.
+//
+// The state is replaced, never mutated: every change makes a new top-level object, and a room state patched by
+// `applyPatch` shares its untouched parts with the previous one, so views compare with `===` to skip work.
+
+import { applyPatch } from './json-patch.js';
+
+/** Connection statuses, as the connection module reports them. */
+export const CONNECTION = Object.freeze({
+  CONNECTING: 'connecting',
+  ONLINE: 'online',
+  RECONNECTING: 'reconnecting',
+  /** Another tab resumed this seat (close code 4000); no automatic reconnect. */
+  REPLACED: 'replaced',
+});
+
+/** Room statuses. */
+export const ROOM = Object.freeze({
+  /** A name is needed before joining. */
+  NEEDS_NAME: 'needs-name',
+  JOINING: 'joining',
+  JOINED: 'joined',
+  LEAVING: 'leaving',
+  /** The join was refused or we were removed; `room.error` says why. */
+  FAILED: 'failed',
+});
+
+/** Errors that end an attempt to be in the room (the room shows them instead of the game). */
+const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'bad-code', 'kicked', 'server-full']);
+
+/** The state before anything happened. */
+export function initialState({ name = '', theme = 'system', accent = 'blue', route = { name: 'lobby' } } = {}) {
+  return {
+    connection: { status: CONNECTION.CONNECTING, attempt: 0, retryAt: null },
+    route,
+    lobby: { status: 'loading', rooms: [], error: null },
+    room: null,
+    player: { name },
+    settings: { theme, accent },
+    notice: null,
+    ui: { lobbyTab: 'snowman', dialog: null, createPending: false, selectedGame: null },
+  };
+}
+
+/**
+ * The `join` message that (re)enters the current room: with the resume token when we have one (and our `seq` when
+ * we hold the state it belongs to, so the server can send just the missed patches), else with the player's name.
+ * @returns {object|null} null when there is no room to join or a name is still needed.
+ */
+export function joinMessage(state) {
+  const { room } = state;
+  if (!room || room.status === ROOM.FAILED || room.status === ROOM.LEAVING) return null;
+  if (room.token) {
+    const message = { type: 'join', code: room.code, token: room.token };
+    if (room.state !== null && room.state !== undefined && Number.isInteger(room.seq)) message.seq = room.seq;
+    return message;
+  }
+  if (state.player.name) return { type: 'join', code: room.code, name: state.player.name };
+  return null;
+}
+
+/** Server time now, in seconds since 1970, from the client's clock and the offset measured at welcome. */
+export function serverNow(room, clientNowSeconds) {
+  return clientNowSeconds + (room?.clockOffset ?? 0);
+}
+
+/** The member record of the player using this client, if in a room. */
+export function me(state) {
+  const room = state.room;
+  return room?.state?.members?.find((member) => member.id === room.you) ?? null;
+}
+
+/** Whether this client is the room's host. */
+export function isHost(state) {
+  const room = state.room;
+  return Boolean(room?.state && room.you && room.state.host === room.you);
+}
+
+/** Whether moves can be sent now: connected and seated in a room whose state is current. */
+export function canAct(state) {
+  return state.connection.status === CONNECTION.ONLINE && state.room?.status === ROOM.JOINED
+    && state.room.state !== null && !state.room.awaitingSnapshot;
+}
+
+/**
+ * Creates the store.
+ * @param {object} options
+ * @param {object} [options.initial] State to start from (see `initialState`).
+ * @param {() => number} [options.now] Client clock in seconds since 1970.
+ */
+export function createStore({ initial = initialState(), now = () => Date.now() / 1000 } = {}) {
+  let state = initial;
+  const listeners = new Set();
+  let noticeCounter = 0;
+
+  function commit(next) {
+    if (next === state) return;
+    const previous = state;
+    state = next;
+    for (const listener of [...listeners]) listener(state, previous);
+  }
+
+  function withRoom(changes) {
+    return { ...state, room: { ...state.room, ...changes } };
+  }
+
+  function notice(message) {
+    noticeCounter += 1;
+    return {
+      id: noticeCounter, code: message.code, title: message.title ?? 'Something went wrong',
+      message: message.message ?? '', move: message.move ?? null,
+    };
+  }
+
+  /** Asks for a snapshot: the patches we have no longer lead to the server's state. */
+  function resync() {
+    commit(withRoom({ awaitingSnapshot: true }));
+    return [{ type: 'resync' }];
+  }
+
+  function receiveWelcome(message) {
+    const clockOffset = typeof message.serverTime === 'number' ? message.serverTime - now() : 0;
+    const base = {
+      code: message.code, you: message.you, token: message.token, status: ROOM.JOINED, error: null, clockOffset,
+    };
+    const route = { name: 'room', code: message.code };
+    if (message.resumed === true) {
+      const current = state.room;
+      const haveState = current && current.code === message.code && current.state !== null && current.state !== undefined;
+      if (haveState && current.seq === message.seq) {
+        commit({ ...state, route, room: { ...current, ...base, awaitingSnapshot: false } });
+        return [];
+      }
+      // A resume whose seq we cannot continue from: keep what we show and ask for the whole state.
+      commit({
+        ...state, route,
+        room: { ...(haveState ? current : {}), ...base, state: haveState ? current.state : null, seq: message.seq, awaitingSnapshot: true },
+      });
+      return [{ type: 'resync' }];
+    }
+    commit({
+      ...state, route, room: { ...base, seq: message.seq, state: message.state ?? null, awaitingSnapshot: false },
+      ui: { ...state.ui, dialog: null, createPending: false, selectedGame: null },
+    });
+    return [];
+  }
+
+  function receivePatch(message) {
+    const room = state.room;
+    if (!room || room.state === null || room.state === undefined || room.awaitingSnapshot) return [];
+    if (!Number.isInteger(message.seq) || message.seq <= room.seq) return [];
+    if (message.seq !== room.seq + 1) return resync();
+    let patched;
+    try {
+      patched = applyPatch(room.state, message.ops);
+    } catch {
+      return resync();
+    }
+    commit(withRoom({ state: patched, seq: message.seq }));
+    return [];
+  }
+
+  function receiveSnapshot(message) {
+    if (!state.room) return [];
+    const clockOffset = typeof message.serverTime === 'number' ? message.serverTime - now() : state.room.clockOffset;
+    commit(withRoom({ state: message.state, seq: message.seq, awaitingSnapshot: false, clockOffset }));
+    return [];
+  }
+
+  function receiveError(message) {
+    const shown = notice(message);
+    const room = state.room;
+    if (message.move === 'create') {
+      commit({ ...state, notice: shown, ui: { ...state.ui, createPending: false } });
+      return [];
+    }
+    if (room && message.code === 'seat-expired') {
+      // Our seat was given up while we were away: sit down again as a new player.
+      const next = { ...state, notice: shown, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
+      commit(next);
+      const join = joinMessage(next);
+      if (!join) commit({ ...next, room: { ...next.room, status: ROOM.NEEDS_NAME } });
+      return join ? [join] : [];
+    }
+    if (room && message.code === 'replaced') {
+      commit({ ...state, notice: shown, connection: { ...state.connection, status: CONNECTION.REPLACED } });
+      return [];
+    }
+    if (room && (FATAL_ROOM_ERRORS.has(message.code)
+        || (message.move === 'join' && room.status === ROOM.JOINING && message.code !== 'already-in-room'))) {
+      commit({ ...state, notice: shown, room: { ...room, status: ROOM.FAILED, error: shown, token: null } });
+      return [];
+    }
+    commit({ ...state, notice: shown });
+    return [];
+  }
+
+  return {
+    getState: () => state,
+
+    /** Calls `listener(state, previous)` after every change; returns the unsubscribe function. */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /**
+     * Applies one message from the server.
+     * @returns {object[]} messages to send back (a `resync` after a gap, a `join` after a lost seat).
+     */
+    receive(message) {
+      switch (message?.type) {
+        case 'welcome': return receiveWelcome(message);
+        case 'patch': return receivePatch(message);
+        case 'snapshot': return receiveSnapshot(message);
+        case 'error': return receiveError(message);
+        case 'left':
+          if (state.room?.code === message.code) {
+            commit({ ...state, room: null, route: { name: 'lobby' } });
+          }
+          return [];
+        case 'lobby':
+          commit({ ...state, lobby: { status: 'ready', rooms: Array.isArray(message.rooms) ? message.rooms : [], error: null } });
+          return [];
+        default:
+          return [];
+      }
+    },
+
+    /** The socket's status changed (see CONNECTION). */
+    setConnection(connection) {
+      commit({ ...state, connection: { ...state.connection, ...connection } });
+    },
+
+    /**
+     * Shows a route. Entering a room prepares a join: from a remembered seat (`seat`: token, seq and the state at
+     * seq) or, without one, with the player's name.
+     */
+    setRoute(route, seat = null) {
+      if (route.name === 'room') {
+        if (state.room?.code === route.code && state.room.status !== ROOM.FAILED) {
+          commit({ ...state, route });
+          return;
+        }
+        const room = {
+          code: route.code, you: null, token: seat?.token ?? null, seq: seat?.seq ?? null, state: seat?.state ?? null,
+          status: seat?.token || state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, clockOffset: 0,
+          awaitingSnapshot: false,
+        };
+        commit({ ...state, route, room, ui: { ...state.ui, selectedGame: null } });
+        return;
+      }
+      commit({ ...state, route, room: null });
+    },
+
+    /** The player is leaving the room; the server answers `left`. */
+    leaving() {
+      if (state.room) commit(withRoom({ status: ROOM.LEAVING }));
+    },
+
+    /** The player's name (stored by the caller); a room waiting for a name starts joining. */
+    setName(name) {
+      const room = state.room?.status === ROOM.NEEDS_NAME ? { ...state.room, status: ROOM.JOINING } : state.room;
+      commit({ ...state, player: { ...state.player, name }, room });
+    },
+
+    setSettings(settings) {
+      commit({ ...state, settings: { ...state.settings, ...settings } });
+    },
+
+    setLobby(lobby) {
+      commit({ ...state, lobby: { ...state.lobby, ...lobby } });
+    },
+
+    setUI(ui) {
+      commit({ ...state, ui: { ...state.ui, ...ui } });
+    },
+
+    /** Shows an error that did not come from the server (e.g. the clipboard refused). */
+    showNotice(message) {
+      commit({ ...state, notice: notice(message) });
+    },
+
+    /** Hides the notice `id` (a newer one stays). */
+    dismissNotice(id) {
+      if (state.notice && (id === undefined || state.notice.id === id)) commit({ ...state, notice: null });
+    },
+  };
+}

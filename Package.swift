@@ -34,7 +34,7 @@ var targets: [Target] = [
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-    .testTarget(name: "TransportTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket"]),

@@ -4,13 +4,14 @@
 /// what a JavaScript client does when it applies a JSON Patch: `add` of a new member appends it, `replace` keeps
 /// its place. Equality ignores order, as RFC 6902 §4.6 requires for `test`.
 ///
-/// Small objects are searched linearly; above `indexThreshold` members a hash index is kept so lookups stay
-/// O(1) for large maps such as players keyed by id.
+/// Small objects are searched linearly; above a dozen members a hash index is kept so lookups stay O(1) for
+/// large maps such as players keyed by id.
 public struct JSONObject: Sendable {
     /// One member of the object.
     public typealias Element = (key: String, value: JSONValue)
 
-    /// Member count above which a hash index is maintained. Linear search over a dozen short keys beats hashing.
+    /// Member count above which a hash index is maintained; below it a linear search is cheaper than building
+    /// and updating the index.
     static let indexThreshold = 12
 
     /// A struct rather than the `Element` tuple: arrays of tuples are destroyed through generic tuple metadata.
@@ -109,7 +110,7 @@ public struct JSONObject: Sendable {
         if index != nil {
             rebuildIndex()
         }
-        return removed
+        return (removed.key, removed.value)
     }
 
     /// Appends a member whose key the caller has checked is not present (the parser checks for duplicates).

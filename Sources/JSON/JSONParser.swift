@@ -176,15 +176,17 @@ extension JSONParser {
             case .unexpectedEnd(let expected):
                 return "unexpected end of input \(at), expected \(expected.phrase)"
             case .invalidEscape(let byte):
-                return "invalid escape '\\\(Self.showBare(byte))' \(at), expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
+                return "invalid escape '\\\(Self.showBare(byte))' \(at), "
+                    + "expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
             case .loneSurrogate(let unit):
                 return "lone surrogate \\u\(Self.hex(unit)) \(at), expected a high surrogate followed by a low one"
             case .invalidUTF8:
                 return "invalid UTF-8 in string \(at)"
             case .unescapedControlCharacter(let byte):
-                return "unescaped control character 0x\(Self.hex(UInt16(byte), width: 2)) in string \(at), expected an escape"
+                let code = Self.hex(UInt16(byte), width: 2)
+                return "unescaped control character 0x\(code) in string \(at), expected an escape"
             case .leadingZero:
-                return "leading zero in number \(at)"
+                return "leading zero in number \(at), expected '0' alone or a digit from 1 to 9 first"
             case .numberOutOfRange:
                 return "number out of range \(at)"
             case .duplicateKey(let key):
@@ -436,7 +438,8 @@ private struct Reader {
             try requireDigits()
         }
 
-        if isInteger, let integer = integer(digitsFrom: negative ? start + 1 : start, to: integerEnd, negative: negative) {
+        let digitsStart = negative ? start + 1 : start
+        if isInteger, let integer = integer(digitsFrom: digitsStart, to: integerEnd, negative: negative) {
             // "-0" has no Int64 form; keep its sign as a double.
             return negative && integer == 0 ? .number(-0.0) : .integer(integer)
         }

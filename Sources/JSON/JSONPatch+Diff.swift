@@ -3,10 +3,11 @@ extension JSONPatch {
     ///
     /// Objects are compared member by member: a missing member becomes `remove`, a new one `add` (appended, in
     /// `new`'s order, as a JavaScript client would), a changed one is diffed recursively. Arrays are trimmed of
-    /// their common prefix and suffix, and what is left is aligned with Myers' O(ND) algorithm up to an edit
-    /// distance of `maxAlignedEdits`: prepending a word to a list gives one `add` at index 0, dropping one gives
-    /// one `remove`, an element changed in place is diffed recursively. Whenever the operations for an array or
-    /// object would serialize larger than a single `replace` of it, that `replace` is used instead.
+    /// their common prefix and suffix, and what is left is aligned with Myers' O(ND) algorithm for up to 32
+    /// insertions and deletions: prepending a word to a list gives one `add` at index 0, dropping one gives one
+    /// `remove`, an element changed in place is diffed recursively. Beyond that the rest is diffed position by
+    /// position. Whenever the operations for an array or object would serialize larger than a single `replace`
+    /// of it, that `replace` is used instead.
     ///
     /// Subtrees that share storage with the old state (copy-on-write) are skipped without being compared.
     ///
@@ -23,6 +24,10 @@ extension JSONPatch {
     /// Array edits beyond this distance are not aligned (each round of Myers' algorithm compares up to N+M
     /// elements); the differing middle is then diffed position by position, or replaced if that is smaller.
     static let maxAlignedEdits = 32
+
+    /// Element comparisons allowed for one alignment, so a long list that changed at both ends costs a bounded
+    /// amount before falling back: the edit limit shrinks as the differing middle grows.
+    static let maxAlignmentComparisons = 1 << 16
 }
 
 /// The state of one diff: the operations so far and the path being compared.
@@ -92,7 +97,9 @@ private struct Differ {
 
         // Deleting the whole old middle then inserting the new one: blocks pair up into in-place changes below,
         // so this is the position-by-position fallback, and exact when one side is empty.
-        let script = Self.alignment(oldMiddle, newMiddle, maxEdits: JSONPatch.maxAlignedEdits)
+        let length = oldMiddle.count + newMiddle.count
+        let maxEdits = min(JSONPatch.maxAlignedEdits, JSONPatch.maxAlignmentComparisons / length)
+        let script = Self.alignment(oldMiddle, newMiddle, maxEdits: maxEdits)
             ?? Array(repeating: .delete, count: oldMiddle.count) + Array(repeating: .insert, count: newMiddle.count)
 
         var cost = 0
@@ -147,7 +154,7 @@ private struct Differ {
     static func alignment(_ old: ArraySlice<JSONValue>, _ new: ArraySlice<JSONValue>, maxEdits: Int) -> [Edit]? {
         let oldCount = old.count
         let newCount = new.count
-        if oldCount == 0 || newCount == 0 { return nil }
+        if oldCount == 0 || newCount == 0 || maxEdits < 1 { return nil }
         let limit = min(maxEdits, oldCount + newCount)
         let center = limit + 1
         // furthest[center + k]: the furthest x reached on diagonal k = x - y.

@@ -177,9 +177,17 @@ extension JSONValue {
         case .test(let path, let expected):
             let actual = try value(at: path)
             guard actual == expected else {
-                throw JSONPatch.Failure(.testFailed, "value at '\(path)' is \(actual), expected \(expected)")
+                throw JSONPatch.Failure(.testFailed,
+                                        "value at '\(path)' is \(actual.abbreviated), expected \(expected.abbreviated)")
             }
         }
+    }
+
+    /// The value's JSON text, cut short so that an error message stays readable.
+    private var abbreviated: String {
+        let maxLength = 80
+        let text = description
+        return text.utf8.count <= maxLength ? text : String(text.prefix(maxLength)) + "…"
     }
 
     /// RFC 6902 §4.1.
@@ -269,8 +277,8 @@ extension JSONValue {
     private static func existingIndex(_ token: String, in elements: [JSONValue],
                                       path: JSONPointer) throws(JSONPatch.Failure) -> Int {
         guard let index = JSONPointer.arrayIndex(token), index < elements.count else {
-            throw JSONPatch.Failure(.invalidArrayIndex,
-                                    "index '\(token)' in '\(path)' is not an existing element (count \(elements.count))")
+            let message = "index '\(token)' in '\(path)' is not an existing element (count \(elements.count))"
+            throw JSONPatch.Failure(.invalidArrayIndex, message)
         }
         return index
     }

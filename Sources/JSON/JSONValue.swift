@@ -113,7 +113,7 @@ extension JSONValue {
 
     /// The element at `index` of an array; `nil` if out of range or if this is not an array.
     ///
-    /// Setting an element out of range, or on a value that is not an array, is a programming error.
+    /// Setting `nil`, an element out of range, or on a value that is not an array is a programming error.
     public subscript(index: Int) -> JSONValue? {
         get {
             guard case .array(let array) = self, array.indices.contains(index) else { return nil }
@@ -121,7 +121,7 @@ extension JSONValue {
         }
         set {
             guard case .array(var array) = self, array.indices.contains(index), let newValue else {
-                preconditionFailure("JSONValue: setting element \(index) of a value that is not an array that long")
+                preconditionFailure("JSONValue: cannot set element \(index): out of range, nil, or not an array")
             }
             self = .null
             array[index] = newValue

@@ -2,7 +2,8 @@
 ///
 /// Output is deterministic: object members in their stored order, no whitespace, a fixed escaping. The writer
 /// appends to a caller's buffer so a WebSocket frame header can be reserved in front of the payload and a
-/// broadcast encoded exactly once.
+/// broadcast encoded exactly once. Bytes are produced through a raw pointer into one scratch allocation and
+/// appended to the caller's buffer with a single copy; no `String` is built except for doubles.
 ///
 /// Values built by code are trusted: nesting is handled by recursion, so the depth is the caller's to bound
 /// (values from `JSONParser` are bounded by its depth limit).

@@ -20,10 +20,14 @@ enum Masking {
         let count = buffer.count
         var index = 0
         while index &+ 32 <= count {
-            for lane in stride(from: index, to: index &+ 32, by: 8) {
-                let word = base.loadUnaligned(fromByteOffset: lane, as: UInt64.self)
-                base.storeBytes(of: word ^ key64, toByteOffset: lane, as: UInt64.self)
-            }
+            let word0 = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let word1 = base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+            let word2 = base.loadUnaligned(fromByteOffset: index &+ 16, as: UInt64.self)
+            let word3 = base.loadUnaligned(fromByteOffset: index &+ 24, as: UInt64.self)
+            base.storeBytes(of: word0 ^ key64, toByteOffset: index, as: UInt64.self)
+            base.storeBytes(of: word1 ^ key64, toByteOffset: index &+ 8, as: UInt64.self)
+            base.storeBytes(of: word2 ^ key64, toByteOffset: index &+ 16, as: UInt64.self)
+            base.storeBytes(of: word3 ^ key64, toByteOffset: index &+ 24, as: UInt64.self)
             index &+= 32
         }
         while index &+ 8 <= count {

@@ -73,6 +73,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ "$CONFIG" == release || "$CONFIG" == debug ]] || wr_die "--config must be release or debug"
 [[ "$RUN_TIMEOUT" =~ ^[0-9]+$ ]] || wr_die "--timeout must be a number of seconds"
+mkdir -p "$OUTDIR"
+OUTDIR="$(cd "$OUTDIR" && pwd)"
 if [[ -n "$URL" && ( -n "$SERVER_CMD" || $STANDIN == 1 ) ]]; then
     wr_die "--url targets a running server; it cannot be combined with --server-cmd or --standin"
 fi
@@ -188,8 +190,6 @@ fi
 # The fuzzingclient run.
 
 wr_mktemp
-mkdir -p "$OUTDIR"
-OUTDIR="$(cd "$OUTDIR" && pwd)"
 find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
 SPEC="$WR_TMP/fuzzingclient.json"
 python3 - "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
@@ -222,12 +222,15 @@ progress() {
     done
 }
 progress &
-WR_BG_PIDS+=("$!")
+PROGRESS_PID=$!
+WR_BG_PIDS+=("$PROGRESS_PID")
 
 WSTEST_STATUS=0
-(cd "$WR_TMP" && exec timeout --kill-after=15 "$RUN_TIMEOUT" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC") >"$LOG" 2>&1 ||
-    WSTEST_STATUS=$?
-kill "${WR_BG_PIDS[-1]}" 2>/dev/null || true
+HERE_BEFORE="$PWD"
+cd "$WR_TMP"
+wr_run_bounded "$RUN_TIMEOUT" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC" >"$LOG" 2>&1 || WSTEST_STATUS=$?
+cd "$HERE_BEFORE"
+kill "$PROGRESS_PID" 2>/dev/null || true
 ELAPSED=$((SECONDS - START_TIME))
 
 SERVER_DIED=0

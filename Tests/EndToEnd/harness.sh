@@ -56,6 +56,19 @@ wr_install_traps() {
     trap 'exit 129' HUP
 }
 
+# wr_run_bounded SECONDS CMD [ARGS...]: runs CMD under timeout(1), in the background, and waits for it. A
+# foreground child would hold off our INT/TERM traps until it ended; `wait` lets them run at once, and
+# wr_cleanup then stops CMD. Returns CMD's status (124 or 137 when the limit ran out).
+wr_run_bounded() {
+    local limit="$1" pid status=0
+    shift
+    timeout --kill-after=15 "$limit" "$@" &
+    pid=$!
+    WR_BG_PIDS+=("$pid")
+    wait "$pid" || status=$?
+    return "$status"
+}
+
 # SIGTERM each server's process group, wait up to 5 s, then SIGKILL what is left.
 wr_stop_servers() {
     local pgid i
@@ -87,7 +100,11 @@ wr_build_server() {
     wr_mktemp
     log="$WR_TMP/swift-build.log"
     wr_log "building: swift build -c $config --product wordrooms (log: $log)"
-    if ! (cd "$WR_REPO_ROOT" && timeout "${WR_BUILD_TIMEOUT:-2400}" swift build -c "$config" --product wordrooms) >"$log" 2>&1; then
+    local status=0 here="$PWD"
+    cd "$WR_REPO_ROOT" || wr_die "cannot cd to $WR_REPO_ROOT"
+    wr_run_bounded "${WR_BUILD_TIMEOUT:-2400}" swift build -c "$config" --product wordrooms >"$log" 2>&1 || status=$?
+    cd "$here" || wr_die "cannot cd back to $here"
+    if [[ $status -ne 0 ]]; then
         tail -n 40 "$log" >&2
         wr_die "swift build -c $config failed (full log: $log)"
     fi

@@ -35,6 +35,7 @@ FAULTS = {
     "no-426": "answer a wrong Sec-WebSocket-Version with 400 instead of 426",
     "truncate": "echo messages longer than 1000 bytes truncated to 1000 bytes",
     "traversal": "serve /../ paths from the parent of web/",
+    "crash": "exit abruptly (status 3) on the 50th WebSocket connection",
 }
 
 FALLBACK_INDEX = b"<!DOCTYPE html>\n<html><head><title>WordRooms stand-in</title></head><body>stand-in</body></html>\n"
@@ -92,7 +93,12 @@ def make_process_request(args):
 
 
 def make_handler(args):
+    connections = [0]
+
     async def handler(connection):
+        connections[0] += 1
+        if args.fault == "crash" and connections[0] >= 50:
+            os._exit(3)
         try:
             async for message in connection:
                 if args.fault == "truncate" and len(message) > 1000:

@@ -18,13 +18,15 @@ import Testing
     @Test func prependingToALongListGivesOneAdd() throws {
         let old: JSONValue = ["words": .array(Self.words)]
         let new: JSONValue = ["words": .array(["newest"] + Self.words)]
-        #expect(JSONPatch.diff(from: old, to: new).operations == [.add(path: try JSONPointer("/words/0"), value: "newest")])
+        #expect(JSONPatch.diff(from: old, to: new).operations
+            == [.add(path: try JSONPointer("/words/0"), value: "newest")])
     }
 
     @Test func appendingToAListGivesOneAdd() throws {
         let old: JSONValue = ["words": .array(Self.words)]
         let new: JSONValue = ["words": .array(Self.words + ["last"])]
-        #expect(JSONPatch.diff(from: old, to: new).operations == [.add(path: try JSONPointer("/words/100"), value: "last")])
+        #expect(JSONPatch.diff(from: old, to: new).operations
+            == [.add(path: try JSONPointer("/words/100"), value: "last")])
     }
 
     @Test(arguments: [0, 37, 99])
@@ -93,7 +95,8 @@ import Testing
     }
 
     @Test func treatsCanonicallyEquivalentKeysAsDifferent() throws {
-        let patch = JSONPatch.diff(from: ["\u{E9}": 1, "text": Self.longText], to: ["text": Self.longText, "e\u{301}": 1])
+        let patch = JSONPatch.diff(from: ["\u{E9}": 1, "text": Self.longText],
+                                   to: ["text": Self.longText, "e\u{301}": 1])
         #expect(patch.operations == [
             .remove(path: JSONPointer(tokens: ["\u{E9}"])),
             .add(path: JSONPointer(tokens: ["e\u{301}"]), value: 1),
@@ -122,6 +125,22 @@ import Testing
     @Test func replacesAnObjectWhoseMembersAllChanged() throws {
         let patch = JSONPatch.diff(from: ["s": ["a": 1, "b": 2, "c": 3]], to: ["s": ["a": 4, "b": 5, "c": 6]])
         #expect(patch.operations == [.replace(path: try JSONPointer("/s"), value: ["a": 4, "b": 5, "c": 6])])
+    }
+
+    @Test func findsEditsAtBothEndsOfALongList() throws {
+        let long: [JSONValue] = (0..<10_000).map { .integer(Int64($0)) }
+        let patch = JSONPatch.diff(from: .array(long), to: .array(["first"] + long + ["last"]))
+        #expect(patch.operations == [
+            .add(path: try JSONPointer("/0"), value: "first"),
+            .add(path: try JSONPointer("/10001"), value: "last"),
+        ])
+    }
+
+    @Test func replacesALongListThatChangedEverywhere() throws {
+        let long: [JSONValue] = (0..<10_000).map { .integer(Int64($0)) }
+        let shuffled: [JSONValue] = (0..<10_000).map { .integer(Int64(($0 * 7_919) % 10_000)) }
+        let patch = JSONPatch.diff(from: ["list": .array(long)], to: ["list": .array(shuffled)])
+        #expect(patch.operations == [.replace(path: try JSONPointer("/list"), value: .array(shuffled))])
     }
 
     // MARK: - Properties

@@ -44,7 +44,8 @@ import Testing
                 result: #"{ "foo": [ "all", "cows", "eat", "grass" ] }"#),
         Example(section: "A.8 Testing a Value: Success",
                 document: #"{ "baz": "qux", "foo": [ "a", 2, "c" ] }"#,
-                patch: #"[ { "op": "test", "path": "/baz", "value": "qux" }, { "op": "test", "path": "/foo/1", "value": 2 } ]"#,
+                patch: #"[ { "op": "test", "path": "/baz", "value": "qux" },"#
+                    + #" { "op": "test", "path": "/foo/1", "value": 2 } ]"#,
                 result: #"{ "baz": "qux", "foo": [ "a", 2, "c" ] }"#),
         Example(section: "A.9 Testing a Value: Error",
                 document: #"{ "baz": "qux" }"#,
@@ -132,7 +133,8 @@ import Testing
 
     static let failures: [(String, JSONPatch.Error.Kind, String)] = [
         (#"[{"op":"remove","path":""}]"#, .cannotRemoveRoot, "operation 0 (remove): cannot remove the whole document"),
-        (#"[{"op":"replace","path":"/nope","value":1}]"#, .pathNotFound, "operation 0 (replace): path '/nope' does not exist"),
+        (#"[{"op":"replace","path":"/nope","value":1}]"#, .pathNotFound,
+         "operation 0 (replace): path '/nope' does not exist"),
         (#"[{"op":"add","path":"/a/b/c","value":1}]"#, .pathNotFound,
          "operation 0 (add): path '/a/b/c' does not exist: '/a/b' is missing"),
         (#"[{"op":"add","path":"/list/3","value":1}]"#, .invalidArrayIndex,
@@ -172,7 +174,8 @@ import Testing
 
     @Test func movesAndCopies() throws {
         let document: JSONValue = ["a": ["x": 1], "list": [1, 2, 3]]
-        let moved = try JSONPatch([.move(from: try JSONPointer("/a/x"), path: try JSONPointer("/y"))]).apply(to: document)
+        let moved = try JSONPatch([.move(from: try JSONPointer("/a/x"), path: try JSONPointer("/y"))])
+            .apply(to: document)
         #expect(moved == ["a": [:], "list": [1, 2, 3], "y": 1])
         let copied = try JSONPatch([.copy(from: try JSONPointer("/list"), path: try JSONPointer("/a/list"))])
             .apply(to: document)

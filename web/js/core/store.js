@@ -57,7 +57,11 @@ export function joinMessage(state) {
     if (room.state !== null && room.state !== undefined && Number.isInteger(room.seq)) message.seq = room.seq;
     return message;
   }
-  if (state.player.name) return { type: 'join', code: room.code, name: state.player.name };
+  if (state.player.name) {
+    const message = { type: 'join', code: room.code, name: state.player.name };
+    if (room.spectator) message.spectator = true;
+    return message;
+  }
   return null;
 }
 
@@ -260,9 +264,12 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       if (state.room) commit(withRoom({ status: ROOM.LEAVING }));
     },
 
-    /** The player's name (stored by the caller); a room waiting for a name starts joining. */
-    setName(name) {
-      const room = state.room?.status === ROOM.NEEDS_NAME ? { ...state.room, status: ROOM.JOINING } : state.room;
+    /**
+     * The player's name (stored by the caller); a room waiting for a name starts joining, as a spectator when
+     * `spectator` is set.
+     */
+    setName(name, { spectator = false } = {}) {
+      const room = state.room?.status === ROOM.NEEDS_NAME ? { ...state.room, status: ROOM.JOINING, spectator } : state.room;
       commit({ ...state, player: { ...state.player, name }, room });
     },
 

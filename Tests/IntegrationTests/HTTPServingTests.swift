@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import WebSocket
+@testable import Transport
+@testable import WordRoomsServer
+
+/// Plain HTTP on the WebSocket port: static files, health, errors, keep-alive and bad handshakes.
+@Suite struct HTTPServingTests {
+    private func request(_ port: Int, _ text: String) throws -> (status: Int, head: String, body: [UInt8]) {
+        let client = try TestClient(port: port)
+        try client.send(text)
+        return try client.readHTTPResponse()
+    }
+
+    @Test func servesTheIndexPageAsHTML() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 200)
+            #expect(response.head.contains("Content-Type: text/html; charset=utf-8"))
+            #expect(String(decoding: response.body, as: UTF8.self).contains("<title>WordRooms</title>"))
+        }
+    }
+
+    @Test func roomLinksLoadTheSamePage() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET /r/ABCD HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 200)
+            #expect(response.head.contains("text/html"))
+        }
+    }
+
+    @Test func healthCheckSaysOK() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
+        }
+    }
+
+    @Test func headHasNoBodyButTheLength() async throws {
+        try await withServer { server in
+            let client = try TestClient(port: server.port)
+            try client.send("HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try client.readHTTPHead()
+            #expect(head.contains("Content-Length: 3"))
+            // The next response follows at once: the HEAD response carried no body bytes.
+            let next = try client.readHTTPResponse()
+            #expect(next.status == 200)
+            #expect(next.body == Array("ok\n".utf8))
+        }
+    }
+
+    @Test func keepAliveServesPipelinedRequestsInOrder() async throws {
+        try await withServer { server in
+            let client = try TestClient(port: server.port)
+            try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /missing.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readHTTPResponse().status == 200)
+            #expect(try client.readHTTPResponse().status == 404)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let last = try client.readHTTPResponse()
+            #expect(last.status == 200)
+            #expect(last.head.contains("Connection: close"))
+            #expect(client.waitForEOF())
+        }
+    }
+
+    @Test(arguments: [
+        "/../Package.swift", "/%2e%2e/Package.swift", "/%2E%2E%2FPackage.swift", "/..%2fPackage.swift",
+        "/.git/config", "/web/../../etc/passwd", "/%00index.html", "/%zz",
+    ])
+    func refusesPathsOutsideTheWebRoot(path: String) async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 400 || response.status == 404)
+            #expect(!String(decoding: response.body, as: UTF8.self).contains("swift-tools-version"))
+        }
+    }
+
+    @Test func refusesOtherMethodsWith405() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "DELETE / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(response.status == 405)
+            #expect(response.head.contains("Allow: GET, HEAD"))
+        }
+    }
+
+    @Test func malformedRequestGets400() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET / HTTP/1.1\r\nThis line has no colon\r\n\r\n")
+            #expect(response.status == 400)
+        }
+    }
+
+    @Test func oversizedHeadGets431() async throws {
+        try await withServer { server in
+            let big = String(repeating: "a", count: 10_000)
+            let response = try request(server.port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n")
+            #expect(response.status == 431)
+        }
+    }
+
+    @Test func wrongWebSocketVersionGets426WithTheSupportedVersion() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
+            #expect(response.status == 426)
+            #expect(response.head.contains("Sec-WebSocket-Version: 13"))
+        }
+    }
+
+    @Test func upgradeWithoutKeyGets400() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            #expect(response.status == 400)
+        }
+    }
+
+    @Test func upgradeOnAnUnknownPathGets404() async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET /nowhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            #expect(response.status == 404)
+        }
+    }
+
+    @Test func halfSentRequestIsDroppedAfterTheTimeout() async throws {
+        try await withServer(configure: { $0.requestTimeoutSeconds = 1 }) { server in
+            let client = try TestClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            let response = try client.readHTTPResponse()
+            #expect(response.status == 408)
+            #expect(client.waitForEOF())
+        }
+    }
+
+    @Test func silentWebSocketPeerIsPingedThenDropped() async throws {
+        try await withServer(configure: { $0.pingIntervalSeconds = 1; $0.pongTimeoutSeconds = 1 }) { server in
+            let client = try TestClient.webSocket(port: server.port)
+            let ping = try client.readFrame()
+            #expect(ping.opcode == 0x9)
+            // Not answering the ping: the server gives up on us.
+            #expect(client.waitForEOF())
+        }
+    }
+
+    @Test func peerAnsweringPingsStaysConnected() async throws {
+        try await withServer(configure: { $0.pingIntervalSeconds = 1; $0.pongTimeoutSeconds = 1 }) { server in
+            let client = try TestClient.webSocket(port: server.port)
+            for _ in 0..<3 {
+                let ping = try client.readFrame()
+                #expect(ping.opcode == 0x9)
+                try client.sendFrame(.pong, ping.payload)
+            }
+            try client.sendFrame(.text, Array("still here".utf8))
+            #expect(try client.readMessage().text == "still here")
+        }
+    }
+
+    @Test func consumerThatNeverReadsIsCutOff() async throws {
+        try await withServer(configure: { $0.maxOutboundBytes = 64 * 1024 }) { server in
+            let client = try TestClient.webSocket(port: server.port)
+            let frame = FrameEncoder.encode(.binary, payload: [UInt8](repeating: 7, count: 60_000),
+                                            maskingKey: FrameEncoder.randomMaskingKey())
+            var failure: String?
+            // Echoes pile up in the kernel buffers, then in the server's queue, until it gives up on us.
+            for _ in 0..<2000 {
+                do { try client.send(frame) } catch { failure = "\(error)"; break }
+            }
+            // A reset or broken pipe, not a send timeout: the server dropped the connection.
+            #expect(failure == "write failed: errno \(ECONNRESET)" || failure == "write failed: errno \(EPIPE)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Rooms
+import Testing
+import Transport
+@testable import WordRoomsServer
+
+/// Starts the real server on an ephemeral loopback port for one test and stops it afterwards.
+///
+/// The test body runs on its own thread: it blocks on sockets, and must not hold one of the few threads of Swift's
+/// cooperative pool that the server's room actors need to answer it.
+func withServer(
+    maxMessageBytes: Int = 64 * 1024,
+    host: String = "127.0.0.1",
+    rooms: RoomConfiguration = RoomConfiguration(),
+    limits: GameLimits = GameLimits(),
+    clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
+    configure: (inout TransportConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (WordRoomsServer) throws -> Void
+) async throws {
+    _ = raiseFileLimit()
+    var options = ServerOptions()
+    options.host = host
+    options.port = 0
+    options.threads = 2
+    options.maxMessageBytes = maxMessageBytes
+    let server = try WordRoomsServer(options: options, rooms: rooms, limits: limits, seed: nil, clock: clock,
+                                     transport: configure)
+    defer { server.shutdown() }
+    try await onThread { try body(server) }
+}
+
+/// Runs blocking code on a new thread and waits for it without blocking a cooperative-pool thread.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// Runs async code (e.g. asking a room actor) from a test thread, waiting for the answer.
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let semaphore = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    Task {
+        box.value = await body()
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return box.value!
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
+/// Runs `body(0..<count)` on `count` new threads at once and waits for all of them.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        let thread = Thread {
+            body(index)
+            done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+    }
+    for _ in 0..<count { done.wait() }
+}

@@ -1,0 +1,82 @@
+// Settings controls stay within PROTOCOL.md's ranges; codes and names are checked as the server checks them.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  SETTINGS, settingSpec, clampSetting, stepSetting, formatSetting, defaultSettings, normalizeSettings, parseRoomCode,
+  cleanName, settingBounds,
+} from '../../web/js/core/game-settings.js';
+
+describe('ranges from PROTOCOL.md', () => {
+  const ranges = [
+    ['snowman', 'maxWrongGuesses', 3, 10],
+    ['snowman', 'turnSeconds', 10, 120],
+    ['scramble', 'rounds', 3, 20],
+    ['scramble', 'roundSeconds', 30, 300],
+    ['scramble', 'minWordLength', 3, 6],
+  ];
+  for (const [game, key, min, max] of ranges) {
+    test(`${game} ${key} is ${min}-${max}`, () => {
+      const spec = settingSpec(game, key);
+      assert.equal(spec.min, min);
+      assert.equal(spec.max, max);
+      assert.equal(stepSetting(spec, max, +1), max, '+ stops at the maximum');
+      assert.equal(clampSetting(spec, max + 1000), max);
+      assert.equal(stepSetting(spec, spec.min, +1) > spec.min, true);
+    });
+  }
+});
+
+test('clamping rounds and bounds numbers', () => {
+  const rounds = settingSpec('scramble', 'rounds');
+  assert.equal(clampSetting(rounds, 2), 3);
+  assert.equal(clampSetting(rounds, 7.6), 8);
+  assert.equal(clampSetting(rounds, 'x'), 6);
+  assert.equal(stepSetting(rounds, 3, -1), 3, '− stops at the minimum');
+});
+
+test('the turn timer steps between off and 10-120 seconds', () => {
+  const turn = settingSpec('snowman', 'turnSeconds');
+  assert.equal(clampSetting(turn, null), null);
+  assert.equal(clampSetting(turn, 0), null);
+  assert.equal(clampSetting(turn, 5), null);
+  assert.equal(stepSetting(turn, null, +1), 10);
+  assert.equal(stepSetting(turn, 10, -1), null);
+  assert.equal(stepSetting(turn, null, -1), null);
+  assert.equal(stepSetting(turn, 10, +1), 15);
+  assert.equal(stepSetting(turn, 47, +1), 50, 'off-grid values snap up');
+  assert.equal(stepSetting(turn, 47, -1), 45, 'and down');
+  assert.equal(stepSetting(turn, null, +1, 100), 120);
+  assert.deepEqual(settingBounds(turn), { lowest: null, highest: 120 });
+  assert.equal(formatSetting(turn, null), 'Off');
+  assert.equal(formatSetting(turn, 30), '30 s');
+});
+
+test('round length steps by 15 seconds', () => {
+  const spec = settingSpec('scramble', 'roundSeconds');
+  assert.equal(stepSetting(spec, 90, +1), 105);
+  assert.equal(stepSetting(spec, 30, -1), 30);
+  assert.equal(stepSetting(spec, 295, +1), 300);
+});
+
+test('defaults match the server defaults and normalizing drops unknown keys', () => {
+  assert.deepEqual(defaultSettings('snowman'), { maxWrongGuesses: 7, turnSeconds: null });
+  assert.deepEqual(defaultSettings('scramble'), { rounds: 6, roundSeconds: 90, minWordLength: 3 });
+  assert.deepEqual(normalizeSettings('scramble', { rounds: 99, bogus: 1 }), { rounds: 20, roundSeconds: 90, minWordLength: 3 });
+  assert.deepEqual(Object.keys(SETTINGS), ['snowman', 'scramble']);
+});
+
+test('room codes are 4 letters, case-insensitive, spaces ignored', () => {
+  assert.equal(parseRoomCode('qhtw'), 'QHTW');
+  assert.equal(parseRoomCode(' Q H T W '), 'QHTW');
+  assert.equal(parseRoomCode('QHT'), null);
+  assert.equal(parseRoomCode('QHTW1'), null);
+  assert.equal(parseRoomCode('QH7W'), null);
+  assert.equal(parseRoomCode(undefined), null);
+});
+
+test('names are trimmed, collapsed and at most 20 characters', () => {
+  assert.equal(cleanName('  Ana   Maria '), 'Ana Maria');
+  assert.equal(cleanName('   '), null);
+  assert.equal(cleanName('x'.repeat(20)), 'x'.repeat(20));
+  assert.equal(cleanName('x'.repeat(21)), null);
+});

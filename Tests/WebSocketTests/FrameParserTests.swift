@@ -1,0 +1,191 @@
+import Testing
+import WebSocket
+
+/// Everything a parser yields for some bytes, with payload chunks joined per frame, so that different splits of
+/// the same bytes compare equal.
+struct ParsedFrames: Equatable {
+    var frames: [(header: FrameParser.Header, payload: [UInt8])] = []
+    var error: WebSocketError?
+    var ended = 0
+
+    static func == (lhs: ParsedFrames, rhs: ParsedFrames) -> Bool {
+        lhs.frames.count == rhs.frames.count && lhs.error == rhs.error && lhs.ended == rhs.ended
+            && zip(lhs.frames, rhs.frames).allSatisfy { $0.header == $1.header && $0.payload == $1.payload }
+    }
+}
+
+/// Feeds `bytes` to a fresh parser in chunks ending at `cuts`.
+func parse(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = []) -> ParsedFrames {
+    var parser = FrameParser(role: role)
+    var result = ParsedFrames()
+    var input = bytes
+    input.withUnsafeMutableBytes { buffer in
+        var start = 0
+        for end in cuts + [buffer.count] where end >= start {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[start ..< end])
+            start = end
+            var offset = 0
+            do throws(WebSocketError) {
+                while let event = try parser.next(in: chunk, at: &offset) {
+                    switch event {
+                    case .header(let header): result.frames.append((header, []))
+                    case .payload(let bytes): result.frames[result.frames.count - 1].payload += bytes
+                    case .end: result.ended += 1
+                    }
+                }
+                #expect(offset == chunk.count, "the parser must consume everything it is given")
+            } catch {
+                result.error = error
+                return
+            }
+        }
+    }
+    return result
+}
+
+/// Parses exactly one frame from `frame` (which is unmasked in place).
+func parseOneFrame(_ parser: inout FrameParser, _ frame: inout [UInt8],
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> (FrameParser.Header, [UInt8]) {
+    var header: FrameParser.Header?
+    var payload: [UInt8] = []
+    var ended = false
+    try frame.withUnsafeMutableBytes { buffer in
+        var offset = 0
+        while let event = try parser.next(in: buffer, at: &offset) {
+            switch event {
+            case .header(let value): header = value
+            case .payload(let bytes): payload += bytes
+            case .end: ended = true
+            }
+        }
+    }
+    #expect(ended, "frame did not end", sourceLocation: sourceLocation)
+    return (try #require(header, sourceLocation: sourceLocation), payload)
+}
+
+@Suite struct FrameParserTests {
+    @Test func parsesRFCMaskedHello() {
+        let parsed = parse(.server, hex("81 85 37 fa 21 3d 7f 9f 4d 51 58"))
+        #expect(parsed.frames.count == 1)
+        #expect(parsed.frames.first?.header
+            == FrameParser.Header(fin: true, opcode: .text, maskingKey: 0x37FA_213D, payloadLength: 5))
+        #expect(parsed.frames.first?.payload == Array("Hello".utf8))
+        #expect(parsed.ended == 1)
+    }
+
+    @Test func parsesRFCFragmentedHelloAsTwoFrames() {
+        let parsed = parse(.client, hex("01 03 48 65 6c 80 02 6c 6f"))
+        #expect(parsed.frames.map(\.header.fin) == [false, true])
+        #expect(parsed.frames.map(\.header.opcode) == [.text, .continuation])
+        #expect(parsed.frames.map(\.payload) == [Array("Hel".utf8), Array("lo".utf8)])
+    }
+
+    @Test(arguments: RFCVector.all.filter { $0.bytes.count < 1024 })
+    func yieldsSameFramesForEverySplitOfRFCExample(_ vector: RFCVector) {
+        let whole = parse(vector.role, vector.bytes)
+        #expect(whole.error == nil && !whole.frames.isEmpty)
+        for cut in 0 ... vector.bytes.count {
+            #expect(parse(vector.role, vector.bytes, cuts: [cut]) == whole, "split at \(cut)")
+        }
+        #expect(parse(vector.role, vector.bytes, cuts: Array(0 ..< vector.bytes.count)) == whole, "byte by byte")
+    }
+
+    @Test(arguments: [125, 126, 65535, 65536])
+    func parsesLengthBoundariesInAnySplit(_ length: Int) {
+        let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+        let frame = FrameEncoder.encode(.binary, payload: payload, maskingKey: 0xA1B2_C3D4)
+        let whole = parse(.server, frame)
+        #expect(whole.frames.first?.payload == payload)
+        #expect(whole.frames.first?.header.payloadLength == UInt64(length))
+        for cut in Array(0 ... 20) + [frame.count / 2, frame.count - 1] {
+            #expect(parse(.server, frame, cuts: [cut]) == whole, "split at \(cut)")
+        }
+    }
+
+    @Test func stopsAtEveryStrictPrefixWithoutEndingTheFrame() {
+        let frame = hex("81 85 37 fa 21 3d 7f 9f 4d 51 58")
+        for length in 0 ..< frame.count {
+            let parsed = parse(.server, Array(frame[..<length]))
+            #expect(parsed.ended == 0 && parsed.error == nil, "prefix of \(length)")
+            #expect(parsed.frames.count == (length >= 6 ? 1 : 0), "the header is complete after 6 bytes")
+        }
+    }
+
+    @Test func reportsFrameBoundary() throws {
+        var parser = FrameParser(role: .client)
+        #expect(parser.isAtFrameBoundary)
+        var bytes = hex("82 02 01")
+        try bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while try parser.next(in: buffer, at: &offset) != nil {}
+        }
+        #expect(!parser.isAtFrameBoundary)
+    }
+
+    @Test func yieldsEndOfEmptyFrameWithoutMoreInput() throws {
+        var parser = FrameParser(role: .client)
+        var bytes = hex("8a 00")  // an empty pong
+        var events: [String] = []
+        try bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while let event = try parser.next(in: buffer, at: &offset) {
+                switch event {
+                case .header: events.append("header")
+                case .payload: events.append("payload")
+                case .end: events.append("end")
+                }
+            }
+        }
+        #expect(events == ["header", "end"])
+        #expect(parser.isAtFrameBoundary)
+    }
+
+    @Test func unmasksPayloadInPlace() throws {
+        var bytes = hex("81 85 37 fa 21 3d 7f 9f 4d 51 58")
+        var parser = FrameParser(role: .server)
+        _ = try parseOneFrame(&parser, &bytes)
+        #expect(Array(bytes[6...]) == Array("Hello".utf8), "payload bytes were unmasked where they lie")
+    }
+
+    @Test(arguments: [
+        // RSV1 set on a masked text frame.
+        ("RSV1", hex("c1 80 00 00 00 00"), WebSocketRole.server, WebSocketError.reservedBitsSet),
+        // Opcode 0x3 is reserved.
+        ("opcode 3", hex("83 80 00 00 00 00"), .server, .unknownOpcode(WebSocketOpcode(rawValue: 3))),
+        // Server receiving an unmasked frame.
+        ("unmasked", hex("81 00"), .server, .unmaskedClientFrame),
+        // Client receiving a masked frame.
+        ("masked", hex("81 80 00 00 00 00"), .client, .maskedServerFrame),
+        // A ping announcing 126 bytes via the 16-bit form.
+        ("long ping", hex("89 7e 00 7e"), .client, .controlFrameTooLong),
+        // A close with FIN clear.
+        ("fragmented close", hex("08 00"), .client, .fragmentedControlFrame),
+        // 64-bit length 2^63.
+        ("length MSB", hex("82 7f 80 00 00 00 00 00 00 00"), .client, .payloadLengthOverflow),
+    ])
+    func rejectsInvalidHeaders(_ name: String, _ bytes: [UInt8], _ role: WebSocketRole, _ error: WebSocketError) {
+        #expect(parse(role, bytes).error == error, "\(name)")
+        #expect(parse(role, bytes, cuts: Array(0 ..< bytes.count)).error == error, "\(name), byte by byte")
+    }
+
+    @Test func rejectsBadFirstByteBeforeTheSecondArrives() {
+        // Only the first byte: reserved bits are visible already.
+        #expect(parse(.server, hex("f1")).error == .reservedBitsSet)
+        #expect(parse(.server, hex("8b")).error == .unknownOpcode(WebSocketOpcode(rawValue: 0xB)))
+        #expect(parse(.server, hex("09")).error == .fragmentedControlFrame)
+    }
+
+    @Test func acceptsMaximal63BitLengthWithoutTrapping() {
+        // 2^63 - 1 bytes announced: valid for the parser (the session's cap refuses it).
+        let parsed = parse(.client, hex("82 7f 7f ff ff ff ff ff ff ff 01 02"))
+        #expect(parsed.error == nil)
+        #expect(parsed.frames.first?.header.payloadLength == UInt64(Int64.max))
+        #expect(parsed.frames.first?.payload == [1, 2])
+    }
+
+    @Test func acceptsNonMinimalLengthEncoding() {
+        // 5 bytes announced with the 16-bit form.
+        let parsed = parse(.client, hex("82 7e 00 05 01 02 03 04 05"))
+        #expect(parsed.frames.first?.payload == [1, 2, 3, 4, 5])
+    }
+}

@@ -1,0 +1,330 @@
+// What the player can do, and what happens around the store: sending moves, joining on route changes, loading
+// the lobby, keeping the URL, the remembered seat and the preferences in step with the state.
+//
+// Moves are never dropped silently: each guess, word or chat line stays pending until the room's state shows it
+// or the server refuses it. If the socket drops first, pending moves are checked against the state once the seat
+// is resumed and sent again only if the server never saw them.
+
+import { canAct, joinMessage, ROOM, isHost } from './core/store.js';
+import { loadSeat, saveSeat, forgetSeat, savePrefs } from './core/prefs.js';
+import { pathForRoute, sameRoute, roomLink } from './core/router.js';
+import { cleanName, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
+
+/** Moves whose arrival can be seen in the room state, so they are tracked until seen. */
+const TRACKED_MOVES = new Set(['guess', 'word', 'chat']);
+/** After a resume, how long to wait for the missed patches before checking pending moves against the state. */
+const RESUME_SETTLE_MS = 600;
+/** Moves remembered at most; older ones are assumed answered. */
+const MAX_PENDING = 20;
+
+/**
+ * Whether `state` shows the effect of `message` (sent by `you`); for chat, a line newer than `afterChatId`.
+ */
+export function moveArrived(state, you, message, afterChatId = 0) {
+  const roomState = state?.room?.state;
+  if (!roomState) return false;
+  switch (message.type) {
+    case 'guess': {
+      const letter = String(message.letter).trim().charAt(0).toUpperCase();
+      return Boolean(roomState.snowman?.guesses?.some((guess) => guess.letter === letter));
+    }
+    case 'word': {
+      const word = String(message.word).trim().toLowerCase();
+      const game = roomState.scramble;
+      return Boolean(game?.found?.some((found) => found.word === word)
+        || game?.lastRound?.found?.some((found) => found.word === word));
+    }
+    case 'chat': {
+      const text = String(message.text).trim().replace(/\s+/g, ' ');
+      return Boolean(roomState.chat?.some((line) => line.player === you && line.text === text && line.id > afterChatId));
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * Creates the actions and wires the store's side effects.
+ * @param {object} deps
+ * @param {object} deps.store
+ * @param {object} deps.connection
+ * @param {{local: Storage, session: Storage}} deps.storage
+ * @param {object} deps.browser `{location, history, fetch, clipboard, copyFallback, setTimeout, clearTimeout}`
+ */
+export function createController({ store, connection, storage, browser }) {
+  /** `{message, afterChatId}` for each move not yet seen in the state. */
+  let pending = [];
+  let settleTimer = null;
+  /** Set when the socket (re)opens; the first room change after it is the resumed welcome. */
+  let resuming = false;
+
+  function send(message) {
+    connection.send(message);
+  }
+
+  function sendJoin() {
+    const join = joinMessage(store.getState());
+    if (join && connection.isOpen) send(join);
+  }
+
+  // MARK: lobby
+
+  async function loadLobby() {
+    if (store.getState().lobby.rooms.length === 0) store.setLobby({ status: 'loading', error: null });
+    try {
+      const response = await browser.fetch('/api/rooms', { headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+      const body = await response.json();
+      store.setLobby({ status: 'ready', rooms: Array.isArray(body.rooms) ? body.rooms : [], error: null });
+    } catch (error) {
+      const reason = error instanceof TypeError ? 'the server could not be reached' : error.message;
+      if (store.getState().lobby.status !== 'ready') store.setLobby({ status: 'error', error: `Couldn't load the rooms: ${reason}.` });
+    }
+  }
+
+  function enterLobby() {
+    loadLobby();
+    if (connection.isOpen) send({ type: 'lobby', subscribe: true });
+  }
+
+  // MARK: side effects of state changes
+
+  function onChange(state, previous) {
+    if (!sameRoute(state.route, previous.route)) {
+      const path = pathForRoute(state.route);
+      if (browser.location.pathname !== path) browser.history.pushState({}, '', path);
+      if (state.route.name === 'lobby') {
+        enterLobby();
+      } else if (previous.route.name === 'lobby' && connection.isOpen) {
+        send({ type: 'lobby', subscribe: false });
+      }
+    }
+    const room = state.room;
+    const before = previous.room;
+    if (room && room.status === ROOM.JOINING && (before?.code !== room.code || before?.status === ROOM.NEEDS_NAME || before?.status === ROOM.FAILED)) {
+      sendJoin();
+    }
+    if (room !== before) {
+      if (room?.status === ROOM.JOINED && room.token) saveSeat(storage.session, room);
+      if (room?.status === ROOM.FAILED) forgetSeat(storage.session, room.code);
+      if (!room && before?.status === ROOM.LEAVING) forgetSeat(storage.session, before.code);
+      settlePending(state, false);
+      if (resuming && room?.status === ROOM.JOINED) {
+        resuming = false;
+        scheduleResend();
+      }
+    }
+    if (state.settings !== previous.settings || state.player !== previous.player) {
+      savePrefs(storage.local, { name: state.player.name, theme: state.settings.theme, accent: state.settings.accent });
+    }
+    if (state.notice && state.notice !== previous.notice && state.notice.move && TRACKED_MOVES.has(state.notice.move)) {
+      const index = pending.findIndex((item) => item.message.type === state.notice.move);
+      if (index >= 0) pending.splice(index, 1);
+    }
+  }
+
+  /** Drops pending moves the state shows; with `resend`, sends the others again. */
+  function settlePending(state, resend) {
+    if (pending.length === 0) return;
+    const you = state.room?.you;
+    pending = pending.filter((item) => !moveArrived(state, you, item.message, item.afterChatId));
+    if (resend && canAct(state)) {
+      const again = pending;
+      pending = [];
+      for (const item of again) track(item.message);
+    }
+  }
+
+  function scheduleResend() {
+    if (settleTimer !== null) browser.clearTimeout(settleTimer);
+    settleTimer = browser.setTimeout(() => {
+      settleTimer = null;
+      settlePending(store.getState(), true);
+    }, RESUME_SETTLE_MS);
+  }
+
+  function track(message) {
+    if (TRACKED_MOVES.has(message.type)) {
+      const chat = store.getState().room?.state?.chat ?? [];
+      pending.push({ message, afterChatId: chat.length ? chat[chat.length - 1].id : 0 });
+      if (pending.length > MAX_PENDING) pending.shift();
+    }
+    send(message);
+  }
+
+  /** Sends a move when the seat is live; false (and nothing sent) otherwise. */
+  function move(message) {
+    if (!canAct(store.getState())) return false;
+    track(message);
+    return true;
+  }
+
+  store.subscribe(onChange);
+
+  return {
+    /** The socket opened (first time or again): resume the seat, or follow the lobby. */
+    connected() {
+      const state = store.getState();
+      resuming = state.room?.status === ROOM.JOINED;
+      if (state.route.name === 'lobby') {
+        send({ type: 'lobby', subscribe: true });
+      } else {
+        sendJoin();
+      }
+    },
+
+    /** Shows the first page: the route of the address the app was opened at. */
+    start(route) {
+      this.navigate(route);
+      if (route.name === 'lobby') enterLobby();
+    },
+
+    /** Shows `route` (from a link, the address bar or back/forward). */
+    navigate(route) {
+      const state = store.getState();
+      if (state.route.name === 'room' && state.room && state.room.status === ROOM.JOINED
+          && (route.name !== 'room' || route.code !== state.room.code)) {
+        // Leaving the page of a room gives the seat up, as the Leave button does.
+        send({ type: 'leave' });
+        forgetSeat(storage.session, state.room.code);
+      }
+      store.setRoute(route, route.name === 'room' ? loadSeat(storage.session, route.code) : null);
+    },
+
+    /** Opens the room of a typed code; returns an error sentence for a malformed code. */
+    joinByCode(text) {
+      const code = parseRoomCode(text);
+      if (!code) return 'Room codes are 4 letters, like QHTW.';
+      this.navigate({ name: 'room', code });
+      return null;
+    },
+
+    /** Creates a room; returns an error sentence when the form is incomplete. */
+    createRoom({ game, isPublic, settings, name }) {
+      const cleaned = cleanName(name);
+      if (!cleaned) return 'Type a name of 1 to 20 characters.';
+      if (!connection.isOpen) return 'Not connected to the server yet. Try again in a moment.';
+      store.setName(cleaned);
+      store.setUI({ createPending: true });
+      store.dismissNotice();
+      send({ type: 'create', game, name: cleaned, public: isPublic, settings: normalizeSettings(game, settings) });
+      return null;
+    },
+
+    /** Sets the player's name; in a room waiting for one, that joins it. */
+    setName(name, { spectator = false } = {}) {
+      const cleaned = cleanName(name);
+      if (!cleaned) return 'Type a name of 1 to 20 characters.';
+      store.setName(cleaned, { spectator });
+      return null;
+    },
+
+    guess(letter) {
+      return move({ type: 'guess', letter });
+    },
+
+    submitWord(word) {
+      const trimmed = String(word).trim();
+      if (!trimmed) return false;
+      return move({ type: 'word', word: trimmed });
+    },
+
+    newGame() {
+      if (!isHost(store.getState())) return false;
+      return move({ type: 'new_game' });
+    },
+
+    updateRoomSettings(settings) {
+      return move({ type: 'settings', settings });
+    },
+
+    kick(player) {
+      return move({ type: 'kick', player });
+    },
+
+    makeHost(player) {
+      return move({ type: 'host', player });
+    },
+
+    chat(text) {
+      const trimmed = String(text).trim();
+      if (!trimmed || trimmed.length > MAX_CHAT_LENGTH) return false;
+      return move({ type: 'chat', text: trimmed });
+    },
+
+    leave() {
+      const state = store.getState();
+      if (!state.room) return;
+      if (state.room.status === ROOM.JOINED && connection.isOpen) {
+        store.leaving();
+        send({ type: 'leave' });
+      } else {
+        forgetSeat(storage.session, state.room.code);
+        store.setRoute({ name: 'lobby' });
+      }
+    },
+
+    /** Tries again after a failed join. */
+    retryJoin() {
+      const code = store.getState().room?.code;
+      if (code) store.setRoute({ name: 'room', code }, null);
+    },
+
+    setTheme(theme) {
+      store.setSettings({ theme });
+    },
+
+    setAccent(accent) {
+      store.setSettings({ accent });
+    },
+
+    /** Copies the room's link; resolves to true when it reached the clipboard. */
+    async copyLink() {
+      const code = store.getState().room?.code;
+      if (!code) return false;
+      const link = roomLink(browser.location.origin, code);
+      try {
+        await browser.clipboard.writeText(link);
+        return true;
+      } catch {
+        if (browser.copyFallback(link)) return true;
+        store.showNotice({ title: 'Copy the link by hand', message: link });
+        return false;
+      }
+    },
+
+    retryConnection() {
+      connection.retryNow();
+    },
+
+    refreshLobby() {
+      store.setLobby({ status: 'loading', error: null, rooms: [] });
+      enterLobby();
+    },
+
+    openDialog(dialog) {
+      store.setUI({ dialog });
+    },
+
+    closeDialog() {
+      store.setUI({ dialog: null, createPending: false });
+    },
+
+    setLobbyTab(lobbyTab) {
+      store.setUI({ lobbyTab });
+    },
+
+    selectGame(gameNumber) {
+      store.setUI({ selectedGame: store.getState().ui.selectedGame === gameNumber ? null : gameNumber });
+    },
+
+    dismissNotice(id) {
+      store.dismissNotice(id);
+    },
+
+    /** For tests: the moves still waiting to show up in the state. */
+    get pendingMoves() {
+      return pending.map((item) => item.message);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Entry point: reads the remembered preferences, creates the store, the socket and the controller, mounts the
+// views, and connects browser events (back/forward, online/offline) to them. Nothing here is global.
+
+import { createStore, initialState, CONNECTION } from './core/store.js';
+import { createConnection, socketURL } from './core/connection.js';
+import { loadPrefs } from './core/prefs.js';
+import { routeFromPath, pathForRoute } from './core/router.js';
+import { createController } from './controller.js';
+import { mountApp } from './views/app.js';
+
+/** localStorage or sessionStorage, or null where the browser refuses them (some private modes). */
+function safeStorage(name) {
+  try {
+    const storage = window[name];
+    const probe = '__wordrooms_probe__';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return null;
+  }
+}
+
+/** Copies text without the async clipboard API (plain http on another host, older browsers). */
+function copyWithSelection(text) {
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.setAttribute('readonly', '');
+  field.className = 'offscreen';
+  document.body.append(field);
+  field.select();
+  let copied = false;
+  try {
+    copied = document.execCommand('copy');
+  } catch {
+    copied = false;
+  }
+  field.remove();
+  return copied;
+}
+
+const storage = { local: safeStorage('localStorage'), session: safeStorage('sessionStorage') };
+const prefs = loadPrefs(storage.local);
+const startRoute = routeFromPath(window.location.pathname);
+if (pathForRoute(startRoute) !== window.location.pathname) {
+  window.history.replaceState({}, '', pathForRoute(startRoute));
+}
+
+const store = createStore({ initial: initialState({ ...prefs }) });
+let controller = null;
+const connection = createConnection({
+  url: socketURL(window.location),
+  WebSocketImpl: window.WebSocket,
+  onMessage: (message) => {
+    for (const reply of store.receive(message)) connection.send(reply);
+  },
+  onStatus: ({ status, attempt, retryAt }) => store.setConnection({ status, attempt, retryAt }),
+  onOpen: () => controller.connected(),
+});
+controller = createController({
+  store,
+  connection,
+  storage,
+  browser: {
+    location: window.location,
+    history: window.history,
+    fetch: (...args) => window.fetch(...args),
+    clipboard: navigator.clipboard ?? { writeText: () => Promise.reject(new Error('no clipboard')) },
+    copyFallback: copyWithSelection,
+    setTimeout: (...args) => window.setTimeout(...args),
+    clearTimeout: (...args) => window.clearTimeout(...args),
+  },
+});
+
+mountApp(document, { store, actions: controller });
+controller.start(startRoute);
+connection.start();
+
+window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname)));
+// The browser knows about a lost network long before the socket times out: drop it and show "reconnecting".
+window.addEventListener('offline', () => connection.drop());
+window.addEventListener('online', () => connection.retryNow());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && store.getState().connection.status === CONNECTION.RECONNECTING) {
+    connection.retryNow();
+  }
+});

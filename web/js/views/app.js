@@ -1,0 +1,163 @@
+// The page frame: header (brand, room link, connection, settings), the connection banner, the page of the
+// current route, notices, and the dialogs. The only view that subscribes to the store; it passes each new state
+// down to the views it has mounted.
+
+import { h, icon, setText, show } from './dom.js';
+import { CONNECTION, ROOM } from '../core/store.js';
+import { createLobbyView } from './lobby.js';
+import { createRoomView } from './room.js';
+import { createSettingsDialog } from './settings-dialog.js';
+import { createCreateDialog } from './create-dialog.js';
+
+/** Notices shown inside a view (next to what caused them) rather than as a toast. */
+const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings']);
+const TOAST_SECONDS = 6;
+
+/** A short, human status of the socket for the header pill. */
+function connectionLabel(connection) {
+  switch (connection.status) {
+    case CONNECTION.ONLINE: return 'Online';
+    case CONNECTION.CONNECTING: return 'Connecting…';
+    case CONNECTION.REPLACED: return 'Paused';
+    default: return 'Offline';
+  }
+}
+
+function createBanner(actions) {
+  const message = h('span', { class: 'banner-text' });
+  const retry = h('button', { type: 'button', class: 'button button-small button-light', on: { click: () => actions.retryConnection() } });
+  const element = h('div', { class: 'banner', id: 'connection-banner', role: 'status', 'aria-live': 'polite', hidden: true },
+    h('span', { class: 'banner-spinner', 'aria-hidden': 'true' }), message, retry);
+  let timer = null;
+  let current = null;
+
+  function render() {
+    const connection = current;
+    if (!connection) return;
+    if (connection.status === CONNECTION.REPLACED) {
+      element.dataset.kind = 'paused';
+      setText(message, 'This room is open in another tab or device, so this page is paused.');
+      setText(retry, 'Play here');
+      show(retry, true);
+      show(element, true);
+      return;
+    }
+    if (connection.status === CONNECTION.RECONNECTING) {
+      element.dataset.kind = 'reconnecting';
+      const seconds = connection.retryAt ? Math.max(0, Math.ceil((connection.retryAt - Date.now()) / 1000)) : 0;
+      setText(message, seconds > 0
+        ? `Connection lost. Reconnecting in ${seconds} s…`
+        : 'Connection lost. Reconnecting…');
+      setText(retry, 'Retry now');
+      show(retry, seconds > 0);
+      show(element, true);
+      return;
+    }
+    show(element, false);
+  }
+
+  return {
+    element,
+    update(state) {
+      current = state.connection;
+      document.body.classList.toggle('is-offline', current.status !== CONNECTION.ONLINE);
+      render();
+      const ticking = current.status === CONNECTION.RECONNECTING && current.retryAt;
+      if (ticking && timer === null) timer = setInterval(render, 250);
+      if (!ticking && timer !== null) {
+        clearInterval(timer);
+        timer = null;
+      }
+    },
+  };
+}
+
+function createToast(actions) {
+  const title = h('strong', { class: 'toast-title' });
+  const message = h('span', { class: 'toast-message' });
+  const close = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Dismiss' }, icon('close', 16));
+  const element = h('div', { class: 'toast', role: 'alert', hidden: true }, icon('warning', 20), h('div', {}, title, message), close);
+  let shownId = null;
+  let timer = null;
+  close.addEventListener('click', () => actions.dismissNotice(shownId));
+  return {
+    element,
+    update(state) {
+      const notice = state.notice;
+      const visible = Boolean(notice && !NOTICES_SHOWN_IN_PLACE.has(notice.move) && notice.code !== 'replaced'
+        && !(state.room?.status === ROOM.FAILED && state.room.error?.id === notice.id));
+      show(element, visible);
+      if (!visible || notice.id === shownId) return;
+      shownId = notice.id;
+      setText(title, notice.title);
+      setText(message, notice.message);
+      clearTimeout(timer);
+      timer = setTimeout(() => actions.dismissNotice(notice.id), TOAST_SECONDS * 1000);
+    },
+  };
+}
+
+/**
+ * Mounts the app into `document.body`'s placeholders and keeps it in step with the store.
+ * @param {Document} document
+ * @param {{store: object, actions: object}} app
+ */
+export function mountApp(document, { store, actions }) {
+  const header = document.getElementById('topbar');
+  const main = document.getElementById('main');
+  const brand = header.querySelector('.brand');
+  brand.addEventListener('click', (event) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    actions.navigate({ name: 'lobby' });
+  });
+
+  const pill = h('span', { class: 'connection-pill', role: 'status' }, h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'pill-text' }));
+  const settingsButton = h('button', {
+    type: 'button', class: 'icon-button', id: 'open-settings', 'aria-label': 'Settings', title: 'Settings',
+    on: { click: () => actions.openDialog('settings') },
+  }, icon('gear', 22));
+  header.querySelector('.topbar-actions').append(pill, settingsButton);
+
+  const banner = createBanner(actions);
+  header.after(banner.element);
+  const toast = createToast(actions);
+  document.body.append(toast.element);
+
+  const settingsDialog = createSettingsDialog(actions);
+  const createDialog = createCreateDialog(actions);
+  document.body.append(settingsDialog.element, createDialog.element);
+
+  let page = null;
+  let pageName = null;
+
+  function mountPage(state) {
+    const name = state.route.name;
+    if (name === pageName) return;
+    page?.destroy?.();
+    page = name === 'room' ? createRoomView(actions) : createLobbyView(actions);
+    pageName = name;
+    main.replaceChildren(page.element);
+    document.documentElement.dataset.page = name;
+  }
+
+  function render(state, previous) {
+    mountPage(state);
+    page.update(state, previous);
+    banner.update(state);
+    toast.update(state);
+    pill.dataset.status = state.connection.status;
+    setText(pill.querySelector('.pill-text'), connectionLabel(state.connection));
+    settingsDialog.update(state);
+    createDialog.update(state);
+    const root = document.documentElement;
+    if (root.dataset.theme !== state.settings.theme) root.dataset.theme = state.settings.theme;
+    if (root.dataset.accent !== state.settings.accent) root.dataset.accent = state.settings.accent;
+    const code = state.room?.code;
+    const title = state.route.name === 'room' && code ? `Room ${code} · WordRooms` : 'WordRooms';
+    if (document.title !== title) document.title = title;
+  }
+
+  render(store.getState(), store.getState());
+  store.subscribe(render);
+}

@@ -1,0 +1,77 @@
+// The room's chat: the last lines, oldest first, and a box to add one (up to 200 characters).
+
+import { h, setText, syncList } from './dom.js';
+import { MAX_CHAT_LENGTH } from '../core/game-settings.js';
+
+/** Characters left at which the counter appears. */
+const COUNTER_FROM = 40;
+
+function timeOf(seconds) {
+  const date = new Date(seconds * 1000);
+  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+export function createChatView(actions) {
+  const list = h('ol', { class: 'chat-list', id: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
+  const empty = h('p', { class: 'muted small chat-empty', text: 'No messages yet. Say hello!' });
+  const input = h('input', {
+    id: 'chat-input', class: 'input', type: 'text', maxlength: String(MAX_CHAT_LENGTH), autocomplete: 'off',
+    placeholder: 'Message the room', 'aria-label': 'Chat message', 'aria-describedby': 'chat-counter chat-error',
+  });
+  const send = h('button', { type: 'submit', class: 'button button-secondary', text: 'Send' });
+  const counter = h('span', { class: 'chat-counter', id: 'chat-counter', 'aria-live': 'polite' });
+  const error = h('p', { class: 'field-error', id: 'chat-error', role: 'alert' });
+  const form = h('form', { class: 'chat-form', novalidate: true }, h('div', { class: 'input-row' }, input, send), counter, error);
+  const element = h('section', { class: 'card side-card chat-card', 'aria-labelledby': 'chat-heading' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'chat-heading', text: 'Chat' })), empty, list, form);
+
+  function updateCounter() {
+    const left = MAX_CHAT_LENGTH - input.value.length;
+    setText(counter, left <= COUNTER_FROM ? `${left} characters left` : '');
+  }
+
+  input.addEventListener('input', () => {
+    updateCounter();
+    setText(error, '');
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (actions.chat(text)) {
+      input.value = '';
+      updateCounter();
+    }
+  });
+
+  let lastChat = null;
+  let shownErrorId = null;
+  return {
+    element,
+    update(state, previous, context) {
+      const chat = state.room.state.chat;
+      input.disabled = !context.live;
+      send.disabled = !context.live;
+      if (state.notice?.move === 'chat' && state.notice.id !== shownErrorId) {
+        shownErrorId = state.notice.id;
+        setText(error, `${state.notice.title}: ${state.notice.message}`);
+      }
+      if (chat === lastChat) return;
+      lastChat = chat;
+      const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+      empty.hidden = chat.length > 0;
+      syncList(list, chat, (line) => line.id, () => h('li', { class: 'chat-line' },
+        h('span', { class: 'chat-meta' }, h('span', { class: 'chat-name' }), h('time', { class: 'chat-time' })),
+        h('span', { class: 'chat-text' })),
+      (item, line) => {
+        setText(item.querySelector('.chat-name'), line.name);
+        const time = item.querySelector('.chat-time');
+        setText(time, timeOf(line.at));
+        time.dateTime = new Date(line.at * 1000).toISOString();
+        setText(item.querySelector('.chat-text'), line.text);
+        item.classList.toggle('is-mine', line.player === state.room.you);
+      });
+      if (atBottom || previous?.room?.state?.chat === undefined) list.scrollTop = list.scrollHeight;
+    },
+  };
+}

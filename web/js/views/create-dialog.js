@@ -1,0 +1,119 @@
+// The "Create a room" dialog: name, game, public or private, and the game's settings as steppers.
+
+import { h, icon, setText } from './dom.js';
+import { createStepper } from './stepper.js';
+import { GAMES, SETTINGS, defaultSettings, MAX_NAME_LENGTH } from '../core/game-settings.js';
+import { CONNECTION } from '../core/store.js';
+
+function radioCard(name, value, title, description, checked) {
+  const id = `${name}-${value}`;
+  return h('label', { class: 'choice', for: id },
+    h('input', { type: 'radio', name, value, id, checked }),
+    h('span', { class: 'choice-body' }, h('span', { class: 'choice-title', text: title }), h('span', { class: 'choice-text', text: description })));
+}
+
+/** Modal dialogs share this: Esc or the close button closes through the store, which then closes the element. */
+export function createModal({ id, title, actions, body, footer }) {
+  const heading = h('h2', { id: `${id}-title`, text: title });
+  const close = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Close', on: { click: () => actions.closeDialog() } }, icon('close', 20));
+  const element = h('dialog', { class: 'dialog', id, 'aria-labelledby': `${id}-title` },
+    h('div', { class: 'dialog-header' }, heading, close), body, footer ?? null);
+  element.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    actions.closeDialog();
+  });
+  element.addEventListener('click', (event) => {
+    if (event.target === element) actions.closeDialog();
+  });
+  return {
+    element,
+    /** Opens or closes the element to match the store. */
+    setOpen(open, focusTarget) {
+      if (open && !element.open) {
+        element.showModal();
+        focusTarget?.focus();
+      } else if (!open && element.open) {
+        element.close();
+      }
+    },
+  };
+}
+
+export function createCreateDialog(actions) {
+  const nameInput = h('input', { id: 'create-name', class: 'input', type: 'text', maxlength: String(MAX_NAME_LENGTH), autocomplete: 'nickname', required: true });
+  const gameChoices = h('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': 'create-game-label' },
+    GAMES.map((game, index) => radioCard('create-game', game.id, game.name, game.blurb, index === 0)));
+  const visibility = h('div', { class: 'choices choices-compact', role: 'radiogroup', 'aria-labelledby': 'create-visibility-label' },
+    radioCard('create-visibility', 'public', 'Public', 'Listed in the lobby for anyone to join.', true),
+    radioCard('create-visibility', 'private', 'Private', 'Only people with the link or code can join.', false));
+  const settingsBox = h('div', { class: 'steppers' });
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'create-submit', text: 'Create room' });
+  const form = h('form', { class: 'dialog-body form', id: 'create-form', novalidate: true },
+    h('div', { class: 'field' }, h('label', { for: 'create-name', class: 'field-label', text: 'Your name' }), nameInput),
+    h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-game-label', text: 'Game' }), gameChoices),
+    h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-visibility-label', text: 'Who can join' }), visibility),
+    h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', text: 'Settings' }), settingsBox),
+    error,
+    h('div', { class: 'dialog-footer' },
+      h('button', { type: 'button', class: 'button button-ghost', text: 'Cancel', on: { click: () => actions.closeDialog() } }),
+      submit));
+  const modal = createModal({ id: 'create-dialog', title: 'Create a room', actions, body: form });
+
+  let game = GAMES[0].id;
+  let steppers = [];
+  const values = { snowman: defaultSettings('snowman'), scramble: defaultSettings('scramble') };
+
+  function buildSteppers() {
+    steppers = SETTINGS[game].map((spec) => createStepper(spec, {
+      value: values[game][spec.key],
+      onChange: (value) => { values[game][spec.key] = value; },
+    }));
+    settingsBox.replaceChildren(...steppers.map((stepper) => stepper.element));
+  }
+  buildSteppers();
+
+  gameChoices.addEventListener('change', (event) => {
+    game = event.target.value;
+    buildSteppers();
+  });
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const problem = actions.createRoom({
+      game,
+      isPublic: form.elements['create-visibility'].value !== 'private',
+      settings: values[game],
+      name: nameInput.value,
+    });
+    setText(error, problem ?? '');
+    if (problem) nameInput.focus();
+  });
+
+  let wasOpen = false;
+  return {
+    element: modal.element,
+    update(state) {
+      const open = state.ui.dialog === 'create';
+      if (open && !wasOpen) {
+        nameInput.value = state.player.name;
+        setText(error, '');
+        const lobbyGame = state.ui.lobbyTab;
+        const radio = gameChoices.querySelector(`input[value="${lobbyGame}"]`);
+        if (radio && !radio.checked) {
+          radio.checked = true;
+          game = lobbyGame;
+          buildSteppers();
+        }
+      }
+      modal.setOpen(open, nameInput.value ? submit : nameInput);
+      wasOpen = open;
+      if (!open) return;
+      const notice = state.notice;
+      if (notice?.move === 'create') setText(error, `${notice.title}: ${notice.message}`);
+      const offline = state.connection.status !== CONNECTION.ONLINE;
+      submit.disabled = state.ui.createPending || offline;
+      setText(submit, state.ui.createPending ? 'Creating…' : 'Create room');
+    },
+  };
+}

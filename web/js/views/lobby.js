@@ -1,0 +1,153 @@
+// The lobby at `/`: create a room, join one by code, or pick a public room from the live list (a tab per game).
+
+import { h, icon, plural, setText, show, syncList } from './dom.js';
+import { GAMES } from '../core/game-settings.js';
+import { CONNECTION } from '../core/store.js';
+
+const STATUS_LABELS = { playing: 'Playing', waiting: 'Waiting', finished: 'Between games' };
+
+function createJoinForm(actions) {
+  const input = h('input', {
+    id: 'join-code', class: 'input input-code', type: 'text', inputmode: 'text', autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', maxlength: '4', placeholder: 'ABCD', 'aria-describedby': 'join-code-hint join-code-error', required: true,
+  });
+  const error = h('p', { id: 'join-code-error', class: 'field-error', 'aria-live': 'polite' });
+  const form = h('form', { class: 'join-form', 'aria-label': 'Join a room by code', novalidate: true },
+    h('label', { for: 'join-code', class: 'field-label', text: 'Have a code?' }),
+    h('div', { class: 'input-row' },
+      input,
+      h('button', { type: 'submit', class: 'button button-secondary', text: 'Join' })),
+    h('p', { id: 'join-code-hint', class: 'field-hint', text: 'Four letters, from the link a friend shared.' }),
+    error);
+  input.addEventListener('input', () => {
+    input.value = input.value.toUpperCase().replace(/[^A-Z]/g, '');
+    setText(error, '');
+    input.removeAttribute('aria-invalid');
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const problem = actions.joinByCode(input.value);
+    setText(error, problem ?? '');
+    if (problem) input.setAttribute('aria-invalid', 'true');
+  });
+  return form;
+}
+
+function roomRow(actions) {
+  return (room) => {
+    const code = h('span', { class: 'room-code' });
+    const players = h('span', { class: 'room-players' });
+    const status = h('span', { class: 'badge' });
+    const join = h('button', { type: 'button', class: 'button button-small', text: 'Join' });
+    join.addEventListener('click', () => actions.navigate({ name: 'room', code: join.dataset.code }));
+    const element = h('li', { class: 'room-row' },
+      h('div', { class: 'room-main' }, code, h('span', { class: 'room-meta' }, icon('users', 16), players)),
+      status, join);
+    element.parts = { code, players, status, join };
+    return element;
+  };
+}
+
+function updateRoomRow(element, room) {
+  const { code, players, status, join } = element.parts;
+  setText(code, room.code);
+  const watching = room.spectators > 0 ? ` · ${room.spectators} watching` : '';
+  setText(players, `${plural(room.players, 'player')} of ${room.maxPlayers}${watching}`);
+  setText(status, STATUS_LABELS[room.status] ?? room.status);
+  status.dataset.status = room.status;
+  join.dataset.code = room.code;
+  const full = room.players >= room.maxPlayers;
+  setText(join, full ? 'Watch' : 'Join');
+  join.setAttribute('aria-label', `${full ? 'Watch' : 'Join'} room ${room.code}`);
+}
+
+function createRoomList(actions) {
+  const tabs = GAMES.map((game) => h('button', {
+    type: 'button', role: 'tab', class: 'tab', id: `tab-${game.id}`, 'aria-controls': 'rooms-panel', dataset: { game: game.id },
+  }, h('span', { text: game.name }), h('span', { class: 'tab-count' })));
+  const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Games' }, tabs);
+  tablist.addEventListener('click', (event) => {
+    const tab = event.target.closest('[role="tab"]');
+    if (tab) actions.setLobbyTab(tab.dataset.game);
+  });
+  tablist.addEventListener('keydown', (event) => {
+    const index = tabs.indexOf(document.activeElement);
+    if (index < 0) return;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -index, End: tabs.length - 1 - index };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = tabs[(index + moves[event.key] + tabs.length) % tabs.length];
+    next.focus();
+    actions.setLobbyTab(next.dataset.game);
+  });
+
+  const list = h('ul', { class: 'room-list', 'aria-label': 'Public rooms' });
+  const loading = h('div', { class: 'list-state', role: 'status' },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { text: 'Loading rooms…' }));
+  const emptyText = h('p', { class: 'empty-text' });
+  const empty = h('div', { class: 'list-state empty-state' },
+    h('div', { class: 'empty-art', 'aria-hidden': 'true' }, icon('users', 28)), emptyText,
+    h('button', { type: 'button', class: 'button button-secondary', text: 'Create a room', on: { click: () => actions.openDialog('create') } }));
+  const errorText = h('p', { class: 'error-text' });
+  const error = h('div', { class: 'list-state error-state', role: 'alert' }, icon('warning', 24), errorText,
+    h('button', { type: 'button', class: 'button button-secondary', on: { click: () => actions.refreshLobby() } }, icon('refresh', 16), 'Try again'));
+  const panel = h('div', { class: 'tab-panel', id: 'rooms-panel', role: 'tabpanel', 'aria-live': 'polite', 'aria-busy': 'false' },
+    loading, error, empty, list);
+  const live = h('span', { class: 'live-note' }, h('span', { class: 'live-dot', 'aria-hidden': 'true' }), 'Live');
+
+  const element = h('section', { class: 'card rooms-card', 'aria-labelledby': 'rooms-heading' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'rooms-heading', text: 'Public rooms' }), live),
+    tablist, panel);
+
+  return {
+    element,
+    update(state) {
+      const { lobby, ui } = state;
+      const selected = ui.lobbyTab;
+      for (const tab of tabs) {
+        const active = tab.dataset.game === selected;
+        tab.setAttribute('aria-selected', String(active));
+        tab.tabIndex = active ? 0 : -1;
+        const count = lobby.rooms.filter((room) => room.game === tab.dataset.game).length;
+        setText(tab.querySelector('.tab-count'), lobby.status === 'ready' ? String(count) : '');
+      }
+      panel.setAttribute('aria-labelledby', `tab-${selected}`);
+      const rooms = lobby.rooms.filter((room) => room.game === selected);
+      const game = GAMES.find((entry) => entry.id === selected);
+      show(loading, lobby.status === 'loading');
+      panel.setAttribute('aria-busy', String(lobby.status === 'loading'));
+      show(error, lobby.status === 'error');
+      setText(errorText, lobby.error ?? '');
+      show(empty, lobby.status === 'ready' && rooms.length === 0);
+      setText(emptyText, `No public ${game?.name ?? ''} rooms right now. Start one and invite your friends!`);
+      show(list, lobby.status === 'ready' && rooms.length > 0);
+      syncList(list, lobby.status === 'ready' ? rooms : [], (room) => room.code, roomRow(actions), updateRoomRow);
+      live.dataset.online = String(state.connection.status === CONNECTION.ONLINE);
+    },
+  };
+}
+
+/** The lobby page. */
+export function createLobbyView(actions) {
+  const createButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'create-room', on: { click: () => actions.openDialog('create') } },
+    icon('plus', 20), 'Create a room');
+  const hero = h('section', { class: 'hero card' },
+    h('div', { class: 'hero-text' },
+      h('h1', { text: 'Word games with friends' }),
+      h('p', { class: 'lede', text: 'Start a room, share the link, and play Snowman or Word Scramble together — no sign-up needed.' }),
+      h('div', { class: 'hero-actions' }, createButton)),
+    createJoinForm(actions));
+  const games = h('section', { class: 'game-cards', 'aria-label': 'The games' },
+    GAMES.map((game) => h('article', { class: `game-card game-card-${game.id}` },
+      h('div', { class: 'game-card-art', 'aria-hidden': 'true' }),
+      h('div', {}, h('h3', { text: game.name }), h('p', { text: game.blurb })))));
+  const rooms = createRoomList(actions);
+  const element = h('div', { class: 'page lobby-page' }, hero, rooms.element, games);
+  return {
+    element,
+    update(state) {
+      rooms.update(state);
+      createButton.disabled = false;
+    },
+  };
+}

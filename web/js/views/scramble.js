@@ -1,0 +1,255 @@
+// A Word Scramble room's game: the root word, the round timer, the word input with the server's refusals in a
+// banner, the words found (newest first), the scoreboard, the missed words between rounds, the final standings,
+// and the host's Start match button.
+
+import { h, clock, icon, setText, show, syncList, plural } from './dom.js';
+import { isHost, me, serverNow } from '../core/store.js';
+
+const TIMER_TICK_MS = 250;
+const URGENT_SECONDS = 10;
+const PHASE_TITLES = { lobby: 'Ready to scramble?', playing: '', intermission: 'Round over', finished: 'Match over' };
+
+function foundItem() {
+  return h('li', { class: 'found-word' },
+    h('span', { class: 'found-text' }), h('span', { class: 'length-badge' }), h('span', { class: 'found-by' }), h('span', { class: 'found-points' }));
+}
+
+function updateFoundItem(you) {
+  return (item, found) => {
+    setText(item.querySelector('.found-text'), found.word);
+    const badge = item.querySelector('.length-badge');
+    setText(badge, String(found.length));
+    badge.setAttribute('aria-label', `${found.length} letters`);
+    badge.dataset.length = String(Math.min(found.length, 8));
+    setText(item.querySelector('.found-by'), found.player === you ? 'you' : found.name);
+    setText(item.querySelector('.found-points'), `+${found.points}`);
+    item.classList.toggle('is-mine', found.player === you);
+  };
+}
+
+function scoreboardItem() {
+  return h('li', { class: 'score-line' }, h('span', { class: 'rank' }), h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'score-name' }), h('span', { class: 'score-value' }));
+}
+
+export function createScrambleView(actions) {
+  const roundLabel = h('p', { class: 'eyebrow', id: 'round-label' });
+  const root = h('h2', { class: 'root-word', id: 'root-word' });
+  const timer = h('div', { class: 'round-timer', id: 'round-timer', role: 'timer' }, icon('clock', 18), h('span', { class: 'timer-text' }));
+  const timerBar = h('div', { class: 'timer-bar', 'aria-hidden': 'true' }, h('span', {}));
+  const progress = h('p', { class: 'progress', id: 'words-progress' });
+  const status = h('p', { class: 'status-line', id: 'status-line', role: 'status', 'aria-live': 'polite' });
+
+  const input = h('input', {
+    id: 'word-input', class: 'input input-word', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false',
+    maxlength: '32', placeholder: 'Type a word and press Enter', 'aria-label': 'Your word', 'aria-describedby': 'word-error',
+  });
+  const submit = h('button', { type: 'submit', class: 'button button-primary', text: 'Submit' });
+  const form = h('form', { class: 'word-form', novalidate: true }, h('div', { class: 'input-row' }, input, submit));
+  const errorTitle = h('strong', {});
+  const errorMessage = h('span', {});
+  const errorClose = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Dismiss' }, icon('close', 16));
+  const errorBanner = h('div', { class: 'error-banner', id: 'word-error', role: 'alert', hidden: true },
+    icon('warning', 20), h('div', { class: 'error-body' }, errorTitle, errorMessage), errorClose);
+
+  const startButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'start-match', text: 'Start match' });
+  const waiting = h('p', { class: 'waiting-note', id: 'waiting-host' });
+  const phaseTitle = h('h3', { class: 'phase-title' });
+  const phaseText = h('p', { class: 'muted' });
+  const phasePanel = h('div', { class: 'phase-panel', id: 'phase-panel' }, phaseTitle, phaseText);
+
+  const foundList = h('ol', { class: 'found-list', id: 'found-list', 'aria-label': 'Words found, newest first' });
+  const foundEmpty = h('p', { class: 'muted small', text: 'No words yet — be the first!' });
+  const missedList = h('ul', { class: 'missed-list', id: 'missed-list' });
+  const missedTitle = h('h3', { class: 'card-subtitle' });
+  const missedCard = h('section', { class: 'card missed-card', id: 'missed-card', 'aria-labelledby': 'missed-title', hidden: true }, missedTitle, missedList);
+  missedTitle.id = 'missed-title';
+  const lastFoundList = h('ol', { class: 'found-list compact', id: 'last-found-list' });
+
+  const finalList = h('ol', { class: 'podium', id: 'final-scoreboard' });
+  const finalCard = h('section', { class: 'card final-card', 'aria-labelledby': 'final-title', hidden: true },
+    h('div', { class: 'card-header' }, h('h2', { id: 'final-title' }, icon('trophy', 20), ' Final standings')), finalList);
+  const scoreList = h('ol', { class: 'score-list', id: 'scramble-scores' });
+
+  const playArea = h('div', { class: 'play-area' }, form, errorBanner);
+  const roundCard = h('section', { class: 'card round-card', 'aria-labelledby': 'root-word' },
+    h('div', { class: 'round-top' }, roundLabel, timer),
+    timerBar, root, status, playArea, phasePanel, h('div', { class: 'next-game' }, startButton, waiting));
+  const foundCard = h('section', { class: 'card found-card', 'aria-labelledby': 'found-title' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'found-title', text: 'Words found' }), progress), foundEmpty, foundList);
+  const element = h('div', { class: 'scramble-game' },
+    roundCard, finalCard, missedCard,
+    h('div', { class: 'scramble-columns' }, foundCard,
+      h('section', { class: 'card', 'aria-labelledby': 'scoreboard-title' },
+        h('div', { class: 'card-header' }, h('h2', { id: 'scoreboard-title', text: 'Scoreboard' })), scoreList)));
+
+  let current = null;
+  let live = false;
+  let timerInterval = null;
+  let shownErrorId = null;
+  let lastPhase = null;
+
+  function canSubmit() {
+    const game = current?.room?.state?.scramble;
+    return Boolean(live && game?.phase === 'playing' && me(current)?.role === 'player');
+  }
+
+  function hideError() {
+    show(errorBanner, false);
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const word = input.value.trim();
+    if (!word || !canSubmit()) return;
+    hideError();
+    if (actions.submitWord(word)) input.value = '';
+  });
+  input.addEventListener('input', hideError);
+  errorClose.addEventListener('click', () => {
+    hideError();
+    input.focus();
+  });
+  startButton.addEventListener('click', () => actions.newGame());
+
+  function renderTimer() {
+    const game = current?.room?.state?.scramble;
+    const endsAt = game?.phaseEndsAt;
+    const running = endsAt !== null && endsAt !== undefined && (game.phase === 'playing' || game.phase === 'intermission');
+    show(timer, running);
+    timerBar.hidden = !(running && game.phase === 'playing');
+    if (!running) return;
+    const left = Math.max(0, endsAt - serverNow(current.room, Date.now() / 1000));
+    const text = game.phase === 'playing' ? clock(left) : `Next round in ${Math.ceil(left)} s`;
+    setText(timer.querySelector('.timer-text'), text);
+    timer.setAttribute('aria-label', game.phase === 'playing' ? `${Math.ceil(left)} seconds left in the round` : text);
+    timer.classList.toggle('is-urgent', game.phase === 'playing' && left <= URGENT_SECONDS);
+    const total = game.settings?.roundSeconds ?? 90;
+    timerBar.firstElementChild.style.transform = `scaleX(${Math.min(1, left / total)})`;
+  }
+
+  function renderRoot(word) {
+    const letters = [...(word ?? '')];
+    const key = letters.join('');
+    if (root.dataset.word === key) return;
+    root.dataset.word = key;
+    root.setAttribute('aria-label', word ? `Root word: ${word}` : 'No root word yet');
+    root.replaceChildren(...letters.map((letter) => h('span', { class: 'root-letter', 'aria-hidden': 'true', text: letter })));
+  }
+
+  function render() {
+    const state = current;
+    const roomState = state.room.state;
+    const game = roomState.scramble;
+    const you = state.room.you;
+    const hosting = isHost(state);
+    const members = new Map(roomState.members.map((member) => [member.id, member]));
+
+    roundCard.dataset.phase = game.phase;
+    setText(roundLabel, game.phase === 'lobby' ? `${plural(game.nextSettings.rounds, 'round')} of ${game.nextSettings.roundSeconds} s` : `Round ${game.round} of ${game.rounds}`);
+    renderRoot(game.phase === 'lobby' ? 'SCRAMBLE' : game.root);
+    root.classList.toggle('is-placeholder', game.phase === 'lobby');
+    setText(status, game.statusLine);
+    renderTimer();
+
+    const playing = game.phase === 'playing';
+    show(playArea, playing);
+    show(phasePanel, !playing);
+    setText(phaseTitle, PHASE_TITLES[game.phase] ?? '');
+    let phaseMessage = '';
+    if (game.phase === 'lobby') phaseMessage = `Find as many words as you can in eight letters. Words of ${game.nextSettings.minWordLength}+ letters; each word scores its length, for whoever finds it first.`;
+    if (game.phase === 'intermission') phaseMessage = `Round ${game.round} is over. Take a breath — the next root word is coming.`;
+    if (game.phase === 'finished') phaseMessage = 'Thanks for playing! The host can start another match.';
+    setText(phaseText, phaseMessage);
+    input.disabled = !canSubmit();
+    submit.disabled = !canSubmit();
+    if (me(state)?.role === 'spectator') input.placeholder = 'You are watching this match';
+    else input.placeholder = live ? 'Type a word and press Enter' : 'Waiting for the connection…';
+
+    const canStart = game.canStartNext && (game.phase === 'lobby' || game.phase === 'finished');
+    startButton.hidden = !(canStart && hosting);
+    startButton.disabled = !(canStart && hosting && live);
+    setText(startButton, game.phase === 'finished' ? 'Start a new match' : 'Start match');
+    const hostName = members.get(roomState.host)?.name ?? 'the host';
+    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start the match.` : '');
+
+    const total = game.totalWords ?? 0;
+    setText(progress, game.phase === 'lobby' ? '' : `${game.found.length} of ${total} found`);
+    progress.setAttribute('aria-label', `${game.found.length} of ${plural(total, 'possible word')} found`);
+    syncList(foundList, game.found, (found) => found.word, foundItem, updateFoundItem(you));
+    show(foundEmpty, game.found.length === 0 && game.phase !== 'lobby');
+
+    const board = game.scoreboard ?? [];
+    syncList(scoreList, board, (line) => line.player, scoreboardItem, (item, line) => {
+      setText(item.querySelector('.rank'), String(line.rank));
+      item.querySelector('.dot').dataset.connected = String(Boolean(members.get(line.player)?.connected));
+      setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
+      setText(item.querySelector('.score-value'), String(line.score));
+    });
+
+    const last = game.lastRound;
+    const showMissed = Boolean(last) && (game.phase === 'intermission' || game.phase === 'finished');
+    show(missedCard, showMissed);
+    if (showMissed) {
+      setText(missedTitle, `Round ${last.number} (${last.root}): ${plural(last.missed.length, 'word')} nobody found`);
+      syncList(missedList, last.missed, (word) => word, () => h('li', { class: 'missed-word' }), (item, word) => setText(item, word));
+      missedList.dataset.empty = String(last.missed.length === 0);
+    }
+    if (game.phase === 'intermission' && last) {
+      syncList(foundList, last.found, (found) => found.word, foundItem, updateFoundItem(you));
+      setText(progress, `${last.found.length} of ${last.totalWords} found`);
+      show(foundEmpty, last.found.length === 0);
+    }
+
+    const final = game.phase === 'finished' ? game.finalScoreboard : null;
+    show(finalCard, Boolean(final));
+    if (final) {
+      syncList(finalList, final, (line) => line.player, () => h('li', { class: 'podium-line' },
+        h('span', { class: 'medal' }), h('span', { class: 'score-name' }), h('span', { class: 'score-value' })),
+      (item, line) => {
+        const medal = item.querySelector('.medal');
+        setText(medal, String(line.rank));
+        medal.dataset.rank = String(Math.min(line.rank, 4));
+        setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
+        setText(item.querySelector('.score-value'), plural(line.score, 'point'));
+      });
+    }
+
+    const notice = state.notice;
+    if (notice?.move === 'word' && notice.id !== shownErrorId) {
+      shownErrorId = notice.id;
+      setText(errorTitle, notice.title);
+      setText(errorMessage, notice.message);
+      show(errorBanner, true);
+    }
+    if (game.phase !== lastPhase) {
+      if (game.phase === 'playing') {
+        hideError();
+        input.value = '';
+        if (!input.disabled) input.focus();
+      }
+      lastPhase = game.phase;
+    }
+  }
+
+  return {
+    element,
+    update(state, previous, context) {
+      const before = current;
+      current = state;
+      live = context.live;
+      const changed = !before || before.room?.state !== state.room.state || before.notice !== state.notice
+        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot;
+      if (changed) render();
+      const game = state.room.state.scramble;
+      const ticking = game.phaseEndsAt !== null && (game.phase === 'playing' || game.phase === 'intermission');
+      if (ticking && timerInterval === null) timerInterval = setInterval(renderTimer, TIMER_TICK_MS);
+      if (!ticking && timerInterval !== null) {
+        clearInterval(timerInterval);
+        timerInterval = null;
+      }
+    },
+    destroy() {
+      clearInterval(timerInterval);
+    },
+  };
+}

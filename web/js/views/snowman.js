@@ -1,0 +1,264 @@
+// A Snowman room's game: the melting snowman, the word as letter boxes, whose turn it is (with a countdown), the
+// guess input and on-screen keyboard, the scores, and the host's New game button.
+//
+// Typing a letter anywhere on the page guesses it (unless a text field has focus); Enter starts the next game
+// when the New game button is showing.
+
+import { h, clock, isTyping, setText, show, syncList, plural } from './dom.js';
+import { createSnowmanFigure } from './snowman-figure.js';
+import { isHost, me, serverNow } from '../core/store.js';
+
+const KEYBOARD_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
+const COUNTDOWN_TICK_MS = 250;
+/** Below this many seconds the turn countdown turns urgent. */
+const URGENT_SECONDS = 5;
+
+function memberName(roomState, id) {
+  return roomState.members.find((member) => member.id === id)?.name
+    ?? roomState.snowman.scores.find((line) => line.player === id)?.name ?? 'Someone';
+}
+
+export function createSnowmanView(actions) {
+  const figure = createSnowmanFigure();
+  const pips = h('div', { class: 'pips', 'aria-hidden': 'true' });
+  const wrongText = h('span', { class: 'wrong-text' });
+  const status = h('p', { class: 'status-line', id: 'status-line', role: 'status', 'aria-live': 'polite' });
+  const turn = h('div', { class: 'turn', id: 'turn' });
+  const turnText = h('span', { class: 'turn-text' });
+  const countdown = h('span', { class: 'countdown', id: 'turn-countdown' });
+  turn.append(turnText, countdown);
+  const word = h('div', { class: 'word', id: 'word', role: 'group', 'aria-label': 'The word' });
+  const moveError = h('p', { class: 'move-error', id: 'guess-error', role: 'alert' });
+
+  const guessInput = h('input', {
+    id: 'guess-input', class: 'input input-guess', type: 'text', maxlength: '1', autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', 'aria-describedby': 'guess-hint guess-error', placeholder: '?',
+  });
+  const guessForm = h('form', { class: 'guess-form', novalidate: true },
+    h('label', { for: 'guess-input', class: 'field-label', text: 'Your guess' }),
+    guessInput,
+    h('p', { class: 'field-hint', id: 'guess-hint', text: 'Type a letter anywhere on the page, or tap one below.' }));
+  const keys = new Map();
+  const keyboard = h('div', { class: 'keyboard', role: 'group', 'aria-label': 'Letters' },
+    KEYBOARD_ROWS.map((row) => h('div', { class: 'keyboard-row' }, [...row].map((letter) => {
+      const key = h('button', { type: 'button', class: 'key', dataset: { letter }, text: letter });
+      keys.set(letter, key);
+      return key;
+    }))));
+  const newGame = h('button', { type: 'button', class: 'button button-primary', id: 'new-game' }, 'New game', h('kbd', { text: 'Enter' }));
+  const waiting = h('p', { class: 'waiting-note', id: 'waiting-host' });
+  const controls = h('div', { class: 'next-game' }, newGame, waiting);
+
+  const scoresList = h('ol', { class: 'score-list', id: 'snowman-scores' });
+  const guessedList = h('ul', { class: 'guessed', id: 'guessed-letters', 'aria-label': 'Guessed letters' });
+
+  const element = h('div', { class: 'snowman-game' },
+    h('section', { class: 'card stage-card', 'aria-labelledby': 'snowman-heading' },
+      h('h2', { class: 'visually-hidden', id: 'snowman-heading', text: 'Snowman' }),
+      h('div', { class: 'stage' },
+        h('div', { class: 'figure-wrap' }, figure.element, h('div', { class: 'wrong-meter' }, pips, wrongText)),
+        h('div', { class: 'play' },
+          status, turn, word, moveError,
+          h('div', { class: 'guessed-wrap' }, h('span', { class: 'field-label', text: 'Guessed' }), guessedList),
+          controls))),
+    h('section', { class: 'card input-card', 'aria-label': 'Guess a letter' }, guessForm, keyboard),
+    h('section', { class: 'card', 'aria-labelledby': 'scores-heading' },
+      h('div', { class: 'card-header' }, h('h2', { id: 'scores-heading', text: 'Scores' })),
+      scoresList));
+
+  let current = null;
+  let live = false;
+  let countdownTimer = null;
+  let shownErrorId = null;
+  let lastGameNumber = null;
+
+  /** Whether this player may type guesses at all (it may still not be their turn). */
+  function canPlay() {
+    const game = current?.room?.state?.snowman;
+    return Boolean(live && game && game.status === 'inProgress' && me(current)?.role === 'player');
+  }
+
+  function canGuess() {
+    return canPlay() && current.room.state.snowman.turn === current.room.you;
+  }
+
+  function newGameShown() {
+    const game = current?.room?.state?.snowman;
+    return Boolean(live && game && game.canStartNext && isHost(current));
+  }
+
+  function guess(letter) {
+    const upper = String(letter).toUpperCase();
+    if (!/^[A-Z]$/.test(upper) || !canPlay()) return;
+    const game = current.room.state.snowman;
+    if (!canGuess()) {
+      setText(moveError, `Not your turn: ${memberName(current.room.state, game.turn)} is guessing.`);
+      return;
+    }
+    if (game.guesses.some((entry) => entry.letter === upper)) {
+      setText(moveError, `${upper} has already been guessed. Try another letter.`);
+      return;
+    }
+    setText(moveError, '');
+    actions.guess(upper);
+  }
+
+  guessInput.addEventListener('input', () => {
+    const letter = guessInput.value.slice(-1);
+    guessInput.value = '';
+    guess(letter);
+  });
+  guessForm.addEventListener('submit', (event) => event.preventDefault());
+  keyboard.addEventListener('click', (event) => {
+    const key = event.target.closest('.key');
+    if (key && !key.disabled) guess(key.dataset.letter);
+  });
+  newGame.addEventListener('click', () => {
+    if (newGameShown()) actions.newGame();
+  });
+
+  function onKeydown(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (event.key === 'Enter' && newGameShown() && !isTyping(event.target) && !(event.target instanceof HTMLButtonElement)) {
+      event.preventDefault();
+      actions.newGame();
+      return;
+    }
+    if (isTyping(event.target) || event.key.length !== 1 || !/^[a-z]$/i.test(event.key)) return;
+    event.preventDefault();
+    guess(event.key);
+  }
+  document.addEventListener('keydown', onKeydown);
+
+  function renderCountdown() {
+    const game = current?.room?.state?.snowman;
+    const endsAt = game?.status === 'inProgress' ? game.turnEndsAt : null;
+    show(countdown, endsAt !== null && endsAt !== undefined);
+    if (endsAt === null || endsAt === undefined) return;
+    const left = endsAt - serverNow(current.room, Date.now() / 1000);
+    setText(countdown, clock(left));
+    countdown.setAttribute('aria-label', `${Math.max(0, Math.ceil(left))} seconds left`);
+    countdown.classList.toggle('is-urgent', left <= URGENT_SECONDS);
+  }
+
+  function renderWord(game) {
+    syncList(word, game.positions, (position) => position.id, () => h('span', { class: 'tile' }), (tile, position) => {
+      setText(tile, position.letter ?? '');
+      tile.classList.toggle('is-filled', Boolean(position.letter));
+      tile.classList.toggle('is-missed', position.missed);
+    });
+    const spoken = game.positions.map((position) => position.letter ?? 'blank').join(', ');
+    word.setAttribute('aria-label', `The word, ${plural(game.positions.length, 'letter')}: ${spoken}`);
+  }
+
+  function renderScores(roomState, game) {
+    const members = new Map(roomState.members.map((member) => [member.id, member]));
+    const lines = [...game.scores].sort((a, b) => b.score - a.score);
+    syncList(scoresList, lines, (line) => line.player, () => h('li', { class: 'score-line' },
+      h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'score-name' }), h('span', { class: 'score-turn' }), h('span', { class: 'score-value' })),
+    (item, line) => {
+      const member = members.get(line.player);
+      const connected = Boolean(member?.connected);
+      item.querySelector('.dot').dataset.connected = String(connected);
+      const isYou = line.player === current.room.you;
+      setText(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${connected ? '' : ' · away'}`);
+      const hasTurn = game.status === 'inProgress' && game.turn === line.player;
+      setText(item.querySelector('.score-turn'), hasTurn ? 'guessing' : '');
+      item.classList.toggle('has-turn', hasTurn);
+      setText(item.querySelector('.score-value'), String(line.score));
+    });
+  }
+
+  function render() {
+    const state = current;
+    const roomState = state.room.state;
+    const game = roomState.snowman;
+    const you = state.room.you;
+    const seat = me(state);
+
+    figure.update(game.wrongGuesses, game.maxWrongGuesses, game.status);
+    pips.replaceChildren(...Array.from({ length: game.maxWrongGuesses }, (_, index) => h('span', { class: ['pip', index < game.wrongGuesses && 'is-used'] })));
+    setText(wrongText, `${game.wrongGuesses} of ${plural(game.maxWrongGuesses, 'wrong guess', 'wrong guesses')}`);
+    setText(status, game.statusLine);
+    status.dataset.status = game.status;
+
+    const myTurn = game.status === 'inProgress' && game.turn === you;
+    turn.dataset.mine = String(myTurn);
+    show(turn, game.status === 'inProgress' && game.turn !== null);
+    setText(turnText, myTurn ? 'Your turn — guess a letter!' : game.turn ? `${memberName(roomState, game.turn)} is guessing` : '');
+    renderCountdown();
+
+    renderWord(game);
+    const guessed = new Map(game.guesses.map((entry) => [entry.letter, entry]));
+    syncList(guessedList, game.guesses, (entry) => entry.letter, () => h('li', { class: 'guessed-letter' }), (item, entry) => {
+      setText(item, entry.letter);
+      item.classList.toggle('is-hit', entry.hit);
+      item.classList.toggle('is-miss', !entry.hit);
+      item.title = `${entry.letter}: ${entry.hit ? `right, +${entry.points}` : 'not in the word'} (${memberName(roomState, entry.player)})`;
+    });
+    if (game.guesses.length === 0) guessedList.dataset.empty = 'true';
+    else delete guessedList.dataset.empty;
+
+    const active = canGuess();
+    for (const [letter, key] of keys) {
+      const used = guessed.get(letter);
+      key.disabled = Boolean(used) || !active;
+      key.classList.toggle('is-hit', Boolean(used?.hit));
+      key.classList.toggle('is-miss', Boolean(used && !used.hit));
+      key.setAttribute('aria-label', used ? `${letter}, ${used.hit ? 'in the word' : 'not in the word'}` : letter);
+    }
+    guessInput.disabled = !canPlay();
+    let hint = 'Type a letter anywhere on the page, or tap one below.';
+    if (seat?.role === 'spectator') hint = 'You are watching this game.';
+    else if (!live) hint = 'Waiting for the connection…';
+    else if (game.status === 'inProgress' && !myTurn) hint = 'Wait for your turn.';
+    setText(guessForm.querySelector('.field-hint'), hint);
+
+    const over = game.status !== 'inProgress';
+    const host = isHost(state);
+    const showButton = over && host && live;
+    newGame.style.visibility = showButton ? 'visible' : 'hidden';
+    newGame.disabled = !showButton;
+    newGame.setAttribute('aria-hidden', String(!showButton));
+    setText(waiting, over && !host ? `Waiting for ${memberName(roomState, roomState.host)} (the host) to start the next game.` : '');
+
+    const notice = state.notice;
+    if (notice?.move === 'guess' && notice.id !== shownErrorId) {
+      shownErrorId = notice.id;
+      setText(moveError, `${notice.title}: ${notice.message}`);
+    } else if (notice?.move !== 'guess' && moveError.textContent && !notice) {
+      setText(moveError, '');
+    }
+
+    renderScores(roomState, game);
+
+    if (lastGameNumber !== null && game.gameNumber !== lastGameNumber && game.status === 'inProgress') {
+      setText(moveError, '');
+      if (!guessInput.disabled) guessInput.focus();
+    }
+    lastGameNumber = game.gameNumber;
+  }
+
+  return {
+    element,
+    update(state, previous, context) {
+      const before = current;
+      current = state;
+      live = context.live;
+      const changed = !before || before.room?.state !== state.room.state || before.notice !== state.notice
+        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot;
+      if (changed) render();
+      const ticking = state.room.state.snowman.turnEndsAt !== null && state.room.state.snowman.status === 'inProgress';
+      if (ticking && countdownTimer === null) countdownTimer = setInterval(renderCountdown, COUNTDOWN_TICK_MS);
+      if (!ticking && countdownTimer !== null) {
+        clearInterval(countdownTimer);
+        countdownTimer = null;
+      }
+    },
+    destroy() {
+      document.removeEventListener('keydown', onKeydown);
+      clearInterval(countdownTimer);
+    },
+  };
+}

@@ -11,6 +11,7 @@ let fuzzing = getenv("WORDROOMS_FUZZ").map { String(cString: $0) == "1" } ?? fal
 
 var products: [Product] = [
     .executable(name: "wordrooms", targets: ["wordrooms"]),
+    .executable(name: "wordrooms-bots", targets: ["wordrooms-bots"]),
     .library(name: "WebSocket", targets: ["WebSocket"]),
     .library(name: "Transport", targets: ["Transport"]),
     .library(name: "WordGames", targets: ["WordGames"]),
@@ -32,11 +33,15 @@ var targets: [Target] = [
     // Wires transport, endpoints and rooms into a runnable server.
     .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"]),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),
+    // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
+    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames"]),
+    .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket"]),
 ]
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSON
 import WebSocket
 import WordGames
@@ -16,6 +19,8 @@ public actor Room {
     private let lists: WordLists
     private let clock: @Sendable () -> Double
     private weak var registry: RoomRegistry?
+    /// Time from a message arriving to its patch being queued to every member.
+    private let fanout: LatencyHistogram?
 
     private var game: RoomGame
     private var members: [Member] = []
@@ -41,7 +46,8 @@ public actor Room {
 
     enum Input: Sendable {
         case join(any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
-        case message(linkID: UInt64, ClientMessage)
+        /// `receivedAt`: monotonic seconds when the message came off the socket, for the fan-out histogram.
+        case message(linkID: UInt64, ClientMessage, receivedAt: Double)
         case disconnected(linkID: UInt64)
         case tick
         /// Resumes its continuation once every earlier input has been applied.
@@ -49,7 +55,9 @@ public actor Room {
     }
 
     init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
-         registry: RoomRegistry, seed: UInt64, clock: @escaping @Sendable () -> Double) {
+         registry: RoomRegistry, seed: UInt64, clock: @escaping @Sendable () -> Double,
+         fanout: LatencyHistogram? = nil) {
+        self.fanout = fanout
         self.code = code
         self.kind = game.kind
         self.isPublic = isPublic
@@ -78,9 +86,9 @@ public actor Room {
         inbox.yield(.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator))
     }
 
-    /// Queues a message from the connection `linkID`.
-    public nonisolated func receive(_ message: ClientMessage, from linkID: UInt64) {
-        inbox.yield(.message(linkID: linkID, message))
+    /// Queues a message from the connection `linkID`; `receivedAt` (monotonic seconds) is when it arrived.
+    public nonisolated func receive(_ message: ClientMessage, from linkID: UInt64, receivedAt: Double = 0) {
+        inbox.yield(.message(linkID: linkID, message, receivedAt: receivedAt))
     }
 
     /// The connection `linkID` is gone; its seat waits for a resume.
@@ -117,10 +125,13 @@ public actor Room {
         switch input {
         case .join(let link, let name, let token, let lastSeq, let spectator):
             join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator, now: now)
-        case .message(let linkID, let message):
+        case .message(let linkID, let message, let receivedAt):
             guard let index = members.firstIndex(where: { $0.link?.id == linkID }) else { return }
             do {
                 try handle(message, from: index, now: now)
+                if receivedAt > 0, let fanout {
+                    fanout.observe(monotonicSeconds() - receivedAt)
+                }
             } catch {
                 members[index].link?.send(frame: ServerMessage.error(error))
             }
@@ -449,4 +460,11 @@ public actor Room {
             inbox.yield(.tick)
         }
     }
+}
+
+/// Seconds on the monotonic clock, comparable across threads of this process.
+public func monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }

@@ -16,6 +16,8 @@ public actor RoomRegistry {
     private var lobbyBroadcastPending = false
     /// Rooms created since start, for metrics.
     public private(set) var roomsCreated = 0
+    /// Message-to-patch fan-out latency of every room.
+    public nonisolated let fanout = LatencyHistogram()
 
     /// - Parameters:
     ///   - seed: seeds room codes and game randomness (tests pass one to reproduce a run); nil draws from the
@@ -51,7 +53,7 @@ public actor RoomRegistry {
         }
         let game = try RoomGame.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
-                        registry: self, seed: random.next(), clock: clock)
+                        registry: self, seed: random.next(), clock: clock, fanout: fanout)
         rooms[code] = room
         roomsCreated += 1
         room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false)

@@ -15,6 +15,9 @@ public final class Connection {
         case http
         /// An asynchronous HTTP reply is pending; further pipelined requests wait.
         case awaitingResponse
+        /// A client connection waiting for `connect` to finish, then for the server's 101.
+        case connecting
+        case clientHandshake
         case webSocket
         /// Our close frame or final response is queued; the socket closes once it is flushed and the peer is
         /// done (or the deadline passes).
@@ -46,8 +49,13 @@ public final class Connection {
     var closeCode: CloseCode?
     /// Free for the application: per-connection state of the endpoint (a player session, say).
     public var context: AnyObject?
+    /// True for connections this process opened (the bots); they mask what they send.
+    let isClient: Bool
+    /// A client's `Sec-WebSocket-Key` until the server's 101 arrives.
+    var clientKey: String?
 
-    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, now: UInt64) {
+    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, now: UInt64, isClient: Bool = false) {
+        self.isClient = isClient
         self.fd = fd
         self.generation = generation
         self.loop = loop
@@ -84,8 +92,11 @@ public final class Connection {
     }
 
     /// Queues an already encoded frame (from `FrameEncoder`) without copying it: the way to broadcast.
+    /// Server connections only: a client must mask each frame with its own key.
     public func send(frame: [UInt8]) {
         guard isOpen else { return }
+        precondition(!isClient, "client frames must be masked per frame; use sendText or sendBinary")
+        loop.counters.messagesOut += 1
         outbound.append(shared: frame)
         loop.outputQueued(on: self)
     }
@@ -101,13 +112,11 @@ public final class Connection {
 
     private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
         guard isOpen else { return }
+        // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
+        let key = isClient ? loop.maskingKeys.next() : nil
+        loop.counters.messagesOut += 1
         outbound.appendOwned(pool: loop.pool) { buffer in
-            withUnsafeTemporaryAllocation(byteCount: FrameEncoder.maxHeaderLength, alignment: 1) { header in
-                let length = FrameEncoder.writeHeader(opcode: opcode, fin: true, payloadLength: payload.count,
-                                                      maskingKey: nil, to: header.baseAddress!)
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[..<length]))
-            }
-            buffer.append(contentsOf: payload)
+            FrameEncoder.append(opcode, payload: payload, maskingKey: key, to: &buffer)
         }
         loop.outputQueued(on: self)
     }

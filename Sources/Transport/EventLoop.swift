@@ -26,6 +26,7 @@ public final class EventLoop: @unchecked Sendable {
     private var nextGeneration: UInt32 = 0
     private(set) var connectionCount = 0
     let pool = BufferPool()
+    let maskingKeys = MaskingKeys()
     private let readBuffer: UnsafeMutableRawBufferPointer
     private let iovecs: UnsafeMutablePointer<iovec>
     private var dirty: [Connection] = []
@@ -54,7 +55,9 @@ public final class EventLoop: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         self.iovecs = .allocate(capacity: 64)
         try control(EPOLL_CTL_ADD, fd: wakeFD, events: EPOLLIN.rawValue)
-        try control(EPOLL_CTL_ADD, fd: listenFD, events: EPOLLIN.rawValue)
+        if listenFD >= 0 {
+            try control(EPOLL_CTL_ADD, fd: listenFD, events: EPOLLIN.rawValue)
+        }
     }
 
     deinit {
@@ -121,6 +124,10 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func handle(events: UInt32, on connection: Connection) {
+        if connection.phase == .connecting {
+            finishConnecting(connection)
+            return
+        }
         if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 && events & EPOLLIN.rawValue == 0 {
             destroy(connection)
             return
@@ -229,6 +236,11 @@ public final class EventLoop: @unchecked Sendable {
         switch connection.phase {
         case .webSocket:
             receiveFrames(bytes, on: connection)
+        case .connecting:
+            break
+        case .clientHandshake:
+            connection.inbound.append(contentsOf: bytes)
+            finishClientHandshake(connection)
         case .http:
             if connection.inbound.isEmpty {
                 processRequests(bytes, on: connection)
@@ -537,6 +549,8 @@ public final class EventLoop: @unchecked Sendable {
                 }
             case .run(let body):
                 body(self)
+            case .connect(let request):
+                startConnecting(request)
             case .shutdown:
                 beginShutdown()
             }
@@ -564,6 +578,11 @@ public final class EventLoop: @unchecked Sendable {
         let pongTimeout = UInt64(configuration.pongTimeoutSeconds * 1000)
         for case let connection? in connections {
             switch connection.phase {
+            case .connecting, .clientHandshake:
+                if nowMillis >= connection.deadlineMillis {
+                    counters.handshakeFailures += 1
+                    destroy(connection)
+                }
             case .http, .awaitingResponse:
                 if nowMillis >= connection.deadlineMillis, connection.phase == .http {
                     counters.requestTimeouts += 1
@@ -600,20 +619,138 @@ public final class EventLoop: @unchecked Sendable {
     private func beginShutdown() {
         guard shutdownDeadline == nil else { return }
         shutdownDeadline = nowMillis + UInt64(configuration.shutdownTimeoutSeconds * 1000)
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, nil)
-        close(listenFD)
-        listenFD = -1
+        if listenFD >= 0 {
+            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, nil)
+            close(listenFD)
+            listenFD = -1
+        }
         for case let connection? in connections {
             switch connection.phase {
             case .webSocket:
                 startClose(connection, code: .goingAway, reason: "server shutting down")
-            case .http:
+            case .http, .connecting, .clientHandshake:
                 destroy(connection)
             case .awaitingResponse, .closing:
                 break
             }
         }
         nextSweepMillis = nowMillis
+    }
+
+    // MARK: Client connections
+
+    private func startConnecting(_ request: ClientConnection) {
+        let isV6 = request.address.contains(":")
+        let fd = socket(isV6 ? AF_INET6 : AF_INET,
+                        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else {
+            counters.acceptFailures += 1
+            request.endpoint.connectionFailed(reason: "socket: \(String(cString: strerror(errno)))")
+            return
+        }
+        var on: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        if isV6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(request.port).bigEndian)
+            inet_pton(AF_INET6, request.address, &address.sin6_addr)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(request.port).bigEndian)
+            inet_pton(AF_INET, request.address, &address.sin_addr)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        }
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        }
+        if result != 0 && errno != EINPROGRESS {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            request.endpoint.connectionFailed(reason: "connect: \(reason)")
+            return
+        }
+        nextGeneration &+= 1
+        let connection = Connection(fd: fd, generation: nextGeneration, loop: self, peer: SocketAddress(storage),
+                                    now: nowMillis, isClient: true)
+        connection.phase = .connecting
+        connection.endpoint = request.endpoint
+        connection.clientKey = WebSocketHandshake.randomKey()
+        connection.outbound.append(shared: WebSocketHandshake.clientRequest(
+            host: request.hostHeader, path: request.path, key: connection.clientKey!))
+        if Int(fd) >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+        }
+        do {
+            try control(EPOLL_CTL_ADD, fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue)
+        } catch {
+            close(fd)
+            request.endpoint.connectionFailed(reason: "\(error)")
+            return
+        }
+        connection.wantsWritable = true
+        connections[Int(fd)] = connection
+        connectionCount += 1
+    }
+
+    private func finishConnecting(_ connection: Connection) {
+        var error: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(connection.fd, SOL_SOCKET, SO_ERROR, &error, &size)
+        guard error == 0 else {
+            counters.handshakeFailures += 1
+            let endpoint = connection.endpoint
+            connection.endpoint = nil
+            destroy(connection)
+            endpoint?.connectionFailed(reason: "connect: \(String(cString: strerror(error)))")
+            return
+        }
+        connection.phase = .clientHandshake
+        flush(connection)
+    }
+
+    private func finishClientHandshake(_ connection: Connection) {
+        let result = connection.inbound.withUnsafeBytes { bytes in
+            Result { () throws(WebSocketHandshake.HandshakeError) in
+                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientKey ?? "")
+            }
+        }
+        switch result {
+        case .success(nil):
+            return
+        case .success(let length?):
+            var rest = Array(connection.inbound[length...])
+            connection.inbound = []
+            connection.clientKey = nil
+            guard let endpoint = connection.endpoint else { return }
+            counters.upgrades += 1
+            connection.phase = .webSocket
+            connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes)
+            endpoint.didOpen(connection, request: HTTPRequestHead(method: "GET", target: "/", headers: []))
+            if !rest.isEmpty, connection.phase == .webSocket {
+                rest.withUnsafeMutableBytes { receiveFrames($0, on: connection) }
+            }
+        case .failure(let error):
+            counters.handshakeFailures += 1
+            let endpoint = connection.endpoint
+            connection.endpoint = nil
+            destroy(connection)
+            endpoint?.connectionFailed(reason: "handshake: \(error)")
+        }
+    }
+
+    /// Opens a client WebSocket connection; `endpoint` hears `didOpen`, messages and `didClose`, or
+    /// `connectionFailed`. Callable from any thread.
+    public func connect(address: String, port: Int, path: String, hostHeader: String,
+                        endpoint: any WebSocketEndpoint) {
+        submit(.connect(ClientConnection(address: address, port: port, path: path, hostHeader: hostHeader,
+                                         endpoint: endpoint)))
     }
 
     // MARK: Helpers

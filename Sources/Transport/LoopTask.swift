@@ -7,5 +7,15 @@ enum LoopTask: Sendable {
     case close(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
     case httpResponse(fd: Int32, generation: UInt32, response: HTTPResponse, keepAlive: Bool, headOnly: Bool)
     case run(@Sendable (EventLoop) -> Void)
+    case connect(ClientConnection)
     case shutdown
+}
+
+/// Where a client connection goes and who handles it.
+struct ClientConnection: Sendable {
+    let address: String
+    let port: Int
+    let path: String
+    let hostHeader: String
+    let endpoint: any WebSocketEndpoint
 }

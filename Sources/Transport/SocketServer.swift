@@ -1,16 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLinux
-import Synchronization
 
 /// Listens on one port with one event-loop thread per configured thread, and shuts down gracefully.
 public final class SocketServer: Sendable {
     public let configuration: TransportConfiguration
     /// The bound port (useful when the configuration asked for port 0).
     public let port: Int
-    private let loops: [EventLoop]
-    private let threads = Mutex<[pthread_t]>([])
+    public let group: EventLoopGroup
 
     /// Binds the port and prepares the loops; nothing is accepted until `start()`.
     public init(configuration: TransportConfiguration, application: any HTTPApplication) throws(SystemError) {
@@ -26,53 +23,27 @@ public final class SocketServer: Sendable {
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
                                        configuration: configuration))
         }
-        self.loops = loops
+        self.group = EventLoopGroup(loops: loops)
         self.port = port
     }
 
     /// Starts the event-loop threads.
     public func start() {
-        var started: [pthread_t] = []
-        for loop in loops {
-            let box = Unmanaged.passRetained(loop).toOpaque()
-            var thread = pthread_t()
-            let result = pthread_create(&thread, nil, { argument in
-                let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, box)
-            precondition(result == 0, "pthread_create failed: \(result)")
-            started.append(thread)
-        }
-        threads.withLock { $0 = started }
+        group.start()
     }
 
     /// Stops accepting, sends close 1001 to every WebSocket client and waits for the loops to finish, at most
     /// about `configuration.shutdownTimeoutSeconds`.
     public func shutdown() {
-        for loop in loops {
-            loop.submit(.shutdown)
-        }
-        let running = threads.withLock { threads in
-            let all = threads
-            threads.removeAll()
-            return all
-        }
-        for thread in running {
-            pthread_join(thread, nil)
-        }
+        group.shutdown()
     }
 
     /// The event loops, e.g. to collect statistics from each.
-    public var eventLoops: [EventLoop] { loops }
+    public var eventLoops: [EventLoop] { group.loops }
 
-    /// Sums the counters of every loop (each read on its own thread).
+    /// Sums the counters of every loop.
     public func counters() async -> TransportCounters {
-        var total = TransportCounters()
-        for loop in loops {
-            total.add(await loop.counterSnapshot())
-        }
-        return total
+        await group.counters()
     }
 }
 

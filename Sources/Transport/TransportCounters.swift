@@ -12,6 +12,7 @@ public struct TransportCounters: Sendable {
     public var pingTimeouts = 0
     public var slowConsumers = 0
     public var messagesIn = 0
+    public var messagesOut = 0
     public var bytesIn = 0
     public var bytesOut = 0
     /// WebSocket closes by close code; key 1006 counts connections that ended without a close frame.
@@ -37,6 +38,7 @@ public struct TransportCounters: Sendable {
         pingTimeouts += other.pingTimeouts
         slowConsumers += other.slowConsumers
         messagesIn += other.messagesIn
+        messagesOut += other.messagesOut
         bytesIn += other.bytesIn
         bytesOut += other.bytesOut
         closesByCode.merge(other.closesByCode, uniquingKeysWith: +)

@@ -20,6 +20,13 @@ public protocol WebSocketEndpoint: Sendable {
     /// The connection is gone. `code` is the close code the peer sent (or we sent, when we failed it);
     /// nil when the TCP connection ended without a close frame (RFC 6455 §7.1.5: 1006, never sent on the wire).
     func didClose(_ connection: Connection, code: CloseCode?)
+
+    /// A client connection (see `EventLoop.connect`) could not be opened: refused, timed out or a bad 101.
+    func connectionFailed(reason: String)
+}
+
+extension WebSocketEndpoint {
+    public func connectionFailed(reason: String) {}
 }
 
 /// Routes requests to endpoints and answers plain HTTP. Called on event-loop threads; must not block.

@@ -7,7 +7,7 @@
 /// any payload is accepted.
 ///
 /// After it throws, the connection is to be failed; the parser must not be used again.
-public struct FrameParser {
+public struct FrameParser: Sendable {
     /// A decoded, validated frame header.
     public struct Header: Hashable, Sendable {
         /// RFC 6455 §5.2: set on the final fragment of a message (always set on control frames, §5.5).

@@ -51,7 +51,8 @@ public struct HTTPRequestHead: Sendable {
     /// Parses a request head from the start of `bytes`.
     ///
     /// RFC 7230 §3.1.1: `method SP request-target SP HTTP-version CRLF`, then header fields, then an empty
-    /// line. Lines must end with CRLF.
+    /// line. Lines must end with CRLF; empty lines before the request line are skipped (and counted in the
+    /// length).
     ///
     /// - Parameters:
     ///   - bytes: received bytes; a body or pipelined data may follow the head.
@@ -61,8 +62,17 @@ public struct HTTPRequestHead: Sendable {
     ///   `.versionNotSupported` (505).
     public static func parse(_ bytes: UnsafeRawBufferPointer,
                              maxLength: Int = 8192) throws(HTTPRequestError) -> (head: HTTPRequestHead, length: Int)? {
-        guard let length = try HTTPHead.length(of: bytes, maxLength: maxLength) else { return nil }
-        let (line, headers) = try HTTPHead.split(UnsafeRawBufferPointer(rebasing: bytes[..<length]))
+        // RFC 7230 §3.5: a server SHOULD ignore empty lines before the request line (some clients send a CRLF
+        // after a request body).
+        var skipped = 0
+        while skipped + 1 < bytes.count && bytes[skipped] == HTTPHead.cr && bytes[skipped + 1] == HTTPHead.lf {
+            skipped += 2
+        }
+        guard skipped < maxLength else { throw .headersTooLarge }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[skipped...])
+        guard let headLength = try HTTPHead.length(of: rest, maxLength: maxLength - skipped) else { return nil }
+        let (line, headers) = try HTTPHead.split(UnsafeRawBufferPointer(rebasing: rest[..<headLength]))
+        let length = skipped + headLength
         let parts = line.split(separator: HTTPHead.space, maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("request line is not: method SP target SP version") }
         let method = UnsafeRawBufferPointer(rebasing: parts[0])

@@ -25,7 +25,7 @@ public enum WebSocketHandshake {
     }
 
     /// The server's verdict on an upgrade request.
-    public enum ServerDecision {
+    public enum ServerDecision: Sendable {
         /// The complete `101 Switching Protocols` response; frames follow it.
         case accept([UInt8])
         /// A complete error response (`Connection: close`) and its status; close after writing it.

@@ -4,7 +4,7 @@
 /// It is small: the parser's partial-header state, a few bytes of message state and one array that stays empty
 /// (no allocation) unless a message or control frame spans several reads or several frames. A frame that lies
 /// wholly inside one read is delivered straight from the read buffer.
-public struct WebSocketSession {
+public struct WebSocketSession: Sendable {
     /// Where the close handshake stands (RFC 6455 §7).
     public enum State: Sendable, Hashable {
         /// Messages flow both ways.

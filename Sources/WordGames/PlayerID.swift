@@ -22,8 +22,10 @@ public struct PlayerID: RawRepresentable, Hashable, Comparable, Sendable, Codabl
         self.rawValue = value
     }
 
+    /// The raw value, so ids read naturally in logs and messages.
     public var description: String { rawValue }
 
+    /// Orders ids by raw value, for stable listings.
     public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

@@ -72,7 +72,7 @@ final class ClientSession {
             }
             waiting.append(message)
         case .inRoom(let room):
-            room.receive(message, from: link.id)
+            room.receive(message, from: link.id, receivedAt: Rooms.monotonicSeconds())
             if case .leave = message { place = .lobby }
         case .lobby:
             switch message {

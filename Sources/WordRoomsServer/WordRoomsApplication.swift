@@ -8,6 +8,8 @@ public struct WordRoomsApplication: HTTPApplication {
     let echo: EchoEndpoint
     let rooms: RoomsEndpoint
     let registry: RoomRegistry
+    /// Set once the transport exists (it needs the application first).
+    let transport = TransportReference()
 
     init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits) {
         self.staticFiles = staticFiles
@@ -29,6 +31,16 @@ public struct WordRoomsApplication: HTTPApplication {
         switch request.path {
         case "/healthz":
             return .now(.text("ok\n"))
+        case "/metrics":
+            let (registry, transport) = (registry, transport)
+            return .later {
+                let counters = await transport.server?.counters() ?? TransportCounters()
+                let text = MetricsReport.render(
+                    transport: counters, rooms: await registry.roomCounts(), roomsCreated: await registry.roomsCreated,
+                    fanout: registry.fanout.snapshot, process: .current())
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                    body: Array(text.utf8))
+            }
         case "/api/rooms":
             let registry = registry
             return .later { .json(await registry.publicRoomsJSON()) }
@@ -44,3 +56,15 @@ public struct WordRoomsApplication: HTTPApplication {
         }
     }
 }
+
+/// Lets the application reach the server that runs it, which is created after it.
+final class TransportReference: Sendable {
+    private let storage = Mutex<SocketServer?>(nil)
+
+    var server: SocketServer? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
+
+import Synchronization

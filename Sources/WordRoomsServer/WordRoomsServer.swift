@@ -37,10 +37,11 @@ public final class WordRoomsServer: Sendable {
         configuration.port = options.port
         configuration.threads = options.threads
         overrides(&configuration)
+        let application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
+                                               limits: limits)
         do {
-            transport = try SocketServer(configuration: configuration,
-                                         application: WordRoomsApplication(options: options, staticFiles: staticFiles,
-                                                                               registry: registry, limits: limits))
+            transport = try SocketServer(configuration: configuration, application: application)
+            application.transport.server = transport
         } catch {
             throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
         }

@@ -89,11 +89,19 @@ func parseError(_ text: String, maxLength: Int = 8192) -> HTTPRequestError? {
         ("two-digit minor version", "GET / HTTP/1.10\r\nHost: a\r\n\r\n"),
         ("no version", "GET /\r\nHost: a\r\n\r\n"),
         ("invalid method", "G(T / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        ("empty request line", "\r\nGET / HTTP/1.1\r\n\r\n"),
     ])
     func rejectsMalformedHeadsWith400(_ name: String, _ text: String) {
         let error = parseError(text)
         #expect(error?.status == 400, "\(name): \(String(describing: error))")
+    }
+
+    @Test func skipsEmptyLinesBeforeRequestLine() throws {
+        let text = "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"
+        let (head, length) = try #require(try parseHead(text))
+        #expect(head.method == "GET")
+        #expect(length == text.utf8.count)
+        #expect(parseError("\r\n\r\n\r\n", maxLength: 6) == .headersTooLarge)
+        #expect(try parseHead("\r\n\r\n") == nil)
     }
 
     @Test func rejectsOtherMajorVersionWith505() {

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <netinet/tcp.h>
+#include <sys/random.h>
 
 /// accept4(2): accepts with SOCK_NONBLOCK/SOCK_CLOEXEC set in one call.
 int clinux_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

@@ -185,8 +185,9 @@ export function createSnowmanView(actions) {
 
     const myTurn = game.status === 'inProgress' && game.turn === you;
     turn.dataset.mine = String(myTurn);
-    show(turn, game.status === 'inProgress' && game.turn !== null);
-    setText(turnText, myTurn ? 'Your turn — guess a letter!' : game.turn ? `${memberName(roomState, game.turn)} is guessing` : '');
+    const timed = game.turnEndsAt !== null && game.turnEndsAt !== undefined;
+    show(turn, game.status === 'inProgress' && game.turn !== null && (myTurn || timed));
+    setText(turnText, myTurn ? 'Your turn!' : `${memberName(roomState, game.turn)}’s turn`);
     renderCountdown();
 
     renderWord(game);

@@ -1,0 +1,2 @@
+// Replaced by the bot client's sources.
+enum BotPlaceholder {}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process's resource use, read from the kernel.
+public struct ProcessStats: Sendable {
+    public var residentBytes: Int
+    public var cpuSeconds: Double
+    public var openFiles: Int
+    public var maxFiles: Int
+
+    public static func current() -> ProcessStats {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        return ProcessStats(residentBytes: residentBytes(), cpuSeconds: cpu, openFiles: openFiles(),
+                            maxFiles: Int(limit.rlim_cur))
+    }
+
+    /// Second field of /proc/self/statm, in pages.
+    private static func residentBytes() -> Int {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return 0 }
+        let fields = buffer[..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func openFiles() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return max(0, count - 3)  // ".", ".." and the directory's own descriptor
+    }
+}

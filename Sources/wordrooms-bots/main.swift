@@ -1,0 +1,1 @@
+print("wordrooms-bots: not built yet")

@@ -7,7 +7,7 @@ import WordGames
 
 /// One shared game room: the single owner of its game state, players and history.
 ///
-/// Inputs (joins, moves, disconnects, timer ticks) go through one ordered inbox, so messages are applied in the
+/// Inputs (joins, moves, disconnects, timer ticks) are queued in order on the room's executor, so they are applied in the
 /// order they arrived, whichever connection sent them. Every change produces one JSON Patch from the previous
 /// state to the new one, encoded once into a frame and queued to every connected member (all members see the
 /// same state: the secret word and the valid-word list are not in it while they are secret).
@@ -42,7 +42,12 @@ public actor Room {
     private var lastSummary: RoomSummary?
     private var disposed = false
 
-    private let inbox: AsyncStream<Input>.Continuation
+    /// The thread this room runs on; inputs are queued to it in arrival order.
+    public nonisolated let executor: RoomExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
 
     enum Input: Sendable {
         case join(any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
@@ -50,12 +55,10 @@ public actor Room {
         case message(linkID: UInt64, ClientMessage, receivedAt: Double)
         case disconnected(linkID: UInt64)
         case tick
-        /// Resumes its continuation once every earlier input has been applied.
-        case barrier(CheckedContinuation<Void, Never>)
     }
 
     init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
-         registry: RoomRegistry, seed: UInt64, clock: @escaping @Sendable () -> Double,
+         registry: RoomRegistry, executor: RoomExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
          fanout: LatencyHistogram? = nil) {
         self.fanout = fanout
         self.code = code
@@ -65,56 +68,51 @@ public actor Room {
         self.lists = lists
         self.configuration = configuration
         self.registry = registry
+        self.executor = executor
         self.clock = clock
         self.random = SplitMix64(seed: seed)
         self.history = PatchHistory(capacity: configuration.patchHistory)
-        let (stream, continuation) = AsyncStream<Input>.makeStream()
-        self.inbox = continuation
-        Task { [weak self] in
-            for await input in stream {
-                guard let self else { return }
-                await self.apply(input)
-            }
-        }
     }
 
-    // MARK: Entry points (any thread, in order)
+    // MARK: Entry points (any thread, applied in order)
+
+    private nonisolated func enqueue(_ input: Input) {
+        executor.execute { [self] in
+            self.assumeIsolated { room in room.apply(input) }
+        }
+    }
 
     /// Queues a join; the joiner gets `welcome` or an `error`.
     public nonisolated func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?,
                                  spectator: Bool) {
-        inbox.yield(.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator))
+        enqueue(.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator))
     }
 
     /// Queues a message from the connection `linkID`; `receivedAt` (monotonic seconds) is when it arrived.
     public nonisolated func receive(_ message: ClientMessage, from linkID: UInt64, receivedAt: Double = 0) {
-        inbox.yield(.message(linkID: linkID, message, receivedAt: receivedAt))
+        enqueue(.message(linkID: linkID, message, receivedAt: receivedAt))
     }
 
     /// The connection `linkID` is gone; its seat waits for a resume.
     public nonisolated func disconnected(_ linkID: UInt64) {
-        inbox.yield(.disconnected(linkID: linkID))
+        enqueue(.disconnected(linkID: linkID))
     }
 
     /// Returns once every input queued before this call has been applied.
     public nonisolated func settled() async {
         await withCheckedContinuation { continuation in
-            inbox.yield(.barrier(continuation))
+            executor.execute { continuation.resume() }
         }
     }
 
     /// Advances the room's timers now (the clock may have been moved by a test, or time passed while stopped).
     public nonisolated func tick() {
-        inbox.yield(.tick)
+        enqueue(.tick)
     }
 
     // MARK: Applying inputs
 
     private func apply(_ input: Input) {
-        if case .barrier(let continuation) = input {
-            continuation.resume()
-            return
-        }
         guard !disposed else {
             if case .join(let link, _, _, _, _) = input {
                 link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
@@ -146,8 +144,6 @@ public actor Room {
             releaseExpiredSeats(now: now)
             if disposeIfAbandoned(now: now) { return }
             publish(now: now)
-        case .barrier:
-            return
         }
         scheduleTimer(now: now)
     }
@@ -359,10 +355,7 @@ public actor Room {
         guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
         disposed = true
         timer?.cancel()
-        inbox.finish()
-        let code = code
-        let registry = registry
-        Task { await registry?.remove(code) }
+        registry?.roomDisposed(code)
         return true
     }
 
@@ -432,8 +425,7 @@ public actor Room {
                                   maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
         guard summary != lastSummary else { return }
         lastSummary = summary
-        let registry = registry
-        Task { await registry?.update(summary) }
+        registry?.roomChanged(summary)
     }
 
     /// Wakes the room at the next moment something happens by itself: a turn or round deadline, a seat's grace
@@ -453,11 +445,10 @@ public actor Room {
         timerDeadline = next
         guard let next else { timer = nil; return }
         let delay = max(0, next - now)
-        let inbox = inbox
-        timer = Task {
+        timer = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 5))
             guard !Task.isCancelled else { return }
-            inbox.yield(.tick)
+            self?.tick()
         }
     }
 }

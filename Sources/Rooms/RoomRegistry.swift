@@ -5,7 +5,17 @@ import JSON
 import WordGames
 
 /// Creates, finds and disposes of rooms, and keeps the public lobby list.
+///
+/// Like the rooms, it runs on a `RoomExecutor` thread, and offers callback entry points so that connection
+/// threads never wait on Swift's cooperative pool to enter a room.
 public actor RoomRegistry {
+    public nonisolated let executors: RoomExecutorPool
+    public nonisolated let executor: RoomExecutor
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
     public let configuration: RoomConfiguration
     private let lists: WordLists
     private let clock: @Sendable () -> Double
@@ -22,8 +32,12 @@ public actor RoomRegistry {
     /// - Parameters:
     ///   - seed: seeds room codes and game randomness (tests pass one to reproduce a run); nil draws from the
     ///     system's secure source.
+    ///   - executors: the threads rooms run on; the registry runs on the first.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
+                executors: RoomExecutorPool = RoomExecutorPool(threads: 1),
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock) {
+        self.executors = executors
+        self.executor = executors.executors[0]
         self.lists = lists
         self.configuration = configuration
         self.clock = clock
@@ -53,7 +67,7 @@ public actor RoomRegistry {
         }
         let game = try RoomGame.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
-                        registry: self, seed: random.next(), clock: clock, fanout: fanout)
+                        registry: self, executor: executors.next(), seed: random.next(), clock: clock, fanout: fanout)
         rooms[code] = room
         roomsCreated += 1
         room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false)
@@ -79,17 +93,52 @@ public actor RoomRegistry {
 
     public var count: Int { rooms.count }
 
-    func remove(_ code: RoomCode) {
-        rooms[code] = nil
-        if summaries.removeValue(forKey: code)?.isPublic == true {
-            lobbyChanged()
+    /// Runs `body` on the registry's executor, in order with everything else queued there.
+    private nonisolated func enqueue(_ body: @escaping @Sendable (isolated RoomRegistry) -> Void) {
+        executor.execute { [self] in
+            self.assumeIsolated { registry in body(registry) }
         }
     }
 
-    func update(_ summary: RoomSummary) {
-        guard rooms[summary.code] != nil else { return }
-        summaries[summary.code] = summary
-        if summary.isPublic { lobbyChanged() }
+    /// Creates a room (see `create`) and reports the result from the registry's thread.
+    public nonisolated func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
+                                   name: String, completion: @escaping @Sendable (Result<Room, RoomError>) -> Void) {
+        enqueue { registry in
+            completion(Result { () throws(RoomError) in
+                try registry.create(kind, isPublic: isPublic, settings: settings, creator: creator, name: name)
+            })
+        }
+    }
+
+    /// Finds the room with `code` and reports it (or nil) from the registry's thread.
+    public nonisolated func find(_ code: RoomCode, completion: @escaping @Sendable (Room?) -> Void) {
+        enqueue { registry in completion(registry.rooms[code]) }
+    }
+
+    /// Lobby updates for `link` from now on (see `subscribe`), queued in order.
+    public nonisolated func subscribeLater(_ link: any ClientLink) {
+        enqueue { $0.subscribe(link) }
+    }
+
+    public nonisolated func unsubscribeLater(_ linkID: UInt64) {
+        enqueue { $0.unsubscribe(linkID) }
+    }
+
+    nonisolated func roomDisposed(_ code: RoomCode) {
+        enqueue { registry in
+            registry.rooms[code] = nil
+            if registry.summaries.removeValue(forKey: code)?.isPublic == true {
+                registry.lobbyChanged()
+            }
+        }
+    }
+
+    nonisolated func roomChanged(_ summary: RoomSummary) {
+        enqueue { registry in
+            guard registry.rooms[summary.code] != nil else { return }
+            registry.summaries[summary.code] = summary
+            if summary.isPublic { registry.lobbyChanged() }
+        }
     }
 
     /// Public rooms, most players first, then by code.
@@ -122,9 +171,9 @@ public actor RoomRegistry {
     private func lobbyChanged() {
         guard !lobbySubscribers.isEmpty, !lobbyBroadcastPending else { return }
         lobbyBroadcastPending = true
-        Task {
+        Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(250))
-            self.broadcastLobby()
+            self?.enqueue { $0.broadcastLobby() }
         }
     }
 

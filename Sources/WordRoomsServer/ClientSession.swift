@@ -58,10 +58,7 @@ final class ClientSession {
     private func dispatch(_ message: ClientMessage, on connection: Connection) {
         if case .lobby(let subscribe) = message {
             subscribedToLobby = subscribe
-            let (registry, link) = (registry, link)
-            Task {
-                if subscribe { await registry.subscribe(link) } else { await registry.unsubscribe(link.id) }
-            }
+            if subscribe { registry.subscribeLater(link) } else { registry.unsubscribeLater(link.id) }
             return
         }
         switch place {
@@ -77,14 +74,19 @@ final class ClientSession {
         case .lobby:
             switch message {
             case .create(let game, let name, let isPublic, let settings):
-                enter(connection) { registry, link throws(RoomError) in
-                    try await registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name)
+                place = .entering
+                registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name) {
+                    [link] result in ClientSession.entered(result, link: link)
                 }
             case .join(let code, let name, let token, let lastSeq, let spectator):
-                enter(connection) { registry, link throws(RoomError) in
-                    guard let room = await registry.room(code) else { throw RoomErrors.roomNotFound }
+                place = .entering
+                registry.find(code) { [link] room in
+                    guard let room else {
+                        ClientSession.entered(.failure(RoomErrors.roomNotFound), link: link)
+                        return
+                    }
                     room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator)
-                    return room
+                    ClientSession.entered(.success(room), link: link)
                 }
             default:
                 connection.send(frame: RoomError(code: "not-in-room", title: "Not in a room",
@@ -93,38 +95,27 @@ final class ClientSession {
         }
     }
 
-    /// Runs a create or join on the registry, then comes back to the loop to enter the room and replay what the
-    /// client sent meanwhile. If the connection closed meanwhile, the room hears of it at once.
-    private func enter(_ connection: Connection,
-                       _ operation: @escaping @Sendable (RoomRegistry, ConnectionLink) async throws(RoomError) -> Room) {
-        place = .entering
-        let (registry, link) = (registry, link)
-        Task {
-            let result: Result<Room, RoomError>
-            do throws(RoomError) {
-                result = .success(try await operation(registry, link))
-            } catch {
-                result = .failure(error)
-            }
-            link.handle.execute { connection in
-                let session = connection?.context as? ClientSession
-                switch result {
-                case .success(let room):
-                    guard let session else {
-                        room.disconnected(link.id)
-                        return
-                    }
-                    session.place = .inRoom(room)
-                case .failure(let error):
-                    link.send(frame: error.frame)
-                    session?.place = .lobby
+    /// Back on the connection's loop after a create or join: enter the room and replay what the client sent
+    /// meanwhile. If the connection closed meanwhile, the room hears of it at once.
+    private static func entered(_ result: Result<Room, RoomError>, link: ConnectionLink) {
+        link.handle.execute { connection in
+            let session = connection?.context as? ClientSession
+            switch result {
+            case .success(let room):
+                guard let session else {
+                    room.disconnected(link.id)
+                    return
                 }
-                if let session, let connection {
-                    let replay = session.waiting
-                    session.waiting.removeAll()
-                    for message in replay {
-                        session.dispatch(message, on: connection)
-                    }
+                session.place = .inRoom(room)
+            case .failure(let error):
+                link.send(frame: error.frame)
+                session?.place = .lobby
+            }
+            if let session, let connection {
+                let replay = session.waiting
+                session.waiting.removeAll()
+                for message in replay {
+                    session.dispatch(message, on: connection)
                 }
             }
         }
@@ -135,8 +126,7 @@ final class ClientSession {
             room.disconnected(link.id)
         }
         if subscribedToLobby {
-            let (registry, id) = (registry, link.id)
-            Task { await registry.unsubscribe(id) }
+            registry.unsubscribeLater(link.id)
         }
     }
 

@@ -22,7 +22,8 @@ public final class WordRoomsServer: Sendable {
     {
         self.options = options
         let lists = try WordRoomsServer.loadWordLists(options)
-        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, clock: clock)
+        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed,
+                                executors: RoomExecutorPool(threads: options.threads), clock: clock)
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
             do {
@@ -64,6 +65,7 @@ public final class WordRoomsServer: Sendable {
     /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
     public func shutdown() {
         transport.shutdown()
+        registry.executors.stop()
     }
 
     /// Why the server could not start, in words for the operator.

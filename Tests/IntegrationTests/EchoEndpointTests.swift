@@ -122,12 +122,14 @@ import WebSocket
         options.port = 0
         options.threads = 2
         let server = try WordRoomsServer(options: options)
-        let clients = try (0..<10).map { _ in try TestClient.webSocket(port: server.port) }
-        server.shutdown()
-        for client in clients {
-            let frame = try client.readFrame()
-            #expect(frame.opcode == 0x8)
-            #expect(frame.closeCode == 1001)
+        try await onThread {
+            let clients = try (0..<10).map { _ in try TestClient.webSocket(port: server.port) }
+            server.shutdown()
+            for client in clients {
+                let frame = try client.readFrame()
+                #expect(frame.opcode == 0x8)
+                #expect(frame.closeCode == 1001)
+            }
         }
     }
 

@@ -14,7 +14,7 @@ final class TestClient {
         let description: String
     }
 
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 15) throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }

@@ -25,8 +25,11 @@ func withServer(
     options.maxMessageBytes = maxMessageBytes
     let server = try WordRoomsServer(options: options, rooms: rooms, limits: limits, seed: nil, clock: clock,
                                      transport: configure)
-    defer { server.shutdown() }
-    try await onThread { try body(server) }
+    // Shutting down blocks while clients finish their close handshakes: not on a cooperative-pool thread either.
+    try await onThread {
+        defer { server.shutdown() }
+        try body(server)
+    }
 }
 
 /// Runs blocking code on a new thread and waits for it without blocking a cooperative-pool thread.

@@ -92,7 +92,7 @@ public struct UTF8Validator: Hashable, Sendable {
         case .tail2: return (0x80...0xBF).contains(byte) ? .tail1 : .invalid
         case .tail3: return (0x80...0xBF).contains(byte) ? .tail2 : .invalid
         case .afterE0: return (0xA0...0xBF).contains(byte) ? .tail1 : .invalid
-        case .afterED: return (0x80...0xBF).contains(byte) ? .tail1 : .invalid
+        case .afterED: return (0x80...0x9F).contains(byte) ? .tail1 : .invalid
         case .afterF0: return (0x90...0xBF).contains(byte) ? .tail2 : .invalid
         case .afterF4: return (0x80...0x8F).contains(byte) ? .tail2 : .invalid
         case .invalid: return .invalid

@@ -69,9 +69,9 @@ public struct WebSocketSession: Sendable {
             while state != .closed, let event = try parser.next(in: bytes, at: &offset) {
                 switch event {
                 case .header(let header):
-                    wholeFrameHere = header.payloadLength <= UInt64(bytes.count &- offset)
+                    let payloadIsHere = header.payloadLength <= UInt64(bytes.count &- offset)
                     wholePayload = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-                    wholeFrameHere = try begin(header, wholeFrameHere: wholeFrameHere)
+                    wholeFrameHere = try begin(header, wholeFrameHere: payloadIsHere)
                 case .payload(let chunk):
                     if wholeFrameHere {
                         wholePayload = chunk

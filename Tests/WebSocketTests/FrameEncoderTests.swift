@@ -83,4 +83,14 @@ import WebSocket
         #expect(header == FrameParser.Header(fin: false, opcode: .binary, maskingKey: key, payloadLength: UInt64(length)))
         #expect(received == payload)
     }
+
+    @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 5, 126, 70000])
+    func appendWritesTheSameFrameAsEncode(_ key: UInt32?, _ length: Int) {
+        let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        // A buffer already holding an earlier frame: appending must leave it alone.
+        let earlier = FrameEncoder.encodeText("earlier")
+        var buffer = earlier
+        payload.withUnsafeBytes { FrameEncoder.append(.binary, payload: $0, maskingKey: key, to: &buffer) }
+        #expect(buffer == earlier + FrameEncoder.encode(.binary, payload: payload, maskingKey: key))
+    }
 }

@@ -26,7 +26,8 @@ public final class Connection {
 
     let fd: Int32
     let generation: UInt32
-    unowned let loop: EventLoop
+    /// The loop outlives its connections, so no reference counting is needed to reach it.
+    unowned(unsafe) let loop: EventLoop
     /// The peer's address, as seen on the socket.
     public let peer: SocketAddress
 

@@ -7,11 +7,21 @@ extension FrameEncoder {
                               maskingKey: UInt32? = nil, to buffer: inout [UInt8]) {
         let headerLength = headerLength(payloadLength: payload.count, masked: maskingKey != nil)
         let start = buffer.count
-        buffer.reserveCapacity(start + headerLength + payload.count)
-        withUnsafeTemporaryAllocation(byteCount: maxHeaderLength, alignment: 1) { header in
-            let written = writeHeader(opcode: opcode, fin: fin, payloadLength: payload.count,
-                                      maskingKey: maskingKey, to: header.baseAddress!)
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[..<written]))
+        let needed = start + headerLength + payload.count
+        if buffer.capacity < needed {
+            // Grow geometrically: reserving the exact size on every append would copy the buffer each time.
+            buffer.reserveCapacity(max(needed, buffer.capacity * 2))
+        }
+        if maskingKey == nil && payload.count < 126 {
+            // The common small server frame: two header bytes, appended directly.
+            buffer.append((fin ? 0x80 : 0) | opcode.rawValue)
+            buffer.append(UInt8(truncatingIfNeeded: payload.count))
+        } else {
+            withUnsafeTemporaryAllocation(byteCount: maxHeaderLength, alignment: 1) { header in
+                let written = writeHeader(opcode: opcode, fin: fin, payloadLength: payload.count,
+                                          maskingKey: maskingKey, to: header.baseAddress!)
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[..<written]))
+            }
         }
         buffer.append(contentsOf: payload)
         if let maskingKey {

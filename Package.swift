@@ -34,7 +34,7 @@ var targets: [Target] = [
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
     .target(name: "JSON"),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets.
-    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"]),
+    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"], exclude: ["PROTOCOL.md"]),
     // Wires transport, endpoints and rooms into a runnable server.
     .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"]),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),

@@ -41,7 +41,14 @@ public final class Connection {
     /// When the current phase times out: request head, pong, or close handshake.
     var deadlineMillis: UInt64
     var pingOutstanding = false
+    /// Output is waiting for the socket to become writable.
     var wantsWritable = false
+    /// Reading is paused until queued output drains (backpressure).
+    var readPaused = false
+    /// The epoll events currently registered.
+    var registeredEvents: UInt32 = 0
+    /// Queued output beyond this drops the connection as too slow.
+    var outboundLimit = 4 << 20
     var isDirty = false
     /// Set by `close` while the session is busy parsing; applied when it returns.
     var deferredClose: (code: CloseCode, reason: String)?

@@ -185,6 +185,8 @@ public final class EventLoop: @unchecked Sendable {
     private func register(fd: Int32, peer: SocketAddress) {
         nextGeneration &+= 1
         let connection = Connection(fd: fd, generation: nextGeneration, loop: self, peer: peer, now: nowMillis)
+        connection.outboundLimit = configuration.maxOutboundBytes
+        connection.registeredEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
         }
@@ -210,7 +212,7 @@ public final class EventLoop: @unchecked Sendable {
                 counters.bytesIn += n
                 process(UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<n]), on: connection)
                 guard connections[Int(connection.fd)] === connection else { return }
-                if n < readBuffer.count { return }
+                if n < readBuffer.count || connection.outbound.count >= Self.pauseReadingBytes { return }
             } else if n == 0 {
                 peerClosed(connection)
                 return
@@ -359,6 +361,8 @@ public final class EventLoop: @unchecked Sendable {
             connection.phase = .webSocket
             connection.session = WebSocketSession(role: .server, maxMessageBytes: endpoint.maxMessageBytes)
             connection.endpoint = endpoint
+            // Room for a reply as big as the largest message accepted, on top of the normal allowance.
+            connection.outboundLimit = configuration.maxOutboundBytes + endpoint.maxMessageBytes
             connection.inbound = []
             outputQueued(on: connection)
             endpoint.didOpen(connection, request: request)
@@ -454,7 +458,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Marks a connection to be flushed once the current batch of events is handled, so many frames queued in
     /// one batch leave in one `writev`.
     func outputQueued(on connection: Connection) {
-        if connection.outbound.count > configuration.maxOutboundBytes {
+        if connection.outbound.count > connection.outboundLimit {
             counters.slowConsumers += 1
             connection.outbound.removeAll(pool: pool)
             connection.closeCode = .policyViolation
@@ -490,20 +494,33 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         counters.bytesOut += before - connection.outbound.count
-        if drained {
-            if connection.wantsWritable {
-                connection.wantsWritable = false
-                try? control(EPOLL_CTL_MOD, fd: connection.fd, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
-            }
-            if connection.phase == .closing, connection.session?.state != .closeSent {
-                // Everything is out: send FIN. The peer's FIN (read returning 0) or the deadline ends it.
-                shutdown(connection.fd, Int32(SHUT_WR))
-            }
-        } else if !connection.wantsWritable {
-            connection.wantsWritable = true
-            try? control(EPOLL_CTL_MOD, fd: connection.fd,
-                         events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue)
+        connection.wantsWritable = !drained
+        // Backpressure: a peer that sends faster than it reads our replies is not read from until its replies
+        // drain, so its queue stays bounded without dropping it (TCP slows the sender down).
+        if connection.readPaused {
+            if connection.outbound.count <= Self.resumeReadingBytes { connection.readPaused = false }
+        } else if connection.outbound.count >= Self.pauseReadingBytes {
+            connection.readPaused = true
         }
+        updateInterest(connection)
+        if drained, connection.phase == .closing, connection.session?.state != .closeSent {
+            // Everything is out: send FIN. The peer's FIN (read returning 0) or the deadline ends it.
+            shutdown(connection.fd, Int32(SHUT_WR))
+        }
+    }
+
+    /// Replies queued beyond this stop reading from the connection; below `resumeReadingBytes` it resumes.
+    private static let pauseReadingBytes = 1 << 20
+    private static let resumeReadingBytes = 256 << 10
+
+    /// Registers the epoll events the connection needs now, with a syscall only when they change.
+    private func updateInterest(_ connection: Connection) {
+        var events = EPOLLRDHUP.rawValue
+        if !connection.readPaused { events |= EPOLLIN.rawValue }
+        if connection.wantsWritable { events |= EPOLLOUT.rawValue }
+        guard events != connection.registeredEvents else { return }
+        connection.registeredEvents = events
+        try? control(EPOLL_CTL_MOD, fd: connection.fd, events: events)
     }
 
     private func destroy(_ connection: Connection) {
@@ -695,6 +712,7 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         connection.wantsWritable = true
+        connection.registeredEvents = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue
         connections[Int(fd)] = connection
         connectionCount += 1
     }

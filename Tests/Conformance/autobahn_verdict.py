@@ -12,6 +12,7 @@ Exit status: 0 all cases pass, 1 some case failed (or no case ran), 2 unreadable
 
 import argparse
 import json
+import os
 import sys
 
 PASSING = ("OK", "NON-STRICT", "INFORMATIONAL")
@@ -35,6 +36,23 @@ def judge(case_id, result):
         if category in (behavior, behavior_close):
             return category, None
     return "OK", None
+
+
+def case_detail(report_dir, report_file):
+    """'description -> result' from the case's own JSON report, and the path of its HTML page."""
+    if not report_file:
+        return None
+    path = os.path.join(report_dir, report_file)
+    html = os.path.splitext(path)[0] + ".html"
+    try:
+        with open(path) as handle:
+            case = json.load(handle)
+    except (OSError, ValueError):
+        return html
+    def short(text, limit=160):
+        text = " ".join(str(text or "").split())
+        return text if len(text) <= limit else text[:limit - 3] + "..."
+    return "%s -> %s (%s)" % (short(case.get("description")), short(case.get("result")), html)
 
 
 def main(argv):
@@ -75,9 +93,13 @@ def main(argv):
         elif category in ("NON-STRICT", "INFORMATIONAL"):
             notes.append((case_id, category, result))
 
+    report_dir = os.path.dirname(os.path.abspath(args.index))
     for case_id, problem, result in failures:
-        print("  FAILED %-8s %s remoteCloseCode=%s duration=%sms report=%s" % (
-            case_id, problem, result.get("remoteCloseCode"), result.get("duration"), result.get("reportfile")))
+        extras = "".join(" %s=%s" % (key, result[key]) for key in ("remoteCloseCode", "duration") if key in result)
+        print("  FAILED %-8s %s%s" % (case_id, problem, extras))
+        detail = case_detail(report_dir, result.get("reportfile"))
+        if detail:
+            print("         %s" % detail)
     if args.verbose:
         for case_id, category, result in notes:
             print("  %-13s %-8s behavior=%s behaviorClose=%s" % (

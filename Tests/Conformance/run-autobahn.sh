@@ -135,7 +135,7 @@ setup_autobahn_venv() {
         rm -rf "$VENV"
         boot="$(mktemp -d "${TMPDIR:-/tmp}/wordrooms-virtualenv.XXXXXX")"
         {
-            if "$PYTHON2" -m pip --version >/dev/null 2>&1; then
+            if [[ "${WORDROOMS_VIRTUALENV_VIA_PYTHON3:-0}" != 1 ]] && "$PYTHON2" -m pip --version >/dev/null 2>&1; then
                 # virtualenv<20.22 with Python 2's own pip, into a throwaway --target dir (site-packages untouched).
                 timeout 600 "$PYTHON2" -m pip install -q --disable-pip-version-check --target "$boot/lib" -r "$vreq" &&
                     PYTHONPATH="$boot/lib" timeout 300 "$PYTHON2" -m virtualenv --no-periodic-update "$VENV"
@@ -174,7 +174,7 @@ else
         wr_log "stand-in: excluding case 7.1.5 (websockets closes with 1002 on a close inside a fragmented message)"
         EXCLUDE="${EXCLUDE:+$EXCLUDE,}7.1.5"
         wr_python3_venv "$WR_CACHE_DIR/e2e-venv" "$WR_REPO_ROOT/Tests/EndToEnd/requirements.txt"
-        read -r -a CMD <<<"$WR_CACHE_DIR/e2e-venv/bin/python $WR_REPO_ROOT/Tests/EndToEnd/standin_server.py"
+        CMD=("$WR_CACHE_DIR/e2e-venv/bin/python" "$WR_REPO_ROOT/Tests/EndToEnd/standin_server.py")
     elif [[ -n "$SERVER_CMD" ]]; then
         read -r -a CMD <<<"$SERVER_CMD"
     else
@@ -228,7 +228,7 @@ WR_BG_PIDS+=("$PROGRESS_PID")
 WSTEST_STATUS=0
 HERE_BEFORE="$PWD"
 cd "$WR_TMP"
-wr_run_bounded "$RUN_TIMEOUT" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC" >"$LOG" 2>&1 || WSTEST_STATUS=$?
+wr_run_bounded "$RUN_TIMEOUT" "$LOG" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC" || WSTEST_STATUS=$?
 cd "$HERE_BEFORE"
 kill "$PROGRESS_PID" 2>/dev/null || true
 ELAPSED=$((SECONDS - START_TIME))

@@ -56,13 +56,18 @@ wr_install_traps() {
     trap 'exit 129' HUP
 }
 
-# wr_run_bounded SECONDS CMD [ARGS...]: runs CMD under timeout(1), in the background, and waits for it. A
-# foreground child would hold off our INT/TERM traps until it ended; `wait` lets them run at once, and
-# wr_cleanup then stops CMD. Returns CMD's status (124 or 137 when the limit ran out).
+# wr_run_bounded SECONDS LOG CMD [ARGS...]: runs CMD under timeout(1), in the background, with stdout and stderr
+# to the file LOG ("-": ours), and waits for it. A foreground child would hold off our INT/TERM traps until it
+# ended; `wait` lets them run at once, and wr_cleanup then stops CMD. Returns CMD's status (124 or 137 when the
+# limit ran out).
 wr_run_bounded() {
-    local limit="$1" pid status=0
-    shift
-    timeout --kill-after=15 "$limit" "$@" &
+    local limit="$1" log="$2" pid status=0
+    shift 2
+    if [[ "$log" == - ]]; then
+        timeout --kill-after=15 "$limit" "$@" &
+    else
+        timeout --kill-after=15 "$limit" "$@" >"$log" 2>&1 &
+    fi
     pid=$!
     WR_BG_PIDS+=("$pid")
     wait "$pid" || status=$?
@@ -102,7 +107,7 @@ wr_build_server() {
     wr_log "building: swift build -c $config --product wordrooms (log: $log)"
     local status=0 here="$PWD"
     cd "$WR_REPO_ROOT" || wr_die "cannot cd to $WR_REPO_ROOT"
-    wr_run_bounded "${WR_BUILD_TIMEOUT:-2400}" swift build -c "$config" --product wordrooms >"$log" 2>&1 || status=$?
+    wr_run_bounded "${WR_BUILD_TIMEOUT:-2400}" "$log" swift build -c "$config" --product wordrooms || status=$?
     cd "$here" || wr_die "cannot cd back to $here"
     if [[ $status -ne 0 ]]; then
         tail -n 40 "$log" >&2

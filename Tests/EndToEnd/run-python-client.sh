@@ -110,7 +110,7 @@ else
 fi
 
 STATUS=0
-wr_run_bounded "$RUN_TIMEOUT" "$VENV/bin/python" "$HERE/python_client_test.py" --url "$MAIN_URL" \
+wr_run_bounded "$RUN_TIMEOUT" - "$VENV/bin/python" "$HERE/python_client_test.py" --url "$MAIN_URL" \
     "${CLIENT_ARGS[@]}" "${ONLY[@]+"${ONLY[@]}"}" || STATUS=$?
 if [[ $STATUS == 124 || $STATUS == 137 ]]; then
     wr_log "FAILED: the client run did not finish within --timeout ${RUN_TIMEOUT}s"

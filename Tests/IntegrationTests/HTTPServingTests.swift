@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
+import JSON
 import Testing
+import WordRoomsServer
 import WebSocket
 @testable import Transport
 @testable import WordRoomsServer
@@ -159,18 +162,55 @@ import WebSocket
         }
     }
 
-    @Test func consumerThatNeverReadsIsCutOff() async throws {
-        try await withServer(configure: { $0.maxOutboundBytes = 64 * 1024 }) { server in
+    @Test func echoAppliesBackpressureInsteadOfDroppingAFastSender() async throws {
+        try await withServer(maxMessageBytes: 1 << 20) { server in
             let client = try TestClient.webSocket(port: server.port)
-            let frame = FrameEncoder.encode(.binary, payload: [UInt8](repeating: 7, count: 60_000),
-                                            maskingKey: FrameEncoder.randomMaskingKey())
-            var failure: String?
-            // Echoes pile up in the kernel buffers, then in the server's queue, until it gives up on us.
-            for _ in 0..<2000 {
-                do { try client.send(frame) } catch { failure = "\(error)"; break }
+            let payload = [UInt8](repeating: 7, count: 60_000)
+            let frames = 300  // 18 MB: far more than the kernel buffers and the server's pause threshold hold
+            let shared = Unchecked(value: client)
+            let writer = Thread {
+                for _ in 0..<frames {
+                    try? shared.value.sendFrame(.binary, payload)
+                }
             }
-            // A reset or broken pipe, not a send timeout: the server dropped the connection.
-            #expect(failure == "write failed: errno \(ECONNRESET)" || failure == "write failed: errno \(EPIPE)")
+            writer.start()
+            // Read nothing for a while: the server must stop reading from us rather than drop us.
+            Thread.sleep(forTimeInterval: 1)
+            var echoed = 0
+            for _ in 0..<frames {
+                let frame = try client.readMessage()
+                if frame.payload.count == payload.count { echoed += 1 }
+            }
+            #expect(echoed == frames)
+            let counters = waitFor { await server.transport.counters() }
+            #expect(counters.slowConsumers == 0)
+        }
+    }
+
+    @Test func broadcastToAClientThatNeverReadsIsCutOff() async throws {
+        var limits = GameLimits()
+        limits.messagesPerSecond = 1_000_000
+        limits.messageBurst = 1_000_000
+        try await withServer(limits: limits, configure: { $0.maxOutboundBytes = 64 * 1024 }) { server in
+            let host = try GameClient.create(port: server.port, game: "snowman", name: "Host")
+            // A spectator with a tiny receive window that never reads.
+            let lurker = try TestClient(port: server.port, receiveBuffer: 4096)
+            try lurker.send(WebSocketHandshake.clientRequest(host: "x", path: "/ws", key: WebSocketHandshake.randomKey()))
+            _ = try lurker.readHTTPHead()
+            try lurker.sendFrame(.text, Array(#"{"type":"join","code":"\#(host.code!)","name":"Lurker","spectator":true}"#.utf8))
+            try host.receive { _ in host.state["members"]?.arrayValue?.count == 2 }
+            let chat = String(repeating: "x", count: 190)
+            var cutOff = false
+            for index in 0..<40_000 where !cutOff {
+                try host.send(["type": "chat", "text": JSONValue("\(index) \(chat)")])
+                if index % 500 == 499 {
+                    while host.seq < index { try host.receive() }
+                    cutOff = host.state["members"]?[1]?["connected"]?.boolValue == false
+                }
+            }
+            #expect(cutOff)
+            let counters = waitFor { await server.transport.counters() }
+            #expect(counters.slowConsumers == 1)
         }
     }
 }

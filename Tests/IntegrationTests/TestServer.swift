@@ -72,3 +72,8 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     for _ in 0..<count { done.wait() }
 }
+
+/// Hands a non-Sendable test object to another test thread that uses it in turn with this one.
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+}

@@ -10,6 +10,7 @@ import WordGames
 /// threads never wait on Swift's cooperative pool to enter a room.
 public actor RoomRegistry {
     public nonisolated let executors: RoomExecutorPool
+    public nonisolated let shard: Int?
     public nonisolated let executor: RoomExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -33,11 +34,13 @@ public actor RoomRegistry {
     ///   - seed: seeds room codes and game randomness (tests pass one to reproduce a run); nil draws from the
     ///     system's secure source.
     ///   - executors: the threads rooms run on; the registry runs on the first.
+    ///   - shard: this instance's shard, written into every room code it creates.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
-                executors: RoomExecutorPool = RoomExecutorPool(threads: 1),
+                shard: Int? = nil, executors: RoomExecutorPool = RoomExecutorPool(threads: 1),
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock) {
         self.executors = executors
         self.executor = executors.executors[0]
+        self.shard = shard
         self.lists = lists
         self.configuration = configuration
         self.clock = clock
@@ -61,9 +64,9 @@ public actor RoomRegistry {
                             move: "create")
         }
         _ = try NameRules.cleanRefusing("create", name)
-        var code = RoomCode.random(using: &random)
+        var code = RoomCode.random(shard: shard, using: &random)
         while rooms[code] != nil {
-            code = RoomCode.random(using: &random)
+            code = RoomCode.random(shard: shard, using: &random)
         }
         let game = try RoomGame.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
@@ -146,6 +149,11 @@ public actor RoomRegistry {
         summaries.values.filter(\.isPublic).sorted {
             $0.players != $1.players ? $0.players > $1.players : $0.code.rawValue < $1.code.rawValue
         }
+    }
+
+    /// Reports the public rooms from the registry's thread.
+    public nonisolated func withPublicRooms(_ body: @escaping @Sendable ([RoomSummary]) -> Void) {
+        enqueue { body($0.publicRooms()) }
     }
 
     /// `{"rooms": [...]}` for `GET /api/rooms`.

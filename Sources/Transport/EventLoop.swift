@@ -344,6 +344,11 @@ public final class EventLoop: @unchecked Sendable {
             finish(connection, with: .text("The server is shutting down.", status: 503))
             return
         }
+        if let refusal = application.refuseUpgrade(request, from: connection.peer) {
+            counters.handshakeFailures += 1
+            finish(connection, with: refusal)
+            return
+        }
         guard let endpoint = application.webSocketEndpoint(for: request.path) else {
             counters.handshakeFailures += 1
             finish(connection, with: .text("No WebSocket endpoint at \(request.path).", status: 404))

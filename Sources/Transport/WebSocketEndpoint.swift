@@ -36,4 +36,11 @@ public protocol HTTPApplication: Sendable {
 
     /// Answers a request that is not a WebSocket upgrade.
     func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply
+
+    /// A refusal for a WebSocket upgrade (e.g. 403 for a foreign `Origin`), or nil to let it proceed.
+    func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse?
+}
+
+extension HTTPApplication {
+    public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? { nil }
 }

@@ -25,8 +25,11 @@ final class ClientSession {
     /// Messages refused by the rate limit since the last allowed one; a sustained flood ends the connection.
     private var strikes = 0
     private var subscribedToLobby = false
+    /// The client's address (through trusted proxies), which per-address limits count.
+    let address: String
 
-    init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits) {
+    init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits, address: String) {
+        self.address = address
         self.link = ConnectionLink(handle: handle)
         self.registry = registry
         self.limits = limits

@@ -7,9 +7,17 @@ struct RoomsEndpoint: WebSocketEndpoint {
     let registry: RoomRegistry
     let limits: GameLimits
     let maxMessageBytes: Int
+    let perAddress: ConnectionsPerAddress
+    let trustedProxies: Set<String>
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
-        connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits)
+        let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
+        guard perAddress.admit(address) else {
+            connection.close(code: .policyViolation, reason: "too many connections from your address")
+            return
+        }
+        connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
+                                           address: address)
     }
 
     func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {
@@ -22,6 +30,8 @@ struct RoomsEndpoint: WebSocketEndpoint {
     }
 
     func didClose(_ connection: Connection, code: CloseCode?) {
-        (connection.context as? ClientSession)?.closed()
+        guard let session = connection.context as? ClientSession else { return }
+        session.closed()
+        perAddress.release(session.address)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Transport
 
 /// Everything `wordrooms` can be told on its command line.
@@ -11,6 +14,18 @@ public struct ServerOptions: Sendable, Equatable {
     public var maxMessageBytes = 64 * 1024
     /// Custom secret-word list for Snowman (one word per line).
     public var wordsFile: String?
+    /// The address people use to reach the server (behind a proxy), for the start line and share links.
+    public var publicURL: String?
+    /// Proxies whose `X-Forwarded-For` names the real client.
+    public var trustedProxies: [String] = []
+    /// Browser origins allowed to open game sockets; empty allows any.
+    public var allowedOrigins: [String] = []
+    /// This instance's shard when rooms are spread over several instances (0-21); nil when alone.
+    public var shard: Int?
+    /// Redis `host:port` for the lobby shared by all instances.
+    public var redis: String?
+    /// Open WebSocket connections allowed from one client address.
+    public var maxConnectionsPerIP = 256
 
     public init() {}
 
@@ -26,6 +41,12 @@ public struct ServerOptions: Sendable, Equatable {
           --web DIR                 directory of the web client (default: the package's web/)
           --max-message-bytes N     largest WebSocket message accepted (default 65536)
           --words FILE              Snowman secret words, one per line (default: the bundled list)
+          --public-url URL          address people use to reach this server (behind a proxy)
+          --trusted-proxy ADDR,...  proxies whose X-Forwarded-For header names the client
+          --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
+          --max-connections-per-ip N  open WebSocket connections per client address (default 256)
+          --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
+          --redis HOST:PORT         share the public room list with other instances through Redis
           -h, --help                show this help
         """
 
@@ -84,11 +105,61 @@ public struct ServerOptions: Sendable, Equatable {
                 options.maxMessageBytes = try integer(125...(1 << 30))
             case "--words":
                 options.wordsFile = try value()
+            case "--public-url":
+                let url = try value()
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw ParseError(description: "--public-url needs an http:// or https:// URL, not '\(url)'")
+                }
+                options.publicURL = url.hasSuffix("/") ? url : url + "/"
+            case "--trusted-proxy":
+                for address in try value().split(separator: ",").map(String.init) {
+                    guard isNumericAddress(address) else {
+                        throw ParseError(description: "--trusted-proxy needs numeric addresses, not '\(address)'")
+                    }
+                    options.trustedProxies.append(address)
+                }
+            case "--allowed-origin":
+                for origin in try value().split(separator: ",").map(String.init) {
+                    guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {
+                        throw ParseError(description: "--allowed-origin needs origins like https://play.example.com (no path), not '\(origin)'")
+                    }
+                    options.allowedOrigins.append(origin.lowercased())
+                }
+            case "--max-connections-per-ip":
+                options.maxConnectionsPerIP = try integer(1...1_000_000)
+            case "--shard":
+                let text = try value()
+                if text == "auto" {
+                    guard let number = shardFromHostname() else {
+                        throw ParseError(description: "--shard auto needs a hostname ending in a number (like wordrooms-2)")
+                    }
+                    options.shard = number
+                } else if let number = Int(text), (0...21).contains(number) {
+                    options.shard = number
+                } else {
+                    throw ParseError(description: "--shard needs a number from 0 to 21 or 'auto', not '\(text)'")
+                }
+            case "--redis":
+                let address = try value()
+                guard let colon = address.lastIndex(of: ":"), Int(address[address.index(after: colon)...]) != nil else {
+                    throw ParseError(description: "--redis needs HOST:PORT, not '\(address)'")
+                }
+                options.redis = address
             default:
                 throw ParseError(description: "unknown option '\(argument)'")
             }
         }
         return .run(options)
+    }
+
+    /// The trailing number of the host name, as in a StatefulSet pod `wordrooms-2`.
+    static func shardFromHostname() -> Int? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(cString: buffer)
+        let digits = name.reversed().prefix { $0.isNumber }
+        guard !digits.isEmpty, let number = Int(String(digits.reversed())), (0...21).contains(number) else { return nil }
+        return number
     }
 
     private static func isNumericAddress(_ host: String) -> Bool {

@@ -1,9 +1,10 @@
+import JSON
 import Rooms
 import Transport
 import WebSocket
 
 /// Routes of the WordRooms server: the web client, the game socket, the lobby API, health and echo.
-public struct WordRoomsApplication: HTTPApplication {
+public final class WordRoomsApplication: HTTPApplication, Sendable {
     let staticFiles: StaticFiles?
     let echo: EchoEndpoint
     let rooms: RoomsEndpoint
@@ -11,26 +12,49 @@ public struct WordRoomsApplication: HTTPApplication {
     /// Set once the transport exists (it needs the application first).
     let transport = TransportReference()
 
-    init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits) {
+    let options: ServerOptions
+    /// Set when shutdown begins, so readiness probes send traffic elsewhere.
+    let stopping = Atomic<Bool>(false)
+    let lobby: SharedLobby?
+
+    init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits,
+         lobby: SharedLobby?) {
+        self.options = options
         self.staticFiles = staticFiles
         self.echo = EchoEndpoint(maxMessageBytes: options.maxMessageBytes)
         self.rooms = RoomsEndpoint(registry: registry, limits: limits,
-                                   maxMessageBytes: min(options.maxMessageBytes, 16 * 1024))
+                                   maxMessageBytes: min(options.maxMessageBytes, 16 * 1024),
+                                   perAddress: ConnectionsPerAddress(limit: options.maxConnectionsPerIP),
+                                   trustedProxies: Set(options.trustedProxies))
         self.registry = registry
+        self.lobby = lobby
     }
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {
-        switch path {
-        case "/ws": rooms
-        case "/echo": echo
-        default: nil
+        if path == "/ws" || path.hasPrefix("/ws/") { return rooms }
+        return path == "/echo" ? echo : nil
+    }
+
+    /// Browsers send `Origin`; when an allowlist is configured, other sites cannot open game sockets
+    /// (clients that send no `Origin`, like the bots, are not browsers and are let through).
+    public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? {
+        guard !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin") else { return nil }
+        guard options.allowedOrigins.contains(origin.lowercased()) else {
+            return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
         }
+        return nil
     }
 
     public func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
         switch request.path {
         case "/healthz":
             return .now(.text("ok\n"))
+        case "/readyz":
+            return .now(stopping.load(ordering: .relaxed) ? .text("stopping\n", status: 503) : .text("ready\n"))
+        case "/api/config":
+            var config: JSONObject = ["publicUrl": options.publicURL.map { JSONValue($0) } ?? .null]
+            config["shard"] = options.shard.map { JSONValue($0) } ?? .null
+            return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":
             let (registry, transport) = (registry, transport)
             return .later {
@@ -42,8 +66,11 @@ public struct WordRoomsApplication: HTTPApplication {
                                     body: Array(text.utf8))
             }
         case "/api/rooms":
-            let registry = registry
-            return .later { .json(await registry.publicRoomsJSON()) }
+            let (registry, lobby) = (registry, lobby)
+            return .later {
+                guard let lobby else { return .json(await registry.publicRoomsJSON()) }
+                return .json(await lobby.allRoomsJSON())
+            }
         default:
             guard let staticFiles else {
                 return .now(.text("This server was started without a web client directory.", status: 404))

@@ -13,6 +13,8 @@ public final class WordRoomsServer: Sendable {
     /// The web client directory actually served, if any.
     public let webRoot: String?
     public let registry: RoomRegistry
+    let lobby: SharedLobby?
+    let application: WordRoomsApplication
 
     /// Loads the word lists, binds the port and starts the event loops.
     public init(options: ServerOptions, rooms: RoomConfiguration = RoomConfiguration(), limits: GameLimits = GameLimits(),
@@ -22,8 +24,10 @@ public final class WordRoomsServer: Sendable {
     {
         self.options = options
         let lists = try WordRoomsServer.loadWordLists(options)
-        registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed,
-                                executors: RoomExecutorPool(threads: options.threads), clock: clock)
+        let registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, shard: options.shard,
+                                    executors: RoomExecutorPool(threads: options.threads), clock: clock)
+        self.registry = registry
+        lobby = options.redis.map { SharedLobby(address: $0, shard: options.shard, registry: registry) }
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
             do {
@@ -38,8 +42,8 @@ public final class WordRoomsServer: Sendable {
         configuration.port = options.port
         configuration.threads = options.threads
         overrides(&configuration)
-        let application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
-                                               limits: limits)
+        application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
+                                           limits: limits, lobby: lobby)
         do {
             transport = try SocketServer(configuration: configuration, application: application)
             application.transport.server = transport
@@ -53,6 +57,7 @@ public final class WordRoomsServer: Sendable {
 
     /// The address to print for people: a browser cannot open `http://[::]:8080/`.
     public var url: String {
+        if let publicURL = options.publicURL { return publicURL }
         let host: String
         switch options.host {
         case "::", "0.0.0.0": host = "localhost"
@@ -64,8 +69,10 @@ public final class WordRoomsServer: Sendable {
 
     /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
     public func shutdown() {
+        application.stopping.store(true, ordering: .relaxed)
         transport.shutdown()
         registry.executors.stop()
+        lobby?.stop()
     }
 
     /// Why the server could not start, in words for the operator.

@@ -16,8 +16,8 @@ final class GameClient {
     /// Payloads of every text message received, in order.
     var received: [[UInt8]] = []
 
-    init(port: Int) throws {
-        socket = try TestClient.webSocket(port: port, path: "/ws")
+    init(port: Int, path: String = "/ws") throws {
+        socket = try TestClient.webSocket(port: port, path: path)
     }
 
     func send(_ message: JSONValue) throws {

@@ -14,6 +14,7 @@ func withServer(
     rooms: RoomConfiguration = RoomConfiguration(),
     limits: GameLimits = GameLimits(),
     clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
+    options adjust: (inout ServerOptions) -> Void = { _ in },
     configure: (inout TransportConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (WordRoomsServer) throws -> Void
 ) async throws {
@@ -23,6 +24,7 @@ func withServer(
     options.port = 0
     options.threads = 2
     options.maxMessageBytes = maxMessageBytes
+    adjust(&options)
     let server = try WordRoomsServer(options: options, rooms: rooms, limits: limits, seed: nil, clock: clock,
                                      transport: configure)
     // Shutting down blocks while clients finish their close handshakes: not on a cooperative-pool thread either.

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Open game connections per client address, shared by every event loop, so one address cannot hold more
+/// than its share of the server.
+final class ConnectionsPerAddress: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts a new connection from `address`; false (and nothing counted) when the address is at its limit.
+    func admit(_ address: String) -> Bool {
+        counts.withLock { counts in
+            let current = counts[address, default: 0]
+            guard current < limit else { return false }
+            counts[address] = current + 1
+            return true
+        }
+    }
+
+    func release(_ address: String) {
+        counts.withLock { counts in
+            let remaining = counts[address, default: 0] - 1
+            counts[address] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    func count(_ address: String) -> Int {
+        counts.withLock { $0[address, default: 0] }
+    }
+}

@@ -1,0 +1,96 @@
+import JSON
+import Rooms
+import Transport
+
+/// The public room list of every instance, through Redis: each instance writes its own public rooms under
+/// `wordrooms:rooms:<shard>` with a short expiry, refreshed every couple of seconds, and `GET /api/rooms` reads
+/// them all. An instance that stops simply drops out when its key expires.
+final class SharedLobby: Sendable {
+    static let keyPrefix = "wordrooms:rooms:"
+    static let refreshSeconds = 2
+    static let expirySeconds = 10
+
+    private let worker = RoomExecutor(name: "redis")
+    private let client: UncheckedBox<RedisClient>
+    private let registry: RoomRegistry
+    private let key: String
+
+    init(address: String, shard: Int?, registry: RoomRegistry) {
+        client = UncheckedBox(RedisClient(address: address))
+        self.registry = registry
+        key = Self.keyPrefix + String(shard ?? 0)
+        scheduleRefresh()
+    }
+
+    /// Publishes this instance's rooms now and then every `refreshSeconds`.
+    private func scheduleRefresh() {
+        registry.withPublicRooms { [self] rooms in
+            let value = JSONWriter().serialize(.array(rooms.map(\.json)))
+            worker.execute { [self] in
+                do {
+                    let reply = try client.value.command("SET", key, String(decoding: value, as: UTF8.self),
+                                                         "EX", String(Self.expirySeconds))
+                    if case .error(let message) = reply { Log.error("Redis refused the lobby update: \(message)") }
+                } catch {
+                    Log.error("shared lobby: \(error)")
+                }
+            }
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(Self.refreshSeconds))
+                self?.scheduleRefresh()
+            }
+        }
+    }
+
+    /// `{"rooms": [...]}` with the public rooms of every instance; this instance's own when Redis is down.
+    func allRoomsJSON() async -> [UInt8] {
+        let fetched: [JSONValue]? = await withCheckedContinuation { continuation in
+            worker.execute { [self] in
+                continuation.resume(returning: fetchAll())
+            }
+        }
+        if let fetched {
+            let sorted = fetched.sorted {
+                let (left, right) = ($0["players"]?.intValue ?? 0, $1["players"]?.intValue ?? 0)
+                return left != right ? left > right : ($0["code"]?.stringValue ?? "") < ($1["code"]?.stringValue ?? "")
+            }
+            return JSONWriter().serialize(["rooms": .array(sorted)])
+        }
+        return await registry.publicRoomsJSON()
+    }
+
+    private func fetchAll() -> [JSONValue]? {
+        do {
+            guard case .array(let keys?) = try client.value.command("KEYS", Self.keyPrefix + "*") else { return nil }
+            let names = keys.compactMap { value -> String? in
+                if case .bulk(let bytes?) = value { return String(decoding: bytes, as: UTF8.self) }
+                return nil
+            }
+            guard !names.isEmpty else { return [] }
+            guard case .array(let values?) = try client.value.command(["MGET"] + names) else { return nil }
+            var rooms: [JSONValue] = []
+            for case .bulk(let bytes?) in values {
+                if let list = try? JSONParser().parse(bytes).arrayValue {
+                    rooms += list
+                }
+            }
+            return rooms
+        } catch {
+            Log.error("shared lobby: \(error)")
+            return nil
+        }
+    }
+
+    func stop() {
+        worker.stop()
+    }
+}
+
+/// A non-Sendable value used only on one serial worker thread.
+final class UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+
+    init(_ value: T) {
+        self.value = value
+    }
+}

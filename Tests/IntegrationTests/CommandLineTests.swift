@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The `wordrooms` executable as an operator meets it: the start line, help, and clear errors for bad input.
+@Suite struct CommandLineTests {
+    /// The built executable, next to the test bundle in the build directory.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
+        let candidate = directory.appendingPathComponent("wordrooms")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("wordrooms")
+    }()
+
+    private func run(_ arguments: [String], untilLine: Bool = false) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        if untilLine {
+            var line = Data()
+            while !line.contains(10) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            process.interrupt()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: line, as: UTF8.self),
+                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus,
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test func printsOneLineWithTheURLAndStopsOnSIGINT() throws {
+        let result = try run(["--host", "127.0.0.1", "--port", "0"], untilLine: true)
+        #expect(result.output.hasPrefix("WordRooms is running at http://127.0.0.1:"))
+        #expect(!result.output.contains(":0/"))
+        #expect(result.status == 0)
+    }
+
+    @Test func badFlagExitsWithStatus2AndSaysWhy() throws {
+        let result = try run(["--port", "eighty"])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("--port needs a whole number from 0 to 65535, not 'eighty'"))
+    }
+
+    @Test func helpListsTheFlags() throws {
+        let result = try run(["--help"])
+        #expect(result.status == 0)
+        for flag in ["--host", "--port", "--threads", "--web", "--max-message-bytes", "--words"] {
+            #expect(result.output.contains(flag))
+        }
+    }
+
+    @Test func customWordListErrorsNameTheirLines() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("words-\(UUID().uuidString).txt")
+        try "snow\nwinter\nice\nsled9\n# a comment\nwinter\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try run(["--port", "0", "--words", file.path])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("line 3"))
+        #expect(result.errors.contains("line 4"))
+        #expect(result.errors.contains("line 6"))
+    }
+
+    @Test func missingWebDirectoryIsAClearError() throws {
+        let result = try run(["--port", "0", "--web", "/nonexistent/web"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("cannot serve the web client from '/nonexistent/web'"))
+    }
+}

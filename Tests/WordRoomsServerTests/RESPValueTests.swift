@@ -1,0 +1,71 @@
+import Testing
+@testable import WordRoomsServer
+
+@Suite struct RESPValueTests {
+    @Test func encodesCommandsAsArraysOfBulkStrings() {
+        #expect(RESPValue.encode(["SET", "k", "é"]) == Array("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\né\r\n".utf8))
+    }
+
+    @Test(arguments: [
+        ("+OK\r\n", RESPValue.simple("OK")),
+        ("-ERR wrong\r\n", .error("ERR wrong")),
+        (":42\r\n", .integer(42)),
+        ("$5\r\nhello\r\n", .bulk(Array("hello".utf8))),
+        ("$-1\r\n", .bulk(nil)),
+        ("*-1\r\n", .array(nil)),
+        ("*2\r\n$1\r\na\r\n:7\r\n", .array([.bulk([97]), .integer(7)])),
+    ])
+    func parsesEveryReplyType(text: String, expected: RESPValue) throws {
+        let bytes = Array(text.utf8)
+        let (value, length) = try #require(try RESPValue.parse(bytes[...]))
+        #expect(value == expected)
+        #expect(length == bytes.count)
+        // Every strict prefix needs more bytes.
+        for cut in 0..<bytes.count {
+            #expect(try RESPValue.parse(bytes[..<cut]) == nil)
+        }
+    }
+
+    @Test(arguments: ["?x\r\n", ":x\r\n", "$-5\r\n", "$3\r\nabcde\r\n", "*x\r\n"])
+    func refusesMalformedReplies(text: String) {
+        #expect(throws: RESPValue.ParseError.self) { try RESPValue.parse(Array(text.utf8)[...]) }
+    }
+}
+
+@Suite struct ClientAddressTests {
+    private func request(forwardedFor: String?) -> HTTPRequestHead {
+        HTTPRequestHead(method: "GET", target: "/ws", headers: forwardedFor.map { [("X-Forwarded-For", $0)] } ?? [])
+    }
+
+    @Test func untrustedPeersAreTakenAtTheirWord() {
+        #expect(ClientAddress.resolve(host: "203.0.113.9", request: request(forwardedFor: "1.2.3.4"),
+                                      trustedProxies: ["127.0.0.1"]) == "203.0.113.9")
+    }
+
+    @Test func trustedProxyNamesTheClient() {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "6.6.6.6, 198.51.100.7"),
+                                      trustedProxies: ["127.0.0.1"]) == "198.51.100.7")
+    }
+
+    @Test func chainsOfTrustedProxiesAreSkipped() {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "198.51.100.7, 10.0.0.2"),
+                                      trustedProxies: ["127.0.0.1", "10.0.0.2"]) == "198.51.100.7")
+    }
+
+    @Test func trustedProxyWithoutHeaderIsTheClient() {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: nil),
+                                      trustedProxies: ["127.0.0.1"]) == "127.0.0.1")
+    }
+}
+
+@Suite struct RateLimiterTests {
+    @Test func allowsTheBurstThenTheRate() {
+        var limiter = RateLimiter(perSecond: 2, burst: 3, now: 0)
+        #expect((0..<4).map { _ in limiter.allow(now: 0) } == [true, true, true, false])
+        #expect(limiter.allow(now: 0.5))
+        #expect(!limiter.allow(now: 0.5))
+        #expect(limiter.allow(now: 10))
+    }
+}
+
+import WebSocket

@@ -1,0 +1,60 @@
+import Testing
+@testable import WordRoomsServer
+
+@Suite struct ServerOptionsTests {
+    private func parse(_ arguments: [String]) throws(ServerOptions.ParseError) -> ServerOptions {
+        guard case .run(let options) = try ServerOptions.parse(arguments) else {
+            throw ServerOptions.ParseError(description: "asked for help")
+        }
+        return options
+    }
+
+    @Test func defaultsServeEverywhereOn8080() throws {
+        let options = try parse([])
+        #expect(options.host == "::")
+        #expect(options.port == 8080)
+        #expect(options.maxMessageBytes == 65536)
+        #expect(options.shard == nil)
+    }
+
+    @Test func readsEveryFlagInBothForms() throws {
+        let options = try parse([
+            "--host", "localhost", "--port=0", "--threads", "3", "--web", "/srv/web", "--max-message-bytes", "1000",
+            "--words", "w.txt", "--public-url", "https://play.example.com", "--trusted-proxy", "10.0.0.1,::1",
+            "--allowed-origin", "https://Play.example.com", "--shard", "2", "--redis", "127.0.0.1:6379",
+            "--max-connections-per-ip", "9",
+        ])
+        #expect(options.host == "127.0.0.1")
+        #expect(options.port == 0)
+        #expect(options.threads == 3)
+        #expect(options.webDirectory == "/srv/web")
+        #expect(options.maxMessageBytes == 1000)
+        #expect(options.wordsFile == "w.txt")
+        #expect(options.publicURL == "https://play.example.com/")
+        #expect(options.trustedProxies == ["10.0.0.1", "::1"])
+        #expect(options.allowedOrigins == ["https://play.example.com"])
+        #expect(options.shard == 2)
+        #expect(options.redis == "127.0.0.1:6379")
+        #expect(options.maxConnectionsPerIP == 9)
+    }
+
+    @Test func helpIsNotAnError() throws {
+        #expect(try ServerOptions.parse(["--help"]) == .help)
+        #expect(try ServerOptions.parse(["-h"]) == .help)
+    }
+
+    @Test(arguments: [
+        (["--port", "70000"], "--port needs a whole number from 0 to 65535, not '70000'"),
+        (["--port"], "--port needs a value"),
+        (["--bogus"], "unknown option '--bogus'"),
+        (["--host", "example.com"], "--host needs localhost or a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::, not 'example.com'"),
+        (["--shard", "22"], "--shard needs a number from 0 to 21 or 'auto', not '22'"),
+        (["--redis", "redis"], "--redis needs HOST:PORT, not 'redis'"),
+        (["--public-url", "play.example.com"], "--public-url needs an http:// or https:// URL, not 'play.example.com'"),
+        (["--allowed-origin", "https://x.com/"], "--allowed-origin needs origins like https://play.example.com (no path), not 'https://x.com/'"),
+        (["--trusted-proxy", "proxy.local"], "--trusted-proxy needs numeric addresses, not 'proxy.local'"),
+    ])
+    func badFlagsAreExplained(arguments: [String], message: String) {
+        #expect(throws: ServerOptions.ParseError(description: message)) { try ServerOptions.parse(arguments) }
+    }
+}

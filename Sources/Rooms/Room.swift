@@ -22,25 +22,29 @@ public actor Room {
     /// Time from a message arriving to its patch being queued to every member.
     private let fanout: LatencyHistogram?
 
-    private var game: RoomGame
-    private var members: [Member] = []
-    private var host: PlayerID?
-    private var chat: [ChatLine] = []
-    private var chatCounter = 0
-    private var memberCounter = 0
-    private var kicked: [ResumeToken] = []
-    private var random: SplitMix64
+    var game: RoomGame
+    var members: [Member] = []
+    var host: PlayerID?
+    var chat: [ChatLine] = []
+    var chatCounter = 0
+    var memberCounter = 0
+    var kicked: [ResumeToken] = []
+    var random: SplitMix64
 
     /// `seq` of `state`; increases by one per change.
-    private(set) var seq = 0
-    private var state: JSONValue = .null
+    var seq = 0
+    var state: JSONValue = .null
     private var history: PatchHistory
     /// When the room became empty (nobody connected), for disposal after the grace period.
-    private var emptySince: Double?
+    var emptySince: Double?
     private var timer: Task<Void, Never>?
     private var timerDeadline: Double?
-    private var lastSummary: RoomSummary?
-    private var disposed = false
+    var lastSummary: RoomSummary?
+    var disposed = false
+    /// Version of the last record handed to the journal.
+    var persistedVersion = 0
+    /// Where changes are saved, when the server has a data directory.
+    let journal: RoomJournal?
 
     /// The thread this room runs on; inputs are queued to it in arrival order.
     public nonisolated let executor: RoomExecutor
@@ -59,8 +63,9 @@ public actor Room {
 
     init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
          registry: RoomRegistry, executor: RoomExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
-         fanout: LatencyHistogram? = nil) {
+         fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
         self.fanout = fanout
+        self.journal = journal
         self.code = code
         self.kind = game.kind
         self.isPublic = isPublic
@@ -356,6 +361,8 @@ public actor Room {
         disposed = true
         timer?.cancel()
         registry?.roomDisposed(code)
+        persistedVersion += 1
+        journal?.roomRemoved(code, version: persistedVersion)
         return true
     }
 
@@ -363,7 +370,7 @@ public actor Room {
 
     /// Rebuilds the state; when it changed, broadcasts one patch frame to every connected member
     /// (except `except`, which gets a welcome instead).
-    private func publish(now: Double, except: UInt64? = nil) {
+    func publish(now: Double, except: UInt64? = nil) {
         if members.allSatisfy({ $0.link == nil }) {
             if emptySince == nil { emptySince = now }
         } else {
@@ -376,6 +383,7 @@ public actor Room {
         seq += 1
         let frame = ServerMessage.patch(seq: seq, ops: patch.json)
         history.append(frame, seq: seq)
+        journal?.roomChanged(self)
         for member in members {
             if let link = member.link, link.id != except {
                 link.send(frame: frame)
@@ -419,7 +427,7 @@ public actor Room {
 
     // MARK: Lobby summary and timers
 
-    private func reportSummary() {
+    func reportSummary() {
         let summary = RoomSummary(code: code, game: kind, players: members.filter { !$0.isSpectator }.count,
                                   spectators: members.filter(\.isSpectator).count,
                                   maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
@@ -430,7 +438,7 @@ public actor Room {
 
     /// Wakes the room at the next moment something happens by itself: a turn or round deadline, a seat's grace
     /// period ending, or the room's own disposal.
-    private func scheduleTimer(now: Double) {
+    func scheduleTimer(now: Double) {
         var next = game.nextDeadline
         for member in members {
             if let at = member.disconnectedAt {

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import JSON
+import Synchronization
 import WordGames
 
 /// Creates, finds and disposes of rooms, and keeps the public lobby list.
@@ -11,6 +13,8 @@ import WordGames
 public actor RoomRegistry {
     public nonisolated let executors: RoomExecutorPool
     public nonisolated let shard: Int?
+    /// Saves rooms in the data directory, when there is one.
+    public nonisolated let journal: RoomJournal?
     public nonisolated let executor: RoomExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -37,10 +41,12 @@ public actor RoomRegistry {
     ///   - shard: this instance's shard, written into every room code it creates.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
                 shard: Int? = nil, executors: RoomExecutorPool = RoomExecutorPool(threads: 1),
+                journal: RoomJournal? = nil,
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock) {
         self.executors = executors
         self.executor = executors.executors[0]
         self.shard = shard
+        self.journal = journal
         self.lists = lists
         self.configuration = configuration
         self.clock = clock
@@ -70,7 +76,8 @@ public actor RoomRegistry {
         }
         let game = try RoomGame.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
-                        registry: self, executor: executors.next(), seed: random.next(), clock: clock, fanout: fanout)
+                        registry: self, executor: executors.next(), seed: random.next(), clock: clock, fanout: fanout,
+                        journal: journal)
         rooms[code] = room
         roomsCreated += 1
         room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false)
@@ -80,6 +87,66 @@ public actor RoomRegistry {
     /// The room with `code`, if it exists.
     public func room(_ code: RoomCode) -> Room? {
         rooms[code]
+    }
+
+    /// Brings back the rooms saved in the journal (at start, before any client connects).
+    ///
+    /// - Returns: how many rooms were restored; rooms that cannot be rebuilt are logged and left out.
+    public func restoreSavedRooms(log: @Sendable (String) -> Void) async -> Int {
+        guard let journal else { return 0 }
+        var restored = 0
+        for record in journal.load() {
+            guard let code = RoomCode(record.code), rooms[code] == nil else { continue }
+            let game: RoomGame
+            do {
+                game = try RoomGame(record.game, lists: lists)
+            } catch {
+                log("room \(record.code) was not restored: \(error)")
+                continue
+            }
+            let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
+                            configuration: configuration, registry: self, executor: executors.next(),
+                            seed: random.next(), clock: clock, fanout: fanout, journal: journal)
+            let now = clock()
+            let ok: Bool = await withCheckedContinuation { continuation in
+                room.executor.execute {
+                    room.assumeIsolated { room in
+                        do {
+                            try room.restore(from: record, now: now)
+                            continuation.resume(returning: true)
+                        } catch {
+                            continuation.resume(returning: false)
+                        }
+                    }
+                }
+            }
+            guard ok else {
+                log("room \(record.code) was not restored: its saved state is unreadable")
+                continue
+            }
+            rooms[code] = room
+            restored += 1
+            room.executor.execute {
+                room.assumeIsolated { room in
+                    room.lastSummary = nil
+                    room.reportSummary()
+                }
+            }
+        }
+        journal.setRooms { [weak self] in self?.roomsNow() ?? [] }
+        return restored
+    }
+
+    /// Every room, from any thread other than the registry's (blocks until the registry answers).
+    public nonisolated func roomsNow() -> [Room] {
+        let box = Mutex<[Room]>([])
+        let done = DispatchSemaphore(value: 0)
+        enqueue { registry in
+            box.withLock { $0 = Array(registry.rooms.values) }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0 }
     }
 
     /// Every room, e.g. to tick them all after the clock moved.

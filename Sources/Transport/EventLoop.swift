@@ -638,14 +638,18 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Stops taking new connections.
+    func closeListener() {
+        guard listenFD >= 0 else { return }
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, nil)
+        close(listenFD)
+        listenFD = -1
+    }
+
     private func beginShutdown() {
         guard shutdownDeadline == nil else { return }
         shutdownDeadline = nowMillis + UInt64(configuration.shutdownTimeoutSeconds * 1000)
-        if listenFD >= 0 {
-            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, nil)
-            close(listenFD)
-            listenFD = -1
-        }
+        closeListener()
         for case let connection? in connections {
             switch connection.phase {
             case .webSocket:

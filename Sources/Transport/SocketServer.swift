@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// Listens on one port with one event-loop thread per configured thread, and shuts down gracefully.
 public final class SocketServer: Sendable {
@@ -25,6 +26,18 @@ public final class SocketServer: Sendable {
         }
         self.group = EventLoopGroup(loops: loops)
         self.port = port
+    }
+
+    /// Closes the listening sockets: no new connections, existing ones carry on. Returns once every loop did.
+    public func stopAccepting() {
+        let done = DispatchSemaphore(value: 0)
+        for loop in group.loops {
+            loop.execute { loop in
+                loop.closeListener()
+                done.signal()
+            }
+        }
+        for _ in group.loops { done.wait() }
     }
 
     /// Starts the event-loop threads.

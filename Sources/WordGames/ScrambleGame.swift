@@ -88,37 +88,37 @@ public struct ScrambleGame: Sendable {
     }
 
     /// Settings of the current (or last) match.
-    public private(set) var settings: ScrambleSettings
+    public internal(set) var settings: ScrambleSettings
     /// Settings the next match will use; `updateSettings(_:)` changes only these.
-    public private(set) var nextSettings: ScrambleSettings
+    public internal(set) var nextSettings: ScrambleSettings
     /// Players in join order.
-    public private(set) var players: [Player] = []
+    public internal(set) var players: [Player] = []
     /// Where the match stands.
-    public private(set) var phase: Phase = .lobby
+    public internal(set) var phase: Phase = .lobby
     /// 1 for the room's first match; 0 in the lobby.
-    public private(set) var matchNumber = 0
+    public internal(set) var matchNumber = 0
     /// The current (or last) round's number, from 1; 0 in the lobby.
-    public private(set) var roundNumber = 0
+    public internal(set) var roundNumber = 0
     /// The current (or last) round's root word, lowercase; `nil` in the lobby.
-    public private(set) var root: String?
+    public internal(set) var root: String?
     /// Words found this round, newest first.
-    public private(set) var found: [FoundWord] = []
+    public internal(set) var found: [FoundWord] = []
     /// When the current round or intermission ends; `nil` in the lobby and when finished.
-    public private(set) var phaseEndsAt: Double?
+    public internal(set) var phaseEndsAt: Double?
     /// Finished rounds of the current (or last) match, in order.
-    public private(set) var completedRounds: [RoundSummary] = []
+    public internal(set) var completedRounds: [RoundSummary] = []
     /// Points per player in the current (or last) match, including players who have left.
-    public private(set) var scores: [PlayerID: Int] = [:]
+    public internal(set) var scores: [PlayerID: Int] = [:]
     /// The final scoreboard, once the match is finished.
-    public private(set) var finalScoreboard: [ScoreLine]?
+    public internal(set) var finalScoreboard: [ScoreLine]?
 
     /// Every valid word of the current round, longest first. Internal on purpose: rooms see only `view`.
-    private(set) var solutions: [String] = []
-    private var matchRoots: [String] = []
+    internal(set) var solutions: [String] = []
+    var matchRoots: [String] = []
     /// Everyone who was a player at some point of the current match, in join order.
-    private(set) var participants: [Player] = []
-    private let lexicon: Lexicon
-    private let rootPool: [String]
+    internal(set) var participants: [Player] = []
+    let lexicon: Lexicon
+    let rootPool: [String]
 
     /// Creates a room's Scramble table in the lobby; players join with `addPlayer(_:now:)` and the host starts a
     /// match with `startMatch(now:using:)`.

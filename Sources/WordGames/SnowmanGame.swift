@@ -56,37 +56,37 @@ public struct SnowmanGame: Sendable {
     }
 
     /// Settings of the current game.
-    public private(set) var settings: SnowmanSettings
+    public internal(set) var settings: SnowmanSettings
     /// Settings that the next game will use; `updateSettings(_:)` changes only these.
-    public private(set) var nextSettings: SnowmanSettings
+    public internal(set) var nextSettings: SnowmanSettings
     /// Players in join order.
-    public private(set) var players: [Player] = []
+    public internal(set) var players: [Player] = []
     /// 1 for the room's first game.
-    public private(set) var gameNumber = 0
+    public internal(set) var gameNumber = 0
     /// Where the current game stands.
-    public private(set) var status: Status = .inProgress
+    public internal(set) var status: Status = .inProgress
     /// Accepted guesses of the current game, in order.
-    public private(set) var guesses: [Guess] = []
+    public internal(set) var guesses: [Guess] = []
     /// Wrong guesses in the current game.
-    public private(set) var wrongGuesses = 0
+    public internal(set) var wrongGuesses = 0
     /// Whose turn it is, or would be if a game were in progress; `nil` only when there are no players.
-    public private(set) var turn: PlayerID?
+    public internal(set) var turn: PlayerID?
     /// When the current turn is skipped, or `nil` without a turn timer or outside a game.
-    public private(set) var turnDeadline: Double?
+    public internal(set) var turnDeadline: Double?
     /// Points per player in the current game, including players who have left.
-    public private(set) var scores: [PlayerID: Int] = [:]
+    public internal(set) var scores: [PlayerID: Int] = [:]
     /// Who completed the word, once the game is won.
-    public private(set) var solver: PlayerID?
+    public internal(set) var solver: PlayerID?
     /// Finished games, oldest first, at most `historyLimit`.
-    public private(set) var history: [Record] = []
+    public internal(set) var history: [Record] = []
 
     /// The secret word's letters, uppercase. Internal on purpose: rooms see only `view`.
-    private(set) var secret: [Character] = []
+    internal(set) var secret: [Character] = []
     /// Which positions of `secret` have been guessed.
-    private(set) var revealed: [Bool] = []
+    internal(set) var revealed: [Bool] = []
     /// Everyone who was a player at some point of the current game, in join order.
-    private(set) var participants: [Player] = []
-    private let words: WordList
+    internal(set) var participants: [Player] = []
+    let words: WordList
 
     /// Creates a room's Snowman table and starts its first game; players join with `addPlayer(_:now:)`.
     ///

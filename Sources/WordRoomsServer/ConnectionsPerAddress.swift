@@ -11,8 +11,12 @@ final class ConnectionsPerAddress: Sendable {
     }
 
     /// Counts a new connection from `address`; false (and nothing counted) when the address is at its limit.
+    ///
+    /// Loopback is not limited: it is this machine (a local load test, or a proxy not declared with
+    /// `--trusted-proxy`, which then limits its clients itself).
     func admit(_ address: String) -> Bool {
-        counts.withLock { counts in
+        guard !Self.isLoopback(address) else { return true }
+        return counts.withLock { counts in
             let current = counts[address, default: 0]
             guard current < limit else { return false }
             counts[address] = current + 1
@@ -21,10 +25,15 @@ final class ConnectionsPerAddress: Sendable {
     }
 
     func release(_ address: String) {
+        guard !Self.isLoopback(address) else { return }
         counts.withLock { counts in
             let remaining = counts[address, default: 0] - 1
             counts[address] = remaining > 0 ? remaining : nil
         }
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.")
     }
 
     func count(_ address: String) -> Int {

@@ -24,6 +24,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var shard: Int?
     /// Redis `host:port` for the lobby shared by all instances.
     public var redis: String?
+    /// Directory where rooms are saved so a restart or crash loses no game; nil keeps rooms in memory only.
+    public var dataDirectory: String?
     /// Open WebSocket connections allowed from one client address.
     public var maxConnectionsPerIP = 256
 
@@ -41,10 +43,11 @@ public struct ServerOptions: Sendable, Equatable {
           --web DIR                 directory of the web client (default: the package's web/)
           --max-message-bytes N     largest WebSocket message accepted (default 65536)
           --words FILE              Snowman secret words, one per line (default: the bundled list)
+          --data DIR                save rooms in DIR: games survive restarts and crashes
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies whose X-Forwarded-For header names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
-          --max-connections-per-ip N  open WebSocket connections per client address (default 256)
+          --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
           -h, --help                show this help
@@ -105,6 +108,8 @@ public struct ServerOptions: Sendable, Equatable {
                 options.maxMessageBytes = try integer(125...(1 << 30))
             case "--words":
                 options.wordsFile = try value()
+            case "--data":
+                options.dataDirectory = try value()
             case "--public-url":
                 let url = try value()
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {

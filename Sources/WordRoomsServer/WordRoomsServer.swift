@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import Rooms
 import Transport
 import WordGames
@@ -24,9 +25,22 @@ public final class WordRoomsServer: Sendable {
     {
         self.options = options
         let lists = try WordRoomsServer.loadWordLists(options)
+        var journal: RoomJournal?
+        if let directory = options.dataDirectory {
+            do {
+                journal = try RoomJournal(directory: directory, log: { Log.info("data: \($0)") })
+            } catch {
+                throw StartError(description: "\(error)")
+            }
+        }
         let registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, shard: options.shard,
-                                    executors: RoomExecutorPool(threads: options.threads), clock: clock)
+                                    executors: RoomExecutorPool(threads: options.threads), journal: journal,
+                                    clock: clock)
         self.registry = registry
+        if let journal {
+            let restored = WordRoomsServer.blocking { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
+            if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
+        }
         lobby = options.redis.map { SharedLobby(address: $0, shard: options.shard, registry: registry) }
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
@@ -68,11 +82,31 @@ public final class WordRoomsServer: Sendable {
     }
 
     /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
+    /// Stops accepting, saves every room (with `--data`), closes every client with 1001 and stops, within the
+    /// transport's shutdown timeout.
     public func shutdown() {
         application.stopping.store(true, ordering: .relaxed)
+        transport.stopAccepting()
+        if let journal = registry.journal {
+            journal.writeSnapshot(of: registry.roomsNow())
+        }
         transport.shutdown()
+        registry.journal?.stop()
         registry.executors.stop()
         lobby?.stop()
+    }
+
+    /// Runs async code to completion from synchronous start-up code.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
     }
 
     /// Why the server could not start, in words for the operator.

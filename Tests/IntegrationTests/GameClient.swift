@@ -25,6 +25,9 @@ final class GameClient {
     }
 
     /// Reads one message, applies it and returns it.
+    /// Set while asking for a snapshot to compare with: snapshots are then returned but not applied.
+    private var comparing = false
+
     @discardableResult
     func receive() throws -> JSONValue {
         var frame = try socket.readFrame()
@@ -44,7 +47,7 @@ final class GameClient {
             code = message["code"]?.stringValue
             seq = message["seq"]!.intValue!
             if let state = message["state"] { self.state = state }
-        case "snapshot":
+        case "snapshot" where !comparing:
             seq = message["seq"]!.intValue!
             state = message["state"]!
         case "patch":
@@ -82,12 +85,11 @@ final class GameClient {
 
     /// Asks for a snapshot and returns it (without changing the rebuilt state, so the two can be compared).
     func freshSnapshot() throws -> (seq: Int, state: JSONValue) {
-        let (mySeq, myState) = (seq, state)
+        comparing = true
+        defer { comparing = false }
         try send(["type": "resync"])
         let snapshot = try receive { $0["type"]?.stringValue == "snapshot" }
-        let result = (snapshot["seq"]!.intValue!, snapshot["state"]!)
-        (seq, state) = (mySeq, myState)
-        return result
+        return (snapshot["seq"]!.intValue!, snapshot["state"]!)
     }
 
     static func create(port: Int, game: String, name: String, settings: JSONValue = [:], isPublic: Bool = true) throws -> GameClient {

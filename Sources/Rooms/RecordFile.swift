@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The on-disk framing shared by the snapshot and the journal: an 8-byte file header, then records of
+/// `length (UInt32 LE) | CRC-32 of payload (UInt32 LE) | payload`.
+///
+/// A reader stops at the first record that is cut short or fails its checksum and reports what it skipped:
+/// a crash mid-write leaves a torn tail, never a failed start.
+enum RecordFile {
+    static let header: [UInt8] = Array("WRJOURN1".utf8)
+    /// Larger claimed lengths are corruption, not records.
+    static let maxRecordBytes = 64 << 20
+
+    struct Contents {
+        var records: [[UInt8]] = []
+        /// A sentence for the log when something was skipped.
+        var problem: String?
+    }
+
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.count + 8)
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: CRC32.checksum(payload).littleEndian) { bytes += $0 }
+        bytes += payload
+        return bytes
+    }
+
+    static func parse(_ bytes: [UInt8], name: String) -> Contents {
+        var contents = Contents()
+        guard bytes.count >= header.count else {
+            if !bytes.isEmpty { contents.problem = "\(name) is too short to be a WordRooms file (\(bytes.count) bytes); ignored" }
+            return contents
+        }
+        guard Array(bytes[..<header.count]) == header else {
+            contents.problem = "\(name) does not start with the WordRooms header; ignored"
+            return contents
+        }
+        var offset = header.count
+        while offset < bytes.count {
+            guard bytes.count - offset >= 8 else {
+                contents.problem = "\(name): skipped a torn record header at byte \(offset) (\(bytes.count - offset) bytes)"
+                break
+            }
+            let length = Int(UInt32(littleEndian: load(bytes, offset)))
+            let checksum = UInt32(littleEndian: load(bytes, offset + 4))
+            guard length <= maxRecordBytes, bytes.count - offset - 8 >= length else {
+                contents.problem = "\(name): skipped a torn or corrupt record at byte \(offset) (\(bytes.count - offset) bytes to the end)"
+                break
+            }
+            let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
+            guard CRC32.checksum(payload) == checksum else {
+                contents.problem = "\(name): record at byte \(offset) fails its checksum; skipped it and the \(bytes.count - offset) bytes after it"
+                break
+            }
+            contents.records.append(payload)
+            offset += 8 + length
+        }
+        return contents
+    }
+
+    private static func load(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+
+    /// The whole file, or nil when it does not exist.
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            result += chunk[..<n]
+        }
+        return result
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}

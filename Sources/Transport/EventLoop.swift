@@ -42,8 +42,15 @@ public final class EventLoop: @unchecked Sendable {
     /// An empty ping: the payload carries nothing we need back.
     private static let pingFrame: [UInt8] = FrameEncoder.encode(.ping, payload: [UInt8]())
 
+    /// Server-wide connection count; nil for client-only loops.
+    private let budget: ConnectionBudget?
+    /// The canned answer when the budget is spent.
+    private static let busyResponse = HTTPResponse.text(
+        "The server is at its connection limit. Try again in a moment.", status: 503).serialized(keepAlive: false)
+
     init(index: Int, listenFD: Int32, application: any HTTPApplication,
-         configuration: TransportConfiguration) throws(SystemError) {
+         configuration: TransportConfiguration, budget: ConnectionBudget? = nil) throws(SystemError) {
+        self.budget = budget
         self.index = index
         self.listenFD = listenFD
         self.application = application
@@ -164,6 +171,13 @@ public final class EventLoop: @unchecked Sendable {
                     return
                 }
             }
+            if let budget, !budget.acquire() {
+                // Full: say so in one write (the socket buffer of a new connection has room) and close.
+                counters.connectionsRefused += 1
+                _ = Self.busyResponse.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+                close(fd)
+                continue
+            }
             var on: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             register(fd: fd, peer: SocketAddress(storage))
@@ -194,6 +208,7 @@ public final class EventLoop: @unchecked Sendable {
             try control(EPOLL_CTL_ADD, fd: fd, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue)
         } catch {
             close(fd)
+            budget?.release()
             return
         }
         connections[Int(fd)] = connection
@@ -536,6 +551,7 @@ public final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         connectionCount -= 1
         close(connection.fd)
+        if !connection.isClient { budget?.release() }
     }
 
     // MARK: Mailbox

@@ -17,12 +17,17 @@ public final class SocketServer: Sendable {
         signal(SIGPIPE, SIG_IGN)
         var loops: [EventLoop] = []
         var port = configuration.port
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        // Descriptors kept back for listeners, eventfds, epoll, the data directory and the spare used on EMFILE.
+        let derived = max(16, Int(limit.rlim_cur) - 64)
+        let budget = ConnectionBudget(limit: configuration.maxConnections > 0 ? configuration.maxConnections : derived)
         for index in 0..<max(1, configuration.threads) {
             let socket = try ListeningSocket(host: configuration.host, port: port)
             port = socket.port
             let fd = dup(socket.fd)
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
-                                       configuration: configuration))
+                                       configuration: configuration, budget: budget))
         }
         self.group = EventLoopGroup(loops: loops)
         self.port = port
@@ -72,3 +77,30 @@ extension EventLoop {
         }
     }
 }
+
+/// The server-wide count of open connections against `limit`, shared by every loop.
+final class ConnectionBudget: Sendable {
+    let limit: Int
+    private let open = Atomic<Int>(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts one more connection; false (nothing counted) when the budget is spent.
+    func acquire() -> Bool {
+        while true {
+            let current = open.load(ordering: .relaxed)
+            guard current < limit else { return false }
+            if open.compareExchange(expected: current, desired: current + 1, ordering: .relaxed).exchanged {
+                return true
+            }
+        }
+    }
+
+    func release() {
+        open.subtract(1, ordering: .relaxed)
+    }
+}
+
+import Synchronization

@@ -19,6 +19,9 @@ public struct TransportConfiguration: Sendable {
     public var closeTimeoutSeconds: Double = 3
     /// Bytes a connection may have waiting to be written; a consumer that falls further behind is closed.
     public var maxOutboundBytes: Int = 4 << 20
+    /// Open connections the server takes in all; beyond it new ones get `503` and are closed, instead of the
+    /// accept loop failing on a lack of descriptors. 0 derives it from the open-files limit.
+    public var maxConnections = 0
     /// Bound on a graceful shutdown: clients get close 1001 and this long to answer.
     public var shutdownTimeoutSeconds: Double = 3
 

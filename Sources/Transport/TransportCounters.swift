@@ -4,6 +4,8 @@ import WebSocket
 public struct TransportCounters: Sendable {
     public var accepted = 0
     public var acceptFailures = 0
+    /// Connections answered 503 because the server was at its connection limit.
+    public var connectionsRefused = 0
     public var httpRequests = 0
     public var badRequests = 0
     public var upgrades = 0
@@ -30,6 +32,7 @@ public struct TransportCounters: Sendable {
     public mutating func add(_ other: TransportCounters) {
         accepted += other.accepted
         acceptFailures += other.acceptFailures
+        connectionsRefused += other.connectionsRefused
         httpRequests += other.httpRequests
         badRequests += other.badRequests
         upgrades += other.upgrades

@@ -27,9 +27,15 @@ final class ClientSession {
     private var subscribedToLobby = false
     /// The client's address (through trusted proxies), which per-address limits count.
     let address: String
+    private var creations: RateLimiter
+    private let failedJoins: AddressRateLimiter
 
-    init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits, address: String) {
+    init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits, address: String,
+         failedJoins: AddressRateLimiter) {
         self.address = address
+        self.failedJoins = failedJoins
+        self.creations = RateLimiter(perSecond: limits.roomCreationsPerSecond, burst: limits.roomCreationBurst,
+                                     now: Self.monotonicSeconds())
         self.link = ConnectionLink(handle: handle)
         self.registry = registry
         self.limits = limits
@@ -77,14 +83,29 @@ final class ClientSession {
         case .lobby:
             switch message {
             case .create(let game, let name, let isPublic, let settings):
+                guard creations.allow(now: Self.monotonicSeconds()) else {
+                    connection.send(frame: RoomError(
+                        code: "rate-limited", title: "Slow down",
+                        message: "You are creating rooms too fast; wait a few seconds and try again.",
+                        move: "create").frame)
+                    return
+                }
                 place = .entering
                 registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name) {
                     [link] result in ClientSession.entered(result, link: link)
                 }
             case .join(let code, let name, let token, let lastSeq, let spectator):
+                guard !failedJoins.isExhausted(address, now: Self.monotonicSeconds()) else {
+                    connection.send(frame: RoomError(
+                        code: "too-many-attempts", title: "Too many wrong codes",
+                        message: "Too many joins of rooms that do not exist. Wait a minute, then check the code.",
+                        move: "join").frame)
+                    return
+                }
                 place = .entering
-                registry.find(code) { [link] room in
+                registry.find(code) { [link, address, failedJoins] room in
                     guard let room else {
+                        _ = failedJoins.allow(address, now: ClientSession.monotonicSeconds())
                         ClientSession.entered(.failure(RoomErrors.roomNotFound), link: link)
                         return
                     }
@@ -146,6 +167,15 @@ public struct GameLimits: Sendable {
     public var messageBurst: Double = 40
     /// Consecutive refused messages before the connection is closed with 1008.
     public var strikesBeforeClose = 60
+    /// Rooms one connection may create: a burst of this many, then one every 12 seconds.
+    public var roomCreationBurst: Double = 5
+    public var roomCreationsPerSecond: Double = 1.0 / 12
+    /// Joins of rooms that do not exist, per client address: a burst, then a slow trickle, so room codes cannot
+    /// be enumerated (234,000 codes at 1 guess every 6 seconds).
+    public var failedJoinBurst: Double = 10
+    public var failedJoinsPerSecond: Double = 1.0 / 6
+    /// WebSocket handshakes per client address per second (burst twice that).
+    public var handshakesPerSecond: Double = 20
 
     public init() {}
 }

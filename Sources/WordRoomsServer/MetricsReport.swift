@@ -20,6 +20,8 @@ enum MetricsReport {
         single("wordrooms_connections_accepted_total", "counter", "TCP connections accepted.", transport.accepted)
         single("wordrooms_connections_refused_total", "counter",
                "Connections refused because the process ran out of file descriptors.", transport.acceptFailures)
+        single("wordrooms_connections_over_limit_total", "counter",
+               "Connections answered 503 because the server was at --max-connections.", transport.connectionsRefused)
         single("wordrooms_http_requests_total", "counter", "Plain HTTP requests answered.", transport.httpRequests)
         single("wordrooms_http_bad_requests_total", "counter", "Malformed or oversized HTTP requests.",
                transport.badRequests)

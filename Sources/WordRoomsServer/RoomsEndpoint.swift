@@ -9,6 +9,7 @@ struct RoomsEndpoint: WebSocketEndpoint {
     let maxMessageBytes: Int
     let perAddress: ConnectionsPerAddress
     let trustedProxies: Set<String>
+    let failedJoins: AddressRateLimiter
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
@@ -17,7 +18,7 @@ struct RoomsEndpoint: WebSocketEndpoint {
             return
         }
         connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
-                                           address: address)
+                                           address: address, failedJoins: failedJoins)
     }
 
     func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {

@@ -26,6 +26,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var redis: String?
     /// Directory where rooms are saved so a restart or crash loses no game; nil keeps rooms in memory only.
     public var dataDirectory: String?
+    /// Open connections in all; 0 derives it from the open-files limit.
+    public var maxConnections = 0
     /// Open WebSocket connections allowed from one client address.
     public var maxConnectionsPerIP = 256
 
@@ -47,6 +49,7 @@ public struct ServerOptions: Sendable, Equatable {
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies whose X-Forwarded-For header names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
+          --max-connections N       open connections in all, beyond which clients get 503 (default: file limit - 64)
           --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
@@ -130,6 +133,8 @@ public struct ServerOptions: Sendable, Equatable {
                     }
                     options.allowedOrigins.append(origin.lowercased())
                 }
+            case "--max-connections":
+                options.maxConnections = try integer(1...10_000_000)
             case "--max-connections-per-ip":
                 options.maxConnectionsPerIP = try integer(1...1_000_000)
             case "--shard":

@@ -16,6 +16,8 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     /// Set when shutdown begins, so readiness probes send traffic elsewhere.
     let stopping = Atomic<Bool>(false)
     let lobby: SharedLobby?
+    /// WebSocket handshakes per client address.
+    let handshakes: AddressRateLimiter
 
     init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits,
          lobby: SharedLobby?) {
@@ -25,7 +27,10 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         self.rooms = RoomsEndpoint(registry: registry, limits: limits,
                                    maxMessageBytes: min(options.maxMessageBytes, 16 * 1024),
                                    perAddress: ConnectionsPerAddress(limit: options.maxConnectionsPerIP),
-                                   trustedProxies: Set(options.trustedProxies))
+                                   trustedProxies: Set(options.trustedProxies),
+                                   failedJoins: AddressRateLimiter(perSecond: limits.failedJoinsPerSecond,
+                                                                   burst: limits.failedJoinBurst))
+        self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)
         self.registry = registry
         self.lobby = lobby
     }
@@ -38,9 +43,16 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     /// Browsers send `Origin`; when an allowlist is configured, other sites cannot open game sockets
     /// (clients that send no `Origin`, like the bots, are not browsers and are let through).
     public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? {
-        guard !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin") else { return nil }
-        guard options.allowedOrigins.contains(origin.lowercased()) else {
+        if !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin"),
+           !options.allowedOrigins.contains(origin.lowercased()) {
             return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
+        }
+        let address = ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
+        guard handshakes.allow(address, now: ClientSession.monotonicSeconds()) else {
+            var response = HTTPResponse.text("Too many connection attempts from your address; try again in a second.",
+                                             status: 429)
+            response.headers.append(("Retry-After", "1"))
+            return response
         }
         return nil
     }

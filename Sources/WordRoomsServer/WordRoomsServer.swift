@@ -55,6 +55,7 @@ public final class WordRoomsServer: Sendable {
         configuration.host = options.host
         configuration.port = options.port
         configuration.threads = options.threads
+        configuration.maxConnections = options.maxConnections
         overrides(&configuration)
         application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
                                            limits: limits, lobby: lobby)

@@ -1,0 +1,87 @@
+import Foundation
+import JSON
+import Testing
+import WebSocket
+@testable import WordRoomsServer
+
+/// Limits that keep one client from taking the server: connection budget, handshake rate, room creation rate and
+/// room-code guessing.
+@Suite struct AbuseLimitTests {
+    private func upgrade(_ port: Int, forwardedFor: String? = nil) throws -> (TestClient, String) {
+        let client = try TestClient(port: port)
+        var request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let forwardedFor { request += "X-Forwarded-For: \(forwardedFor)\r\n" }
+        try client.send(request + "\r\n")
+        return (client, try client.readHTTPHead())
+    }
+
+    @Test func connectionsBeyondTheLimitGet503() async throws {
+        try await withServer(options: { $0.maxConnections = 3 }) { server in
+            var open: [TestClient] = []
+            for _ in 0..<3 {
+                let (client, head) = try upgrade(server.port)
+                #expect(head.hasPrefix("HTTP/1.1 101"))
+                open.append(client)
+            }
+            let (_, refused) = try upgrade(server.port)
+            #expect(refused.hasPrefix("HTTP/1.1 503"))
+            // A slot frees up when a client leaves.
+            open.removeLast().abort()
+            Thread.sleep(forTimeInterval: 0.2)
+            let (_, again) = try upgrade(server.port)
+            #expect(again.hasPrefix("HTTP/1.1 101"))
+        }
+    }
+
+    @Test func handshakeFloodsFromOneAddressGet429() async throws {
+        var limits = GameLimits()
+        limits.handshakesPerSecond = 2
+        try await withServer(limits: limits, options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+            var statuses: [String] = []
+            for _ in 0..<6 {
+                let (_, head) = try upgrade(server.port, forwardedFor: "203.0.113.5")
+                statuses.append(String(head.prefix(12)))
+            }
+            #expect(statuses.prefix(4).allSatisfy { $0 == "HTTP/1.1 101" })
+            #expect(statuses.last == "HTTP/1.1 429")
+            let (_, other) = try upgrade(server.port, forwardedFor: "203.0.113.6")
+            #expect(other.hasPrefix("HTTP/1.1 101"))
+        }
+    }
+
+    @Test func roomCreationIsRateLimitedPerConnection() async throws {
+        try await withServer { server in
+            let client = try GameClient(port: server.port)
+            var refused: JSONValue?
+            for _ in 0..<6 where refused == nil {
+                try client.send(["type": "create", "game": "snowman", "name": "Ana"])
+                let reply = try client.receive { ["welcome", "error"].contains($0["type"]?.stringValue) }
+                if reply["type"]?.stringValue == "error" {
+                    refused = reply
+                } else {
+                    try client.send(["type": "leave"])
+                    try client.receive { $0["type"]?.stringValue == "left" }
+                }
+            }
+            #expect(refused?["code"]?.stringValue == "rate-limited")
+            #expect(refused?["move"]?.stringValue == "create")
+        }
+    }
+
+    @Test func guessingRoomCodesIsCutShort() async throws {
+        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+            let (socket, head) = try upgrade(server.port, forwardedFor: "198.51.100.20")
+            #expect(head.hasPrefix("HTTP/1.1 101"))
+            var codes: [String] = []
+            for index in 0..<12 {
+                let code = "QQ" + String(Array("ABCDEFGHJKMN")[index]) + "Z"
+                try socket.sendFrame(.text, Array(#"{"type":"join","code":"\#(code)","name":"Eve"}"#.utf8))
+                let reply = try JSONParser().parse(try socket.readMessage().payload)
+                codes.append(reply["code"]?.stringValue ?? "?")
+            }
+            #expect(codes.prefix(10).allSatisfy { $0 == "room-not-found" })
+            #expect(codes.last == "too-many-attempts")
+        }
+    }
+}

@@ -52,11 +52,16 @@ var targets: [Target] = [
 ]
 
 if fuzzing {
-    for name in ["FuzzFrameParser", "FuzzHandshake"] {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzFrameParser", ["WebSocket"]),
+        ("FuzzHandshake", ["WebSocket"]),
+        ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "WebSocket"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
         products.append(.executable(name: name, targets: [name]))
         targets.append(.executableTarget(
             name: name,
-            dependencies: ["WebSocket"],
+            dependencies: dependencies,
             path: "Tests/Fuzz/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ))

@@ -1,0 +1,134 @@
+// libFuzzer target for what clients send to rooms: the client-message decoder and a live room applying the
+// messages.
+//
+// Input layout: newline-separated client messages; byte 0 of each line picks which of three members sends it
+// (the host, a player or a spectator). Every message is decoded (never trapping on any bytes); valid ones are
+// applied to one long-lived Snowman room and one Word Scramble room. After each input, every member's state
+// rebuilt from the frames it received must equal the room's snapshot, and every frame must be well-formed JSON.
+import Dispatch
+import JSON
+import Rooms
+import Synchronization
+import WebSocket
+import WordGames
+
+/// A member's end of the room: the frames it got, turned back into state as a client would.
+final class Member: ClientLink, @unchecked Sendable {
+    private static let counter = Mutex<UInt64>(0)
+    let id = Member.counter.withLock { $0 += 1; return $0 }
+
+    private let lock = Mutex<[[UInt8]]>([])
+    var state: JSONValue = .null
+    var seq = 0
+    var you: String?
+    let name: String
+    let spectator: Bool
+
+    init(name: String, spectator: Bool = false) {
+        self.name = name
+        self.spectator = spectator
+    }
+
+    func send(frame: [UInt8]) { lock.withLock { $0.append(frame) } }
+    func close(code: CloseCode, reason: String) {}
+
+    /// Applies everything received so far; traps on anything a real client could not handle.
+    func catchUp() {
+        let frames = lock.withLock { frames in
+            let taken = frames
+            frames.removeAll()
+            return taken
+        }
+        for frame in frames {
+            precondition(frame[0] == 0x81, "rooms send single text frames")
+            var length = Int(frame[1] & 0x7F)
+            var offset = 2
+            if length == 126 { length = Int(frame[2]) << 8 | Int(frame[3]); offset = 4 }
+            if length == 127 { length = (2..<10).reduce(0) { $0 << 8 | Int(frame[$1]) }; offset = 10 }
+            precondition(frame.count == offset + length, "frame length")
+            guard let message = try? JSONParser().parse(frame[offset...]) else { preconditionFailure("frame is not JSON") }
+            switch message["type"]?.stringValue {
+            case "welcome":
+                you = message["you"]?.stringValue
+                seq = message["seq"]!.intValue!
+                if let full = message["state"] { state = full }
+            case "snapshot":
+                seq = message["seq"]!.intValue!
+                state = message["state"]!
+            case "patch":
+                let next = message["seq"]!.intValue!
+                precondition(next == seq + 1, "patch out of sequence")
+                guard let patch = try? JSONPatch(json: message["ops"]!), (try? patch.apply(to: &state)) != nil else {
+                    preconditionFailure("patch does not apply")
+                }
+                seq = next
+            case "error", "left", "lobby":
+                break
+            default:
+                preconditionFailure("unknown message type")
+            }
+        }
+    }
+}
+
+/// Runs async code from the synchronous fuzz callback.
+func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Mutex<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
+}
+
+struct Table: @unchecked Sendable {
+    let room: Room
+    let members: [Member]
+}
+
+nonisolated(unsafe) let tables: [Table] = {
+    let lists = try! WordLists.bundled()
+    let registry = RoomRegistry(lists: lists, seed: 1)
+    return [GameKind.snowman, .scramble].map { kind in
+        let host = Member(name: "Host")
+        let room = wait { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
+        let player = Member(name: "Player")
+        let watcher = Member(name: "Watcher", spectator: true)
+        room.join(player, name: "Player", token: nil, lastSeq: nil, spectator: false)
+        room.join(watcher, name: "Watcher", token: nil, lastSeq: nil, spectator: true)
+        return Table(room: room, members: [host, player, watcher])
+    }
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeBufferPointer(start: data, count: size)
+    for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+        let sender = Int(line[line.startIndex]) % 3
+        let body = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line.dropFirst()))
+        guard let message = try? ClientMessage.parse(body) else { continue }
+        for table in tables {
+            table.room.receive(message, from: table.members[sender].id)
+        }
+    }
+    for table in tables {
+        let room = table.room
+        wait { await room.settled() }
+        let (seq, state) = wait { await room.snapshot() }
+        let present = Set((state["members"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        for member in table.members {
+            member.catchUp()
+            if let you = member.you, present.contains(you) {
+                precondition(member.seq == seq && member.state == state, "a member's rebuilt state differs from the room's")
+            } else {
+                // Kicked or left: come back as a new member, so the table keeps three.
+                member.you = nil
+                room.join(member, name: member.name, token: nil, lastSeq: nil, spectator: member.spectator)
+            }
+        }
+    }
+    return 0
+}

@@ -37,7 +37,7 @@ public actor Room {
     private var history: PatchHistory
     /// When the room became empty (nobody connected), for disposal after the grace period.
     var emptySince: Double?
-    private var timer: Task<Void, Never>?
+    private var timer: UInt64?
     private var timerDeadline: Double?
     var lastSummary: RoomSummary?
     var disposed = false
@@ -359,7 +359,7 @@ public actor Room {
     private func disposeIfAbandoned(now: Double) -> Bool {
         guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
         disposed = true
-        timer?.cancel()
+        if let timer { executor.cancel(timer) }
         registry?.roomDisposed(code)
         persistedVersion += 1
         journal?.roomRemoved(code, version: persistedVersion)
@@ -449,13 +449,10 @@ public actor Room {
             next = min(next ?? .infinity, emptySince + configuration.emptyRoomGraceSeconds)
         }
         guard next != timerDeadline else { return }
-        timer?.cancel()
+        if let timer { executor.cancel(timer) }
         timerDeadline = next
         guard let next else { timer = nil; return }
-        let delay = max(0, next - now)
-        timer = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 5))
-            guard !Task.isCancelled else { return }
+        timer = executor.schedule(after: max(0, next - now) + 0.005) { [weak self] in
             self?.tick()
         }
     }

@@ -18,8 +18,17 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var queue: [Work] = []
+    /// Pending timers, soonest last (popped from the end); guarded by `mutex`.
+    private var timers: [Timer] = []
+    private var nextTimerID: UInt64 = 0
     private var thread = pthread_t()
     private let name: String
+
+    private struct Timer {
+        let deadline: Double
+        let id: UInt64
+        let body: @Sendable () -> Void
+    }
 
     /// Starts the executor's thread; it runs for the life of the process.
     public init(name: String = "rooms") {
@@ -27,7 +36,12 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits measure the monotonic clock, so changing the wall clock does not move timers.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
         let box = Unmanaged.passRetained(self).toOpaque()
         let result = pthread_create(&thread, nil, { argument in
             let executor = Unmanaged<RoomExecutor>.fromOpaque(argument!).takeRetainedValue()
@@ -44,6 +58,39 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     /// Runs `body` on this executor's thread after everything queued before it.
     public func execute(_ body: @escaping @Sendable () -> Void) {
         push(.closure(body))
+    }
+
+    /// Runs `body` on this executor's thread after `seconds`, unless cancelled first.
+    ///
+    /// Timers live on the executor's own thread, not on Swift's cooperative pool, so a busy pool cannot delay a
+    /// turn timer or a round's end.
+    ///
+    /// - Returns: an identifier for `cancel`.
+    @discardableResult
+    public func schedule(after seconds: Double, _ body: @escaping @Sendable () -> Void) -> UInt64 {
+        let deadline = Self.now() + max(0, seconds)
+        pthread_mutex_lock(mutex)
+        nextTimerID += 1
+        let id = nextTimerID
+        let index = timers.firstIndex { $0.deadline < deadline } ?? timers.count
+        timers.insert(Timer(deadline: deadline, id: id, body: body), at: index)
+        let soonest = index == timers.count - 1
+        pthread_mutex_unlock(mutex)
+        if soonest { pthread_cond_signal(condition) }
+        return id
+    }
+
+    /// Cancels a timer that has not run yet.
+    public func cancel(_ id: UInt64) {
+        pthread_mutex_lock(mutex)
+        timers.removeAll { $0.id == id }
+        pthread_mutex_unlock(mutex)
+    }
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Ends the thread once the work queued so far has run; later work is never run.
@@ -72,8 +119,19 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         var batch: [Work] = []
         while true {
             pthread_mutex_lock(mutex)
-            while queue.isEmpty {
-                pthread_cond_wait(condition, mutex)
+            while true {
+                let now = Self.now()
+                while let last = timers.last, last.deadline <= now {
+                    queue.append(.closure(last.body))
+                    timers.removeLast()
+                }
+                if !queue.isEmpty { break }
+                if let next = timers.last {
+                    var wake = timespec(tv_sec: Int(next.deadline), tv_nsec: Int((next.deadline - next.deadline.rounded(.down)) * 1e9))
+                    pthread_cond_timedwait(condition, mutex, &wake)
+                } else {
+                    pthread_cond_wait(condition, mutex)
+                }
             }
             swap(&batch, &queue)
             pthread_mutex_unlock(mutex)

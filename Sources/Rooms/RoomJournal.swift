@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// - A **snapshot** (`rooms.snapshot`) holds every room; it is written on a graceful stop and whenever the
 ///   journal grows past `compactionBytes`, to a temporary file that is fsynced and renamed over the old one.
-/// - The **journal** (`rooms.journal`) is append-only: every `flushInterval` (100 ms) the latest state of each
+/// - The **journal** (`rooms.journal`) is append-only: every `flushSeconds` (100 ms) the latest state of each
 ///   room that changed is appended and the file is fsynced. A crash (kill -9, power loss) therefore loses at
 ///   most the changes of the last interval plus the fsync in flight: about 200 ms.
 /// - Writing happens on the journal's own thread; rooms only hand over their records (encoded on their own
@@ -17,7 +17,7 @@ import Synchronization
 /// On start, the snapshot is read, then the journal on top of it (per room, the record with the highest version
 /// wins); a torn or corrupt tail is skipped with a log line.
 public final class RoomJournal: Sendable {
-    public static let flushInterval: Duration = .milliseconds(100)
+    public static let flushSeconds = 0.1
     public static let compactionBytes = 32 << 20
 
     public let directory: String
@@ -94,8 +94,7 @@ public final class RoomJournal: Sendable {
     }
 
     private func scheduleFlush() {
-        Task { [weak self] in
-            try? await Task.sleep(for: RoomJournal.flushInterval)
+        worker.schedule(after: RoomJournal.flushSeconds) { [weak self] in
             guard let self, !self.state.withLock({ $0.stopped }) else { return }
             self.flush()
             self.scheduleFlush()

@@ -246,8 +246,7 @@ public actor RoomRegistry {
     private func lobbyChanged() {
         guard !lobbySubscribers.isEmpty, !lobbyBroadcastPending else { return }
         lobbyBroadcastPending = true
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(250))
+        executor.schedule(after: 0.25) { [weak self] in
             self?.enqueue { $0.broadcastLobby() }
         }
     }

@@ -35,8 +35,7 @@ final class SharedLobby: Sendable {
                     Log.error("shared lobby: \(error)")
                 }
             }
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(Self.refreshSeconds))
+            worker.schedule(after: Double(Self.refreshSeconds)) { [weak self] in
                 self?.scheduleRefresh()
             }
         }

@@ -69,7 +69,7 @@ import Testing
         #expect(RoomCode(" qhtw ")?.rawValue == "QHTW")
     }
 
-    @Test(arguments: ["QHT", "QHTWX", "QHT1", "QHTO", "QHTI", "QHTL", "QHTU", ""])
+    @Test(arguments: ["QHT", "QHTWXY", "QHT1", "QHTO", "QHTI", "QHTL", "QHTU", "AQHT1", ""])
     func refusesLookAlikesAndWrongLengths(text: String) {
         #expect(RoomCode(text) == nil)
     }
@@ -111,5 +111,18 @@ import Testing
         #expect(history.frames(after: 5, lastSeq: 5) == [])
         #expect(history.frames(after: 1, lastSeq: 5) == nil)
         #expect(history.frames(after: 6, lastSeq: 5) == nil)
+    }
+}
+
+@Suite struct ShardedRoomCodeTests {
+    @Test func shardCodesStartWithTheShardLetter() {
+        var generator = SystemRandomNumberGenerator()
+        for shard in [0, 1, 21] {
+            let code = RoomCode.random(shard: shard, using: &generator)
+            #expect(code.rawValue.count == 5)
+            #expect(code.shard == shard)
+            #expect(code.rawValue.first.map(String.init) == String(decoding: [RoomCode.alphabet[shard]], as: UTF8.self))
+        }
+        #expect(RoomCode.random(using: &generator).shard == nil)
     }
 }

@@ -1,7 +1,7 @@
 // The game socket reconnects with backoff, stops when replaced, and sends queued moves after the resume.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConnection, backoffDelay, socketURL, BACKOFF, CLOSE_REPLACED } from '../../web/js/core/connection.js';
+import { createConnection, backoffDelay, socketURL, BACKOFF, CLOSE_REPLACED, CLOSE_REMOVED } from '../../web/js/core/connection.js';
 
 /** A stand-in for the browser's WebSocket that the test opens, closes and reads. */
 class FakeSocket {
@@ -130,6 +130,15 @@ describe('connection', () => {
     assert.equal(FakeSocket.instances.length, 1);
     connection.retryNow();
     assert.equal(FakeSocket.instances.length, 2);
+  });
+
+  test('after being removed from a room the socket reopens at once, without a reconnecting state', () => {
+    const { statuses, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(CLOSE_REMOVED);
+    assert.equal(FakeSocket.instances.length, 2);
+    assert.equal(statuses.at(-1).status, 'connecting');
+    assert.ok(!statuses.some((status) => status.status === 'reconnecting'));
   });
 
   test('drop() gives up the socket at once and schedules a retry; retryNow() skips the wait', () => {

@@ -65,11 +65,13 @@ test('defaults match the server defaults and normalizing drops unknown keys', ()
   assert.deepEqual(Object.keys(SETTINGS), ['snowman', 'scramble']);
 });
 
-test('room codes are 4 letters, case-insensitive, spaces ignored', () => {
+test('room codes are 4 letters (5 with a shard letter), case-insensitive, spaces ignored', () => {
   assert.equal(parseRoomCode('qhtw'), 'QHTW');
+  assert.equal(parseRoomCode('bqhtw'), 'BQHTW');
+  assert.equal(parseRoomCode('ABQHTW'), null);
   assert.equal(parseRoomCode(' Q H T W '), 'QHTW');
   assert.equal(parseRoomCode('QHT'), null);
-  assert.equal(parseRoomCode('QHTW1'), null);
+  assert.equal(parseRoomCode('QHT1'), null);
   assert.equal(parseRoomCode('QH7W'), null);
   assert.equal(parseRoomCode(undefined), null);
 });

@@ -161,6 +161,12 @@ describe('joining and leaving', () => {
     assert.deepEqual(joinMessage(anonymous.getState()), { type: 'join', code: 'QHTW', name: 'Cleo' });
   });
 
+  test('watching a full room joins as a spectator', () => {
+    const store = createStore({ initial: initialState({ name: 'Bob' }) });
+    store.setRoute({ name: 'room', code: 'QHTW', spectator: true });
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Bob', spectator: true });
+  });
+
   test('a remembered seat resumes with token and seq, showing its state at once', () => {
     const store = createStore({ initial: initialState({ name: 'Ana' }) });
     store.setRoute({ name: 'room', code: 'QHTW' }, { token: TOKEN, seq: 12, state: roomState() });

@@ -7,6 +7,8 @@
 
 /** Close code the server uses when a newer connection resumed the same seat (PROTOCOL.md). */
 export const CLOSE_REPLACED = 4000;
+/** Close code the server uses after the host removed the player: the room is over for us, the server is not. */
+export const CLOSE_REMOVED = 4001;
 
 /** First retry delay, doubling up to the maximum; ±20 % jitter spreads the retries of many clients. */
 export const BACKOFF = Object.freeze({ initialMs: 500, maxMs: 10_000, jitter: 0.2 });
@@ -98,6 +100,12 @@ export function createConnection({
       if (socket === created) socket = null;
       if (event?.code === CLOSE_REPLACED) {
         report('replaced', { closeCode: event.code });
+        return;
+      }
+      if (event?.code === CLOSE_REMOVED) {
+        // Nothing went wrong with the network: reconnect at once for the lobby, without a "reconnecting" state.
+        attempt = 0;
+        open();
         return;
       }
       scheduleRetry(event?.code ?? null);

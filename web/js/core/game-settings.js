@@ -89,13 +89,17 @@ export function normalizeSettings(game, settings) {
   ]));
 }
 
-/** Room codes: 4 letters; the server's alphabet leaves out I, L, O and U, which it reads as look-alikes. */
-export const ROOM_CODE_LENGTH = 4;
+/**
+ * Room codes are 4 letters (PROTOCOL.md); a server split over several instances puts a fifth letter in front
+ * naming the instance, so 5 letters are accepted too. Which letters exist is the server's business: a code it
+ * never issued gets `room-not-found`.
+ */
+export const ROOM_CODE_LENGTHS = Object.freeze([4, 5]);
 
 /** The code typed by a person, uppercase and without spaces, or null if it cannot be a room code. */
 export function parseRoomCode(text) {
   const code = String(text ?? '').replace(/\s+/g, '').toUpperCase();
-  return /^[A-Z]{4}$/.test(code) ? code : null;
+  return /^[A-Z]{4,5}$/.test(code) ? code : null;
 }
 
 /** Limits shared with the server (ClientMessage and NameRules). */

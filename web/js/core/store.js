@@ -240,7 +240,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
 
     /**
      * Shows a route. Entering a room prepares a join: from a remembered seat (`seat`: token, seq and the state at
-     * seq) or, without one, with the player's name.
+     * seq) or, without one, with the player's name (as a spectator when `route.spectator`).
      */
     setRoute(route, seat = null) {
       if (route.name === 'room') {
@@ -251,12 +251,12 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
         const room = {
           code: route.code, you: null, token: seat?.token ?? null, seq: seat?.seq ?? null, state: seat?.state ?? null,
           status: seat?.token || state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, clockOffset: 0,
-          awaitingSnapshot: false,
+          awaitingSnapshot: false, spectator: Boolean(route.spectator),
         };
-        commit({ ...state, route, room, ui: { ...state.ui, selectedGame: null } });
+        commit({ ...state, route, room, notice: null, ui: { ...state.ui, selectedGame: null } });
         return;
       }
-      commit({ ...state, route, room: null });
+      commit({ ...state, route, room: null, notice: state.route.name === 'lobby' ? state.notice : null });
     },
 
     /** The player is leaving the room; the server answers `left`. */

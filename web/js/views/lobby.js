@@ -9,7 +9,7 @@ const STATUS_LABELS = { playing: 'Playing', waiting: 'Waiting', finished: 'Betwe
 function createJoinForm(actions) {
   const input = h('input', {
     id: 'join-code', class: 'input input-code', type: 'text', inputmode: 'text', autocomplete: 'off', autocapitalize: 'characters',
-    spellcheck: 'false', maxlength: '4', placeholder: 'ABCD', 'aria-describedby': 'join-code-hint join-code-error', required: true,
+    spellcheck: 'false', maxlength: '5', placeholder: 'ABCD', 'aria-describedby': 'join-code-hint join-code-error', required: true,
   });
   const error = h('p', { id: 'join-code-error', class: 'field-error', 'aria-live': 'polite' });
   const form = h('form', { class: 'join-form', 'aria-label': 'Join a room by code', novalidate: true },
@@ -39,9 +39,9 @@ function roomRow(actions) {
     const players = h('span', { class: 'room-players' });
     const status = h('span', { class: 'badge' });
     const join = h('button', { type: 'button', class: 'button button-small', text: 'Join' });
-    join.addEventListener('click', () => actions.navigate({ name: 'room', code: join.dataset.code }));
+    join.addEventListener('click', () => actions.navigate({ name: 'room', code: join.dataset.code, spectator: join.dataset.watch === 'true' }));
     const element = h('li', { class: 'room-row' },
-      h('div', { class: 'room-main' }, code, h('span', { class: 'room-meta' }, icon('users', 16), players)),
+      h('div', { class: 'room-row-main' }, code, h('span', { class: 'room-meta' }, icon('users', 16), players)),
       status, join);
     element.parts = { code, players, status, join };
     return element;
@@ -53,10 +53,12 @@ function updateRoomRow(element, room) {
   setText(code, room.code);
   const watching = room.spectators > 0 ? ` · ${room.spectators} watching` : '';
   setText(players, `${plural(room.players, 'player')} of ${room.maxPlayers}${watching}`);
-  setText(status, STATUS_LABELS[room.status] ?? room.status);
-  status.dataset.status = room.status;
+  const empty = room.players === 0 && room.spectators === 0;
+  setText(status, empty ? 'Empty' : STATUS_LABELS[room.status] ?? room.status);
+  status.dataset.status = empty ? 'empty' : room.status;
   join.dataset.code = room.code;
   const full = room.players >= room.maxPlayers;
+  join.dataset.watch = String(full);
   setText(join, full ? 'Watch' : 'Join');
   join.setAttribute('aria-label', `${full ? 'Watch' : 'Join'} room ${room.code}`);
 }
@@ -112,7 +114,9 @@ function createRoomList(actions) {
         setText(tab.querySelector('.tab-count'), lobby.status === 'ready' ? String(count) : '');
       }
       panel.setAttribute('aria-labelledby', `tab-${selected}`);
-      const rooms = lobby.rooms.filter((room) => room.game === selected);
+      // Rooms where people are come first; the server keeps empty rooms a while for those who dropped out.
+      const rooms = lobby.rooms.filter((room) => room.game === selected)
+        .sort((a, b) => Number(b.players + b.spectators > 0) - Number(a.players + a.spectators > 0));
       const game = GAMES.find((entry) => entry.id === selected);
       show(loading, lobby.status === 'loading');
       panel.setAttribute('aria-busy', String(lobby.status === 'loading'));
@@ -147,7 +151,6 @@ export function createLobbyView(actions) {
     element,
     update(state) {
       rooms.update(state);
-      createButton.disabled = false;
     },
   };
 }

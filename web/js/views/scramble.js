@@ -7,7 +7,6 @@ import { isHost, me, serverNow } from '../core/store.js';
 
 const TIMER_TICK_MS = 250;
 const URGENT_SECONDS = 10;
-const PHASE_TITLES = { lobby: 'Ready to scramble?', playing: '', intermission: 'Round over', finished: 'Match over' };
 
 function foundItem() {
   return h('li', { class: 'found-word' },
@@ -53,9 +52,9 @@ export function createScrambleView(actions) {
 
   const startButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'start-match', text: 'Start match' });
   const waiting = h('p', { class: 'waiting-note', id: 'waiting-host' });
-  const phaseTitle = h('h3', { class: 'phase-title' });
+  const nextGame = h('div', { class: 'next-game' }, startButton, waiting);
   const phaseText = h('p', { class: 'muted' });
-  const phasePanel = h('div', { class: 'phase-panel', id: 'phase-panel' }, phaseTitle, phaseText);
+  const phasePanel = h('div', { class: 'phase-panel', id: 'phase-panel' }, phaseText);
 
   const foundList = h('ol', { class: 'found-list', id: 'found-list', 'aria-label': 'Words found, newest first' });
   const foundEmpty = h('p', { class: 'muted small', text: 'No words yet — be the first!' });
@@ -73,7 +72,7 @@ export function createScrambleView(actions) {
   const playArea = h('div', { class: 'play-area' }, form, errorBanner);
   const roundCard = h('section', { class: 'card round-card', 'aria-labelledby': 'root-word' },
     h('div', { class: 'round-top' }, roundLabel, timer),
-    timerBar, root, status, playArea, phasePanel, h('div', { class: 'next-game' }, startButton, waiting));
+    timerBar, root, status, playArea, phasePanel, nextGame);
   const foundCard = h('section', { class: 'card found-card', 'aria-labelledby': 'found-title' },
     h('div', { class: 'card-header' }, h('h2', { id: 'found-title', text: 'Words found' }), progress), foundEmpty, foundList);
   const element = h('div', { class: 'scramble-game' },
@@ -133,6 +132,7 @@ export function createScrambleView(actions) {
     if (root.dataset.word === key) return;
     root.dataset.word = key;
     root.setAttribute('aria-label', word ? `Root word: ${word}` : 'No root word yet');
+    root.style.setProperty('--letters', String(Math.max(letters.length, 1)));
     root.replaceChildren(...letters.map((letter) => h('span', { class: 'root-letter', 'aria-hidden': 'true', text: letter })));
   }
 
@@ -153,13 +153,11 @@ export function createScrambleView(actions) {
 
     const playing = game.phase === 'playing';
     show(playArea, playing);
-    show(phasePanel, !playing);
-    setText(phaseTitle, PHASE_TITLES[game.phase] ?? '');
     let phaseMessage = '';
-    if (game.phase === 'lobby') phaseMessage = `Find as many words as you can in eight letters. Words of ${game.nextSettings.minWordLength}+ letters; each word scores its length, for whoever finds it first.`;
-    if (game.phase === 'intermission') phaseMessage = `Round ${game.round} is over. Take a breath — the next root word is coming.`;
-    if (game.phase === 'finished') phaseMessage = 'Thanks for playing! The host can start another match.';
+    if (game.phase === 'lobby') phaseMessage = `Find as many words as you can in eight letters: words of ${game.nextSettings.minWordLength}+ letters, each scoring its length for whoever finds it first.`;
+    if (game.phase === 'finished') phaseMessage = 'Thanks for playing! Scroll down for the words nobody found.';
     setText(phaseText, phaseMessage);
+    show(phasePanel, Boolean(phaseMessage));
     input.disabled = !canSubmit();
     submit.disabled = !canSubmit();
     if (me(state)?.role === 'spectator') input.placeholder = 'You are watching this match';
@@ -171,6 +169,7 @@ export function createScrambleView(actions) {
     setText(startButton, game.phase === 'finished' ? 'Start a new match' : 'Start match');
     const hostName = members.get(roomState.host)?.name ?? 'the host';
     setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start the match.` : '');
+    show(nextGame, !startButton.hidden || Boolean(waiting.textContent));
 
     const total = game.totalWords ?? 0;
     setText(progress, game.phase === 'lobby' ? '' : `${game.found.length} of ${total} found`);

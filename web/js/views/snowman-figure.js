@@ -49,7 +49,7 @@ export function createSnowmanFigure() {
       x1: 0, y1: -20, x2: 0, y2: -27, transform: `rotate(${angle})`,
     })));
   const sunDisc = s('circle', { r: 12, class: 'sun-disc' });
-  const sun = s('g', { class: 'sun', transform: 'translate(186 40)' }, sunRays, sunDisc);
+  const sun = s('g', { class: 'sun', transform: 'translate(172 50)' }, sunRays, sunDisc);
 
   const mouth = s('path', { class: 'mouth' });
   const face = s('g', { class: 'face' },
@@ -78,7 +78,7 @@ export function createSnowmanFigure() {
     'arm-left': stick('M34 214 L70 206 M52 210 L47 200', { class: 'stick fallen', 'data-part': 'arm-left' }),
     'arm-right': stick('M150 210 L186 214 M168 212 L174 202', { class: 'stick fallen', 'data-part': 'arm-right' }),
     scarf: s('path', { d: 'M40 218 Q56 210 72 218 L70 224 Q56 217 42 224 Z', class: 'scarf fallen', 'data-part': 'scarf' }),
-    hat: hat({ class: 'hat fallen', 'data-part': 'hat', transform: 'translate(170 197) rotate(-28) translate(-110 -37) scale(0.8)' }),
+    hat: hat({ class: 'hat fallen', 'data-part': 'hat', transform: 'translate(174 198) rotate(-24) scale(0.75) translate(-110 -37)' }),
     buttons: s('g', { class: 'fallen', 'data-part': 'buttons' },
       [[82, 219], [136, 221], [145, 216]].map(([cx, cy]) => s('circle', { cx, cy, r: 2.6, class: 'coal' }))),
   };
@@ -135,8 +135,8 @@ export function createSnowmanFigure() {
       mouth.setAttribute('d', smile[stage.mood]);
       puddle.setAttribute('rx', String(melt === 0 ? 0 : 28 + 62 * melt));
       puddle.setAttribute('ry', String(melt === 0 ? 0 : 4 + 6 * melt));
-      sunDisc.setAttribute('r', String(12 + 10 * melt));
-      sunRays.setAttribute('transform', `scale(${1 + 0.75 * melt})`);
+      sunDisc.setAttribute('r', String(12 + 8 * melt));
+      sunRays.setAttribute('transform', `scale(${1 + 0.45 * melt})`);
       const dripCount = stage.lost ? 0 : Math.round(melt * 8);
       if (drips.childElementCount !== dripCount) {
         drips.replaceChildren(...Array.from({ length: dripCount }, (_, index) => {

@@ -143,6 +143,7 @@ export function createSnowmanView(actions) {
   }
 
   function renderWord(game) {
+    word.style.setProperty('--letters', String(game.positions.length));
     syncList(word, game.positions, (position) => position.id, () => h('span', { class: 'tile' }), (tile, position) => {
       setText(tile, position.letter ?? '');
       tile.classList.toggle('is-filled', Boolean(position.letter));

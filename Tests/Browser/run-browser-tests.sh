@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs the web client's browser tests: builds the server, starts it on a free port with this repository's web/,
+# and drives headless Chromium through Tests/Browser/browser_test.py. Installs what it needs on first use:
+# Debian's chromium and chromium-driver (apt-get), and a Python venv with the pinned selenium, cached in
+# ~/.cache/wordrooms/browser-venv (or $WORDROOMS_BROWSER_VENV).
+#
+# Usage: Tests/Browser/run-browser-tests.sh      (exit status 0 when every check passed)
+# Screenshots: Tests/Browser/artifacts/*.png
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+# Outside the repository, so it is never committed; shared by every clone on this machine.
+VENV="${WORDROOMS_BROWSER_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/wordrooms/browser-venv}"
+ARTIFACTS="$HERE/artifacts"
+TEST_TIMEOUT_SECONDS="${BROWSER_TEST_TIMEOUT:-480}"
+
+log() { printf '==> %s\n' "$*"; }
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  log "installing chromium and chromium-driver"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null || ! cmp -s "$HERE/requirements.txt" "$VENV/.requirements"; then
+  log "preparing the Python venv ($VENV)"
+  rm -rf "$VENV"
+  mkdir -p "$(dirname "$VENV")"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$HERE/requirements.txt"
+  cp "$HERE/requirements.txt" "$VENV/.requirements"
+fi
+
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
+log "building the server"
+(cd "$REPO" && swift build --product wordrooms 2>&1 | tail -n 3)
+BIN_DIR="$(cd "$REPO" && swift build --product wordrooms --show-bin-path)"
+
+mkdir -p "$ARTIFACTS"
+SERVER_LOG="$ARTIFACTS/server.log"
+: >"$SERVER_LOG"
+"$BIN_DIR/wordrooms" --host 127.0.0.1 --port 0 --web "$REPO/web" >"$SERVER_LOG" 2>&1 &
+SERVER_PID=$!
+cleanup() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; }
+trap cleanup EXIT
+
+URL=""
+for _ in $(seq 1 100); do
+  URL="$(head -n 1 "$SERVER_LOG" 2>/dev/null | sed -n 's/^WordRooms is running at \(http:[^ ]*\)\/ .*/\1/p')"
+  [ -n "$URL" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG"; echo "FAIL the server did not start"; exit 1; }
+  sleep 0.1
+done
+[ -n "$URL" ] || { cat "$SERVER_LOG"; echo "FAIL the server did not print its address"; exit 1; }
+log "server at $URL"
+
+export SE_OFFLINE=true
+timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" \
+  "$VENV/bin/python" "$HERE/browser_test.py" --base-url "$URL" --repo "$REPO" --artifacts "$ARTIFACTS"

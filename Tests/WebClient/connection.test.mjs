@@ -72,6 +72,9 @@ describe('backoff', () => {
   test('socket URLs follow the page scheme', () => {
     assert.equal(socketURL({ protocol: 'http:', host: 'h:8080' }), 'ws://h:8080/ws');
     assert.equal(socketURL({ protocol: 'https:', host: 'h' }), 'wss://h/ws');
+    assert.equal(socketURL({ protocol: 'http:', host: 'h', pathname: '/r/qhtw' }), 'ws://h/ws/QHTW');
+    assert.equal(socketURL({ protocol: 'https:', host: 'h', pathname: '/r/CQHTW' }), 'wss://h/ws/CQHTW');
+    assert.equal(socketURL({ protocol: 'http:', host: 'h', pathname: '/' }), 'ws://h/ws');
   });
 });
 

@@ -182,6 +182,13 @@ export function createController({ store, connection, storage, browser }) {
     /** Shows `route` (from a link, the address bar or back/forward). */
     navigate(route) {
       const state = store.getState();
+      // A five-letter code names the server instance that owns the room (several instances behind a router):
+      // load the room's page, so the socket opens at /ws/CODE and reaches that instance.
+      if (route.name === 'room' && route.code.length === 5 && typeof browser.location?.assign === 'function'
+          && browser.location.pathname !== pathForRoute(route)) {
+        browser.location.assign(pathForRoute(route));
+        return;
+      }
       if (state.route.name === 'room' && state.room && state.room.status === ROOM.JOINED
           && (route.name !== 'room' || route.code !== state.room.code)) {
         // Leaving the page of a room gives the seat up, as the Leave button does.

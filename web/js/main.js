@@ -49,7 +49,7 @@ if (pathForRoute(startRoute) !== window.location.pathname) {
 const store = createStore({ initial: initialState({ ...prefs }) });
 let controller = null;
 const connection = createConnection({
-  url: socketURL(window.location),
+  url: () => socketURL(window.location),
   WebSocketImpl: window.WebSocket,
   onMessage: (message) => {
     for (const reply of store.receive(message)) connection.send(reply);

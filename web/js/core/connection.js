@@ -27,16 +27,21 @@ export function backoffDelay(attempt, random = Math.random) {
   return Math.round(base * (1 - BACKOFF.jitter + 2 * BACKOFF.jitter * random()));
 }
 
-/** The game socket's URL for a page at `location` (ws: for http:, wss: for https:). */
+/**
+ * The game socket's URL for a page at `location` (ws: for http:, wss: for https:). On a room page it names the
+ * room (`/ws/CODE`), so that when several server instances share the rooms, a router can send the socket to the
+ * instance that owns the room.
+ */
 export function socketURL(location) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws`;
+  const room = /^\/r\/([A-Za-z]{4,5})\/?$/.exec(location.pathname ?? '');
+  return `${scheme}//${location.host}/ws${room ? `/${room[1].toUpperCase()}` : ''}`;
 }
 
 /**
  * Creates the connection; call `start()` to open it.
  * @param {object} options
- * @param {string} options.url
+ * @param {string | (() => string)} options.url the socket's URL, or a function giving it at each (re)connect
  * @param {Function} options.WebSocketImpl the WebSocket constructor
  * @param {(message: object) => void} options.onMessage each JSON message received
  * @param {(status: object) => void} options.onStatus `{status, attempt, retryAt, closeCode}`
@@ -72,7 +77,7 @@ export function createConnection({
     report(attempt === 0 ? 'connecting' : 'reconnecting');
     let created;
     try {
-      created = new WebSocketImpl(url);
+      created = new WebSocketImpl(typeof url === 'function' ? url() : url);
     } catch {
       scheduleRetry(null);
       return;

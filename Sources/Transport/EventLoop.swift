@@ -682,9 +682,11 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Client connections
 
     private func startConnecting(_ request: ClientConnection) {
-        let isV6 = request.address.contains(":")
-        let fd = socket(isV6 ? AF_INET6 : AF_INET,
-                        Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let (address, length, family) = SocketAddress.numeric(host: request.address, port: request.port) else {
+            request.endpoint.connectionFailed(reason: "'\(request.address)' is not a numeric address")
+            return
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             counters.acceptFailures += 1
             request.endpoint.connectionFailed(reason: "socket: \(String(cString: strerror(errno)))")
@@ -692,23 +694,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        if isV6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(request.port).bigEndian)
-            inet_pton(AF_INET6, request.address, &address.sin6_addr)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(request.port).bigEndian)
-            inet_pton(AF_INET, request.address, &address.sin_addr)
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        }
+        var storage = address
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }

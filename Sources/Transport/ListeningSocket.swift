@@ -14,31 +14,10 @@ struct ListeningSocket: ~Copyable {
     /// Binds and listens on `host:port`. `host` is a numeric address; `"::"` listens on IPv6 and, where the
     /// system allows dual stack, IPv4 too. Port 0 picks an ephemeral port (read it back from `port`).
     init(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) {
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                throw SystemError("inet_pton(\(host))", errno: EINVAL)
-            }
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in6.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            family = AF_INET6
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                throw SystemError("inet_pton(\(host))", errno: EINVAL)
-            }
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            family = AF_INET
+        guard let (address, length, family) = SocketAddress.numeric(host: host, port: port) else {
+            throw SystemError("inet_pton(\(host))", errno: EINVAL)
         }
-
+        var storage = address
         let fd = try retryingEINTR("socket") {
             socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Transport
 
 /// A small blocking Redis client: one TCP connection, one command at a time, reconnecting after errors.
 ///
@@ -44,46 +45,11 @@ final class RedisClient {
     }
 
     private func connect() throws(Failure) {
-        let isV6 = host.contains(":")
-        let socketFD = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socketFD >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var result: Int32
-        if isV6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                close(socketFD)
-                throw Failure(description: "Redis host must be a numeric address, not '\(host)'")
-            }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                close(socketFD)
-                throw Failure(description: "Redis host must be a numeric address, not '\(host)'")
-            }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+        do {
+            fd = try SocketAddress.connectBlocking(host: host, port: port, timeoutSeconds: 2)
+        } catch {
+            throw Failure(description: "cannot connect to Redis at \(host):\(port): \(error)")
         }
-        guard result == 0 else {
-            let error = errno
-            close(socketFD)
-            throw Failure(description: "cannot connect to Redis at \(host):\(port): \(String(cString: strerror(error)))")
-        }
-        fd = socketFD
         buffer.removeAll()
     }
 

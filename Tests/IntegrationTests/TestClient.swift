@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import Transport
 import WebSocket
 
 /// A blocking TCP client with timeouts for talking to the real server in tests: raw bytes in and out, plus
@@ -15,42 +16,23 @@ final class TestClient {
     }
 
     init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 15, receiveBuffer: Int32? = nil) throws {
-        let family = host.contains(":") ? AF_INET6 : AF_INET
-        fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        guard let receiveBuffer else {
+            fd = try SocketAddress.connectBlocking(host: host, port: port, timeoutSeconds: timeoutSeconds)
+            return
         }
+        // A small receive window must be set before connecting to take effect.
+        let (storage, length, family) = SocketAddress.numeric(host: host, port: port)!
+        fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        var size = receiveBuffer
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let result: Int32
-        if family == AF_INET6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+        var address = storage
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
         }
-        guard result == 0 else {
-            let error = errno
-            close(fd)
-            throw Failure(description: "connect to \(host):\(port): errno \(error)")
-        }
+        guard result == 0 else { throw Failure(description: "connect to \(host):\(port): errno \(errno)") }
     }
 
     private var closed = false

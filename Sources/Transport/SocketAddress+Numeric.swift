@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+
+extension SocketAddress {
+    /// A `sockaddr` for a numeric IPv4 or IPv6 address and port, ready for `bind` or `connect`.
+    ///
+    /// - Returns: nil when `host` is not a numeric address.
+    public static func numeric(host: String, port: Int) -> (storage: sockaddr_storage, length: socklen_t, family: Int32)? {
+        var storage = sockaddr_storage()
+        if host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { return nil }
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+            return (storage, socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+        return (storage, socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
+    }
+
+    /// A blocking TCP connection with send and receive timeouts, for small helpers outside the event loops
+    /// (the Redis client, metrics scrapers, tests).
+    ///
+    /// - Returns: the connected descriptor; the caller closes it.
+    public static func connectBlocking(host: String, port: Int, timeoutSeconds: Int) throws(SystemError) -> Int32 {
+        guard let (storage, length, family) = numeric(host: host, port: port) else {
+            throw SystemError("connect: '\(host)' is not a numeric address", errno: EINVAL)
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemError("socket", errno: errno) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = storage
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        }
+        guard result == 0 else {
+            let error = errno
+            close(fd)
+            throw SystemError("connect to \(host):\(port)", errno: error)
+        }
+        return fd
+    }
+}

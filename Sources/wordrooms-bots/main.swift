@@ -1,1 +1,45 @@
-print("wordrooms-bots: not built yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+import Bots
+import JSON
+
+/// Writes `text` and a newline to standard error, unbuffered: progress must show while the run goes on.
+func printError(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+let options: BotOptions
+do {
+    switch try BotOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .help:
+        print(BotOptions.usage)
+        exit(0)
+    case .run(let parsed):
+        options = parsed
+    }
+} catch {
+    printError("wordrooms-bots: \(error)\n\(BotOptions.usage)")
+    exit(2)
+}
+
+let report: BotReport
+do {
+    report = try LoadTest.run(options, log: printError)
+} catch {
+    printError("wordrooms-bots: \(error)")
+    exit(1)
+}
+print(report.summary)
+if let path = options.jsonPath {
+    var bytes = JSONWriter().serialize(report.json)
+    bytes.append(UInt8(ascii: "\n"))
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    if fd < 0 || bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) != bytes.count {
+        printError("wordrooms-bots: cannot write \(path): \(String(cString: strerror(errno)))")
+        exit(1)
+    }
+    close(fd)
+}
+exit(report.exitStatus)

@@ -1,0 +1,271 @@
+import Transport
+
+/// Everything `wordrooms-bots` can be told on its command line.
+public struct BotOptions: Sendable, Equatable {
+    /// What the bots do.
+    public enum Scenario: String, Sendable, CaseIterable {
+        /// Rooms of bots playing real games.
+        case play
+        /// Connections that only stay open and answer pings.
+        case idle
+        /// Raw transport throughput and round trips against an echo endpoint.
+        case echo
+        /// Bots that drop their connection, resume with token and seq, verify the state and leave, in a loop.
+        case churn
+    }
+
+    /// A room's game.
+    public enum Game: String, Sendable, CaseIterable {
+        case snowman
+        case scramble
+    }
+
+    /// Which game the rooms play.
+    public enum GameChoice: String, Sendable, CaseIterable {
+        case snowman
+        case scramble
+        /// Rooms alternate: even rooms Snowman, odd rooms Word Scramble.
+        case mixed
+    }
+
+    public var scenario = Scenario.play
+    public var url = WebSocketURL(host: "127.0.0.1", port: 8080, path: nil)
+    public var rooms = 100
+    /// Players per room, the host included.
+    public var players = 8
+    /// Spectators per room (play and churn).
+    public var spectators = 0
+    /// Churn: players per room that drop, resume and leave in a loop (on top of `players`).
+    public var churners = 2
+    public var game = GameChoice.mixed
+    /// play/churn: moves per bot per second. echo: messages per connection per second; nil sends as fast as the
+    /// window of `depth` messages in flight allows.
+    public var rate: Double?
+    public var duration: Double = 60
+    /// Connections opened per second while ramping up.
+    public var ramp: Double = 2000
+    public var threads = TransportConfiguration.processorCount
+    /// idle and echo: connections to open.
+    public var connections = 100
+    /// echo: messages in flight per connection.
+    public var depth = 1
+    /// echo: bytes of text per message.
+    public var size = 32
+    /// Word Scramble: the share of submissions that are deliberately not words.
+    public var invalidShare = 0.1
+    /// Seconds to wait after the run for replies still in flight.
+    public var grace: Double = 5
+    /// Where to write the report as JSON.
+    public var jsonPath: String?
+    /// Read the server's memory and CPU from `/proc/PID` instead of its `/metrics` (for servers without one).
+    public var serverPID: Int?
+    /// Largest message the bots accept (a welcome of a full room is a few tens of KB).
+    public var maxMessageBytes = 1 << 20
+    /// Randomness of the bots (word choice, jitter); the same seed gives the same choices.
+    public var seed: UInt64?
+    /// No progress lines.
+    public var quiet = false
+
+    public init() {}
+
+    /// Moves or messages per second, with the scenario's default.
+    public var effectiveRate: Double? {
+        if let rate { return rate }
+        switch scenario {
+        case .play, .churn: return 1
+        case .idle, .echo: return nil
+        }
+    }
+
+    /// The WebSocket path: the URL's, else `/echo` for echo and `/ws` for the rest.
+    public var path: String {
+        url.path ?? (scenario == .echo ? "/echo" : "/ws")
+    }
+
+    /// Connections the run opens at first (churners reconnect on top of these).
+    public var plannedConnections: Int {
+        switch scenario {
+        case .play: rooms * (players + spectators)
+        case .churn: rooms * (players + spectators + churners)
+        case .idle, .echo: connections
+        }
+    }
+
+    /// The game of room `index`.
+    public func game(ofRoom index: Int) -> Game {
+        switch game {
+        case .snowman: .snowman
+        case .scramble: .scramble
+        case .mixed: index % 2 == 0 ? .snowman : .scramble
+        }
+    }
+
+    /// Largest `--rate` for play and churn: the server refuses more than 20 messages a second per connection.
+    public static let maxMoveRate: Double = 20
+
+    public static let usage = """
+        Usage: wordrooms-bots [SCENARIO] [options]
+
+        Load tester for WordRooms: bots that connect over WebSocket, play real games and measure.
+
+        Scenarios:
+          play      (default) rooms of bots playing Snowman or Word Scramble; one host per room creates it,
+                    the others join by code; spectators only watch
+          idle      hold --connections connections open and answer pings; report how many stayed up
+          echo      raw throughput against /echo: --connections x --depth messages in flight of --size bytes
+          churn     play, plus --churners per room that drop the TCP connection, resume with token and seq,
+                    check the resumed state against a fresh snapshot, leave and rejoin, in a loop
+
+        Options:
+          --url ws://HOST:PORT[/PATH]  server (default ws://127.0.0.1:8080; PATH defaults to /echo for echo,
+                                    /ws otherwise; HOST is numeric or localhost)
+          --rooms N                 rooms (play, churn; default 100)
+          --players N               players per room including the host, 1-16 (default 8)
+          --spectators N            spectators per room, 0-256 (default 0)
+          --churners N              churn: resuming players per room, 1-15 (default 2)
+          --game G                  snowman, scramble or mixed (default mixed)
+          --rate X                  play, churn: moves per bot per second (default 1, at most 20);
+                                    echo: messages per connection per second (default: as fast as --depth allows)
+          --invalid-share X         Word Scramble: share of submissions that are not words, 0-1 (default 0.1)
+          --connections N           idle, echo: connections (default 100)
+          --depth N                 echo: messages in flight per connection (default 1)
+          --size N                  echo: bytes of text per message (default 32)
+          --duration S              seconds from the start to the end of the run, ramp included (default 60)
+          --ramp N                  connections opened per second while ramping up (default 2000)
+          --threads N               event-loop threads of the bots (default: one per core, here \(TransportConfiguration.processorCount))
+          --grace S                 seconds to wait at the end for replies in flight (default 5)
+          --json FILE               also write the report as JSON to FILE
+          --server-pid PID          read the server's memory and CPU from /proc/PID instead of its /metrics
+          --max-message-bytes N     largest message the bots accept (default 1048576)
+          --seed N                  seed of the bots' random choices
+          --quiet                   no progress lines
+          -h, --help                show this help
+
+        Exit status: 0 when the run had no protocol errors, failed connections or unexpected disconnects;
+        1 when it had some; 2 for bad options.
+        """
+
+    /// A command-line mistake, worded for the person who typed it.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public enum Parsed: Equatable, Sendable {
+        case run(BotOptions)
+        case help
+    }
+
+    /// Parses arguments (without the program name). Accepts `--flag value` and `--flag=value`; the scenario is
+    /// the one positional argument.
+    ///
+    /// - Parameter arguments: The command-line arguments after the program name.
+    /// - Returns: The options to run with, or `.help`.
+    /// - Throws: `ParseError` naming the flag and what it needs.
+    public static func parse(_ arguments: [String]) throws(ParseError) -> Parsed {
+        var options = BotOptions()
+        var scenarioSeen = false
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("-") else {
+                guard !scenarioSeen else {
+                    throw ParseError(description: "unexpected argument '\(argument)': give one scenario at most")
+                }
+                guard let scenario = Scenario(rawValue: argument) else {
+                    throw ParseError(description: "unknown scenario '\(argument)': use play, idle, echo or churn")
+                }
+                options.scenario = scenario
+                scenarioSeen = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(ParseError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw ParseError(description: "\(name) needs a value")
+                }
+                return next
+            }
+            func integer(_ range: ClosedRange<Int>) throws(ParseError) -> Int {
+                let text = try value()
+                guard let number = Int(text), range.contains(number) else {
+                    throw ParseError(description: "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                }
+                return number
+            }
+            func number(_ range: ClosedRange<Double>, exclusiveLower: Bool = false) throws(ParseError) -> Double {
+                let text = try value()
+                guard let number = Double(text), number.isFinite, range.contains(number),
+                      !(exclusiveLower && number == range.lowerBound) else {
+                    let lower = exclusiveLower ? "more than \(formatNumber(range.lowerBound))" : "from \(formatNumber(range.lowerBound))"
+                    throw ParseError(description: "\(name) needs a number \(lower) to \(formatNumber(range.upperBound)), not '\(text)'")
+                }
+                return number
+            }
+            if inlineValue != nil, ["-h", "--help", "--quiet"].contains(name) {
+                throw ParseError(description: "\(name) takes no value")
+            }
+            switch name {
+            case "-h", "--help":
+                return .help
+            case "--url":
+                let text = try value()
+                do {
+                    options.url = try WebSocketURL(parsing: text)
+                } catch {
+                    throw ParseError(description: "--url: \(error)")
+                }
+            case "--rooms": options.rooms = try integer(1...100_000)
+            case "--players": options.players = try integer(1...16)
+            case "--spectators": options.spectators = try integer(0...256)
+            case "--churners": options.churners = try integer(1...15)
+            case "--game":
+                let text = try value()
+                guard let game = GameChoice(rawValue: text) else {
+                    throw ParseError(description: "--game needs snowman, scramble or mixed, not '\(text)'")
+                }
+                options.game = game
+            case "--rate": options.rate = try number(0...1_000_000, exclusiveLower: true)
+            case "--invalid-share": options.invalidShare = try number(0...1)
+            case "--connections": options.connections = try integer(1...1_000_000)
+            case "--depth": options.depth = try integer(1...65536)
+            case "--size": options.size = try integer(1...(16 << 20))
+            case "--duration": options.duration = try number(0...86400, exclusiveLower: true)
+            case "--ramp": options.ramp = try number(1...1_000_000)
+            case "--threads": options.threads = try integer(1...256)
+            case "--grace": options.grace = try number(0...600)
+            case "--json": options.jsonPath = try value()
+            case "--server-pid": options.serverPID = try integer(1...Int(Int32.max))
+            case "--max-message-bytes": options.maxMessageBytes = try integer(1024...(1 << 30))
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else {
+                    throw ParseError(description: "--seed needs a whole number from 0 to \(UInt64.max), not '\(text)'")
+                }
+                options.seed = seed
+            case "--quiet": options.quiet = true
+            default:
+                throw ParseError(description: "unknown option '\(argument)' (see --help)")
+            }
+        }
+        try options.validate()
+        return .run(options)
+    }
+
+    /// Checks combinations no single flag can.
+    func validate() throws(ParseError) {
+        if scenario == .play || scenario == .churn, let rate, rate > Self.maxMoveRate {
+            throw ParseError(description: "--rate for \(scenario.rawValue) is moves per bot per second, at most \(formatNumber(Self.maxMoveRate)) (the server's per-connection limit), not \(formatNumber(rate))")
+        }
+        if scenario == .churn, players + churners > 16 {
+            throw ParseError(description: "--players plus --churners must be at most 16 (a room's seats), not \(players + churners)")
+        }
+        if scenario == .echo, path == "/ws" {
+            throw ParseError(description: "echo needs an echoing path such as /echo, not /ws")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// Replaced by the bot client's sources.
-enum BotPlaceholder {}

@@ -1,0 +1,158 @@
+/// What the bots of one event-loop thread counted and timed.
+///
+/// Each loop thread owns one and updates it without locks; the driver merges copies taken on the loops (every
+/// second for the progress line, once at the end for the report).
+public struct BotStats: Sendable, Equatable {
+    // MARK: Connections
+
+    /// Connections started (churners' reconnections included).
+    public var connectAttempts = 0
+    /// Connections whose opening handshake succeeded.
+    public var connectsOpened = 0
+    /// Connections that could not be opened, by reason.
+    public var connectFailures: [String: Int] = [:]
+    /// Connections open now (a gauge: merged by adding).
+    public var openConnections = 0
+    /// Closes the bots asked for (end of run, after `leave`, a churner's abrupt drop).
+    public var expectedCloses = 0
+    /// Closes the bots did not ask for, by close code (1006: the TCP connection ended without a close frame).
+    public var unexpectedCloses: [UInt16: Int] = [:]
+
+    // MARK: Messages (payload bytes of WebSocket messages, frame headers not included)
+
+    public var messagesIn = 0
+    public var messagesOut = 0
+    public var bytesIn = 0
+    public var bytesOut = 0
+
+    // MARK: Rooms and games
+
+    public var roomsCreated = 0
+    /// Rooms whose host could not create them (connection failed or `create` refused).
+    public var roomsFailed = 0
+    /// `welcome` messages that put a bot in a room (creates, joins and resumes).
+    public var welcomes = 0
+    /// Snowman guesses and Word Scramble words sent.
+    public var moves = 0
+    public var guesses = 0
+    public var words = 0
+    /// Word Scramble words sent on purpose that are not words (`--invalid-share`).
+    public var invalidWords = 0
+    /// `new_game` messages of hosts.
+    public var hostActions = 0
+    /// Word Scramble turns without a word left to try (every word of the root the bot knows was found).
+    public var skippedMoves = 0
+    public var patches = 0
+    public var snapshots = 0
+    /// `resync` messages sent after a gap (not the churners' verification resyncs).
+    public var resyncs = 0
+    /// Error replies the bots expected, by code: rejections of deliberately invalid words, and races such as a
+    /// word found by someone else first.
+    public var expectedRejections: [String: Int] = [:]
+    /// Protocol errors, by kind: seq gaps, patches that do not apply, malformed or unexpected messages, resumed
+    /// states that differ from a snapshot, echoes that differ from what was sent, and unexpected error replies
+    /// (`error:CODE`).
+    public var protocolErrors: [String: Int] = [:]
+    /// Moves waiting for their patch or error (a gauge).
+    public var pendingMoves = 0
+    /// Moves whose patch or error never came before the run ended.
+    public var unansweredMoves = 0
+    /// Moves sent by a churner just before it dropped its connection (their replies are lost on purpose).
+    public var abandonedMoves = 0
+
+    // MARK: Churn
+
+    /// Churn cycles completed (join, drop, resume, verify, leave).
+    public var churnCycles = 0
+    /// Connections dropped on purpose without a close frame.
+    public var drops = 0
+    /// Resumes with token and seq answered by a `welcome`.
+    public var resumes = 0
+    /// Resumes answered with the missed patches (`resumed: true`).
+    public var resumedWithPatches = 0
+    /// Resumes answered with the full state.
+    public var resumedWithState = 0
+    /// Resumed states equal to the snapshot a `resync` returned right after.
+    public var resumesVerified = 0
+    public var leaves = 0
+
+    // MARK: Echo
+
+    public var echoSent = 0
+    public var echoReceived = 0
+    /// Echo messages sent but not yet back (a gauge).
+    public var echoInFlight = 0
+    /// Fixed-rate echo: messages not sent because `--depth` were already in flight.
+    public var echoSkipped = 0
+
+    // MARK: Latency (microseconds)
+
+    /// From starting a connection to its opening handshake completing.
+    public var connectLatency = LogLinearHistogram()
+    /// From sending `create` or `join` to the `welcome`.
+    public var joinLatency = LogLinearHistogram()
+    /// From sending a move to the first patch after which the mover's rebuilt state shows the move.
+    public var moveToPatch = LogLinearHistogram()
+    /// From sending a move to the `error` that refused it.
+    public var moveToError = LogLinearHistogram()
+    /// From sending an echo message to receiving it back.
+    public var echoRoundTrip = LogLinearHistogram()
+
+    public init() {}
+
+    /// Adds another thread's counts (gauges add up too: each thread's own share).
+    public mutating func merge(_ other: BotStats) {
+        connectAttempts += other.connectAttempts
+        connectsOpened += other.connectsOpened
+        connectFailures.merge(other.connectFailures, uniquingKeysWith: +)
+        openConnections += other.openConnections
+        expectedCloses += other.expectedCloses
+        unexpectedCloses.merge(other.unexpectedCloses, uniquingKeysWith: +)
+        messagesIn += other.messagesIn
+        messagesOut += other.messagesOut
+        bytesIn += other.bytesIn
+        bytesOut += other.bytesOut
+        roomsCreated += other.roomsCreated
+        roomsFailed += other.roomsFailed
+        welcomes += other.welcomes
+        moves += other.moves
+        guesses += other.guesses
+        words += other.words
+        invalidWords += other.invalidWords
+        hostActions += other.hostActions
+        skippedMoves += other.skippedMoves
+        patches += other.patches
+        snapshots += other.snapshots
+        resyncs += other.resyncs
+        expectedRejections.merge(other.expectedRejections, uniquingKeysWith: +)
+        protocolErrors.merge(other.protocolErrors, uniquingKeysWith: +)
+        pendingMoves += other.pendingMoves
+        unansweredMoves += other.unansweredMoves
+        abandonedMoves += other.abandonedMoves
+        churnCycles += other.churnCycles
+        drops += other.drops
+        resumes += other.resumes
+        resumedWithPatches += other.resumedWithPatches
+        resumedWithState += other.resumedWithState
+        resumesVerified += other.resumesVerified
+        leaves += other.leaves
+        echoSent += other.echoSent
+        echoReceived += other.echoReceived
+        echoInFlight += other.echoInFlight
+        echoSkipped += other.echoSkipped
+        connectLatency.merge(other.connectLatency)
+        joinLatency.merge(other.joinLatency)
+        moveToPatch.merge(other.moveToPatch)
+        moveToError.merge(other.moveToError)
+        echoRoundTrip.merge(other.echoRoundTrip)
+    }
+
+    /// Protocol errors of every kind.
+    public var protocolErrorCount: Int { protocolErrors.values.reduce(0, +) }
+    public var unexpectedCloseCount: Int { unexpectedCloses.values.reduce(0, +) }
+    public var connectFailureCount: Int { connectFailures.values.reduce(0, +) }
+
+    mutating func protocolError(_ kind: String) {
+        protocolErrors[kind, default: 0] += 1
+    }
+}

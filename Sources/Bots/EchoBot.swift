@@ -1,0 +1,154 @@
+import Transport
+import WebSocket
+
+/// One connection of the `echo` scenario: keeps `--depth` text messages of `--size` bytes in flight (or sends
+/// at a fixed `--rate`) and times each one's round trip.
+///
+/// Every message starts with its sequence number in decimal, the rest is `x`: an echo that comes back out of
+/// order, cut or changed is a protocol error. The endpoint echoes in order, so send times are a FIFO.
+///
+/// Used on its worker's event-loop thread only (see `GameBot` for why it is `@unchecked Sendable`).
+final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
+    unowned let worker: LoopWorker
+    let maxMessageBytes: Int
+    private let depth: Int
+    private var connection: Connection?
+    private var opened = false
+    private var closeExpected = false
+    private var connectStartedAt: UInt64 = 0
+    /// Monotonic nanoseconds when the fixed-rate schedule started (the connection opened).
+    private var rateStartedAt: UInt64 = 0
+    /// Messages the fixed-rate schedule has called for so far.
+    private var scheduled = 0
+    private var payload: [UInt8]
+    /// Send times of the messages in flight, oldest at `head`.
+    private var sendTimes: [UInt64]
+    private var head = 0
+    private(set) var inFlight = 0
+    private var sentCount = 0
+    private var receivedCount = 0
+
+    init(worker: LoopWorker) {
+        let options = worker.context.options
+        self.worker = worker
+        self.maxMessageBytes = max(options.maxMessageBytes, options.size)
+        self.depth = options.depth
+        self.payload = [UInt8](repeating: UInt8(ascii: "x"), count: options.size)
+        self.sendTimes = [UInt64](repeating: 0, count: options.depth)
+    }
+
+    func start() {
+        guard worker.running else { return }
+        connectStartedAt = MonotonicClock.nanoseconds()
+        worker.connect(self)
+    }
+
+    func finish() {
+        if let connection {
+            closeExpected = true
+            connection.close(code: .normalClosure)
+        }
+    }
+
+    func didOpen(_ connection: Connection, request: HTTPRequestHead) {
+        let now = MonotonicClock.nanoseconds()
+        self.connection = connection
+        opened = true
+        worker.recordOpen(startedAt: connectStartedAt)
+        guard worker.running else {
+            finish()
+            return
+        }
+        rateStartedAt = now
+        if worker.context.options.effectiveRate == nil {
+            while inFlight < depth { sendOne(connection) }
+        }
+    }
+
+    /// Fixed-rate mode: sends what the schedule calls for by `now`, as far as the window allows.
+    func sendDue(now: UInt64) {
+        guard let connection, worker.running, let rate = worker.context.options.effectiveRate else { return }
+        let due = Int(Double(now &- rateStartedAt) / 1e9 * rate) - scheduled
+        guard due > 0 else { return }
+        scheduled += due
+        let allowed = min(due, depth - inFlight)
+        for _ in 0..<allowed { sendOne(connection) }
+        worker.stats.echoSkipped += due - allowed
+    }
+
+    func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {
+        let now = MonotonicClock.nanoseconds()
+        worker.stats.messagesIn += 1
+        worker.stats.bytesIn += text.count
+        guard inFlight > 0 else {
+            worker.stats.protocolError("echo-unsolicited")
+            return
+        }
+        worker.stats.echoRoundTrip.record(fromNanoseconds: sendTimes[head], to: now)
+        head = (head + 1) % depth
+        inFlight -= 1
+        worker.stats.echoInFlight -= 1
+        worker.stats.echoReceived += 1
+        if !Self.matches(text, sequence: receivedCount, size: payload.count) {
+            worker.stats.protocolError("echo-mismatch")
+        }
+        receivedCount += 1
+        if worker.running, worker.context.options.effectiveRate == nil {
+            sendOne(connection)
+        }
+    }
+
+    func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {
+        worker.stats.messagesIn += 1
+        worker.stats.bytesIn += data.count
+        worker.stats.protocolError("binary-message")
+    }
+
+    func didClose(_ connection: Connection, code: CloseCode?) {
+        self.connection = nil
+        worker.stats.echoInFlight -= inFlight
+        inFlight = 0
+        worker.recordClose(opened: opened, expected: closeExpected, code: code)
+        opened = false
+    }
+
+    func connectionFailed(reason: String) {
+        worker.stats.connectFailures[reason, default: 0] += 1
+    }
+
+    private func sendOne(_ connection: Connection) {
+        Self.stamp(sequence: sentCount, into: &payload)
+        sendTimes[(head + inFlight) % depth] = MonotonicClock.nanoseconds()
+        payload.withUnsafeBytes { connection.sendText($0) }
+        sentCount += 1
+        inFlight += 1
+        worker.stats.echoInFlight += 1
+        worker.stats.echoSent += 1
+        worker.stats.messagesOut += 1
+        worker.stats.bytesOut += payload.count
+    }
+
+    /// Writes `sequence` in decimal at the start of the payload (as many low digits as fit).
+    static func stamp(sequence: Int, into payload: inout [UInt8]) {
+        var value = sequence
+        var index = min(payload.count, 20) - 1
+        while index >= 0 {
+            payload[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+            index -= 1
+        }
+    }
+
+    /// Whether an echo is the message with this sequence number.
+    static func matches(_ text: UnsafeRawBufferPointer, sequence: Int, size: Int) -> Bool {
+        guard text.count == size else { return false }
+        var value = sequence
+        var index = min(size, 20) - 1
+        while index >= 0 {
+            guard text[index] == UInt8(ascii: "0") + UInt8(value % 10) else { return false }
+            value /= 10
+            index -= 1
+        }
+        return size <= 20 || text[size - 1] == UInt8(ascii: "x")
+    }
+}

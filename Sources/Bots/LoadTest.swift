@@ -1,0 +1,213 @@
+import Dispatch
+import Synchronization
+import Transport
+import WordGames
+
+/// Runs one scenario from start to report: ramps connections up, drives the loops' timers, prints a progress
+/// line a second, stops, waits for replies in flight, closes, and merges what every loop counted.
+///
+/// `run` blocks its thread for the whole run (it is the driver: it sleeps between ticks); call it from a thread
+/// of its own, never from Swift's cooperative pool, whose threads the transport's tasks may need.
+public enum LoadTest {
+    /// Why a run could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// How often the driver wakes the loops' timers and ramp.
+    static let tickNanoseconds: UInt64 = 5_000_000
+    /// How long the end of the run waits for connections to finish closing.
+    static let closeWaitNanoseconds: UInt64 = 3_000_000_000
+
+    /// Runs `options.scenario` to the end.
+    ///
+    /// - Parameters:
+    ///   - options: What to run.
+    ///   - log: Receives the start line and one progress line a second (unless `options.quiet`).
+    /// - Returns: The merged figures of the run.
+    /// - Throws: `StartError` if the event loops or the word lists cannot be set up.
+    public static func run(_ options: BotOptions, log: @escaping (String) -> Void) throws(StartError) -> BotReport {
+        let fileLimit = ProcessUsage.raiseFileLimit()
+        let lexicon = try loadLexicon(for: options)
+        let rate = options.effectiveRate ?? 1
+        let context = RunContext(options: options, lexicon: lexicon,
+                                 moveInterval: UInt64(max(1, (1e9 / rate).rounded())))
+        log(startLine(options, fileLimit: fileLimit))
+        if options.plannedConnections + 32 > fileLimit {
+            log("warning: \(options.plannedConnections) connections need as many descriptors; the limit is \(fileLimit)")
+        }
+
+        let sampler = ServerSampler(host: options.url.host, port: options.url.port, pid: options.serverPID)
+        let serverStart = sampler.sample()
+        let group: EventLoopGroup
+        do {
+            group = try EventLoopGroup(clientThreads: options.threads)
+        } catch {
+            throw StartError(description: "cannot create \(options.threads) event loops: \(error)")
+        }
+        group.start()
+        defer { group.shutdown() }
+        let workers = group.loops.enumerated().map { index, loop in
+            LoopWorker(index: index, loop: loop, context: context, loops: group.loops.count)
+        }
+        let cpuStart = ProcessUsage.cpuTime()
+        let startedAt = MonotonicClock.nanoseconds()
+        let wallStartedAt = MonotonicClock.wallSeconds()
+        setUp(workers, options: options)
+
+        // Drive the run: ticks every few milliseconds, a progress line every second.
+        let end = startedAt + UInt64(options.duration * 1e9)
+        var previous = BotStats()
+        var nextProgress = startedAt + 1_000_000_000
+        var now = startedAt
+        while now < end {
+            tick(workers)
+            MonotonicClock.sleep(nanoseconds: tickNanoseconds)
+            now = MonotonicClock.nanoseconds()
+            if now >= nextProgress {
+                let current = merged(workers)
+                if !options.quiet {
+                    log(progressLine(current, previous: previous, seconds: Double(now - startedAt) / 1e9,
+                                     options: options))
+                }
+                previous = current
+                nextProgress += 1_000_000_000
+            }
+        }
+        let stoppedAt = MonotonicClock.nanoseconds()
+        onEveryLoop(workers) { $0.stop() }
+
+        // Replies in flight still count; wait for them within the grace period.
+        let graceEnd = stoppedAt + UInt64(options.grace * 1e9)
+        while MonotonicClock.nanoseconds() < graceEnd,
+              onEveryLoop(workers, { $0.repliesOutstanding }).reduce(0, +) > 0 {
+            tick(workers)
+            MonotonicClock.sleep(nanoseconds: tickNanoseconds)
+        }
+        let drainedAt = MonotonicClock.nanoseconds()
+        let serverEnd = sampler.sample()
+        let cpuEnd = ProcessUsage.cpuTime()
+
+        onEveryLoop(workers) { $0.finishAll() }
+        let closeEnd = MonotonicClock.nanoseconds() + closeWaitNanoseconds
+        while MonotonicClock.nanoseconds() < closeEnd,
+              onEveryLoop(workers, { $0.stats.openConnections }).reduce(0, +) > 0 {
+            MonotonicClock.sleep(nanoseconds: tickNanoseconds)
+        }
+        let stats = merged(workers)
+        let transport = transportCounters(group)
+
+        return BotReport(
+            options: options, fileLimit: fileLimit, startedAt: wallStartedAt,
+            runSeconds: Double(stoppedAt - startedAt) / 1e9, drainSeconds: Double(drainedAt - stoppedAt) / 1e9,
+            stats: stats, transport: transport, serverStart: serverStart, serverEnd: serverEnd,
+            botCPU: cpuEnd.since(cpuStart),
+            botCPUWallSeconds: Double(drainedAt - startedAt) / 1e9)
+    }
+
+    private static func loadLexicon(for options: BotOptions) throws(StartError) -> Lexicon? {
+        guard options.scenario == .play || options.scenario == .churn, options.game != .snowman else { return nil }
+        do {
+            return try WordLists.bundled().lexicon
+        } catch {
+            throw StartError(description: "cannot load the word lists: \(error)")
+        }
+    }
+
+    /// Gives each loop its rooms (round robin) or its share of the connections, and waits until they are set up.
+    private static func setUp(_ workers: [LoopWorker], options: BotOptions) {
+        let count = workers.count
+        switch options.scenario {
+        case .play, .churn:
+            onEveryLoop(workers) { worker in
+                worker.setUp(rooms: Array(stride(from: worker.index, to: options.rooms, by: count)))
+            }
+        case .idle, .echo:
+            onEveryLoop(workers) { worker in
+                worker.setUp(connections: options.connections / count
+                                 + (worker.index < options.connections % count ? 1 : 0))
+            }
+        }
+    }
+
+    private static func tick(_ workers: [LoopWorker]) {
+        for worker in workers where !worker.tickPending.exchange(true, ordering: .acquiring) {
+            worker.loop.execute { _ in worker.tick() }
+        }
+    }
+
+    /// Runs `body` on every worker's loop thread and returns the results in worker order.
+    @discardableResult
+    static func onEveryLoop<T: Sendable>(_ workers: [LoopWorker],
+                                         _ body: @escaping @Sendable (LoopWorker) -> T) -> [T] {
+        let results = Mutex<[Int: T]>([:])
+        let done = DispatchSemaphore(value: 0)
+        for worker in workers {
+            worker.loop.execute { _ in
+                let result = body(worker)
+                results.withLock { $0[worker.index] = result }
+                done.signal()
+            }
+        }
+        for _ in workers { done.wait() }
+        return results.withLock { all in workers.map { all[$0.index]! } }
+    }
+
+    private static func merged(_ workers: [LoopWorker]) -> BotStats {
+        var total = BotStats()
+        for stats in onEveryLoop(workers, { $0.stats }) { total.merge(stats) }
+        return total
+    }
+
+    /// The transport's own counts (frames and bytes on the wire), summed over the loops.
+    private static func transportCounters(_ group: EventLoopGroup) -> TransportCounters {
+        let result = Mutex<TransportCounters?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let counters = await group.counters()
+            result.withLock { $0 = counters }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    static func startLine(_ options: BotOptions, fileLimit: Int) -> String {
+        var line = "wordrooms-bots \(options.scenario.rawValue) against \(options.url.hostHeader)\(options.path): "
+        switch options.scenario {
+        case .play, .churn:
+            line += "\(options.rooms) rooms x \(options.players) players"
+            if options.scenario == .churn { line += " + \(options.churners) churners" }
+            if options.spectators > 0 { line += " + \(options.spectators) spectators" }
+            line += ", \(options.game.rawValue), \(formatNumber(options.effectiveRate ?? 1)) moves/s per bot"
+        case .echo:
+            line += "\(options.connections) connections x \(options.depth) in flight x \(options.size) bytes"
+            if let rate = options.effectiveRate { line += ", \(formatNumber(rate)) msg/s per connection" }
+        case .idle:
+            line += "\(options.connections) idle connections"
+        }
+        line += ", \(formatNumber(options.duration)) s, ramp \(formatNumber(options.ramp))/s, \(options.threads) threads, open-files limit \(fileLimit)"
+        return line
+    }
+
+    static func progressLine(_ stats: BotStats, previous: BotStats, seconds: Double, options: BotOptions) -> String {
+        let errors = stats.protocolErrorCount + stats.unexpectedCloseCount + stats.connectFailureCount
+        var line = "[\(pad(String(Int(seconds.rounded())), 4))s] open \(stats.openConnections)"
+        if options.scenario == .play || options.scenario == .churn {
+            line += "  rooms \(stats.roomsCreated)"
+        }
+        line += "  in \(stats.messagesIn - previous.messagesIn)/s  out \(stats.messagesOut - previous.messagesOut)/s"
+        switch options.scenario {
+        case .play:
+            line += "  moves \(stats.moves - previous.moves)/s  move->patch p99 \(formatMicroseconds(stats.moveToPatch.value(atPercentile: 99)))"
+        case .churn:
+            line += "  resumes \(stats.resumes) verified \(stats.resumesVerified)  move->patch p99 \(formatMicroseconds(stats.moveToPatch.value(atPercentile: 99)))"
+        case .echo:
+            line += "  rtt p99 \(formatMicroseconds(stats.echoRoundTrip.value(atPercentile: 99)))"
+        case .idle:
+            line += "  connect p99 \(formatMicroseconds(stats.connectLatency.value(atPercentile: 99)))"
+        }
+        line += "  errors \(errors)"
+        return line
+    }
+}

@@ -1,0 +1,244 @@
+import JSON
+import Synchronization
+import Transport
+import WebSocket
+import WordGames
+
+/// What every worker of a run shares: the options and what was derived from them once.
+struct RunContext: Sendable {
+    let options: BotOptions
+    /// The Word Scramble dictionary, loaded when some room plays Word Scramble.
+    let lexicon: Lexicon?
+    /// Nanoseconds between a bot's moves: 1 / `--rate`.
+    let moveInterval: UInt64
+}
+
+/// The bots of one event-loop thread and everything they share there: counters, wake-ups, the ramp-up queue,
+/// a scratch buffer for outgoing messages.
+///
+/// Created on the driver thread, then used only on its loop's thread: the driver reaches it through
+/// `EventLoop.execute`, whose mailbox hands it over. That is why it is `@unchecked Sendable`. The one exception
+/// is `tickPending`, an atomic.
+final class LoopWorker: @unchecked Sendable {
+    let index: Int
+    let loop: EventLoop
+    let context: RunContext
+    var stats = BotStats()
+    var random: RandomSource
+    /// False once the run's time is up: no new moves, messages or connections.
+    private(set) var running = true
+    /// A tick is queued in the loop's mailbox; the driver does not queue another, so a busy loop is not flooded.
+    let tickPending = Atomic<Bool>(false)
+
+    private var timers = TimerHeap()
+    private var bots: [any LoadBot] = []
+    private var echoBots: [EchoBot] = []
+    private var gameBots: [GameBot] = []
+    /// Bots waiting for their turn to connect; joiners of rooms whose code is known go first.
+    private var joinerQueue = BotQueue()
+    private var startQueue = BotQueue()
+    private var allowance: Double = 1
+    private var lastTick: UInt64
+    /// Connections this loop may open per nanosecond while ramping up: its share of `--ramp`.
+    private let rampPerNanosecond: Double
+    private var wordCache: [String: [String]] = [:]
+    private var scratch: [UInt8] = []
+
+    init(index: Int, loop: EventLoop, context: RunContext, loops: Int) {
+        self.index = index
+        self.loop = loop
+        self.context = context
+        let seed = context.options.seed ?? UInt64(truncatingIfNeeded: MonotonicClock.nanoseconds())
+        self.random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        self.rampPerNanosecond = context.options.ramp / Double(loops) / 1e9
+        self.lastTick = MonotonicClock.nanoseconds()
+    }
+
+    // MARK: Setting up (on the loop thread)
+
+    /// Creates the bots of `rooms` (play, churn) and queues their hosts.
+    func setUp(rooms: [Int]) {
+        let options = context.options
+        for index in rooms {
+            let churners = options.scenario == .churn ? options.churners : 0
+            let room = RoomPlan(index: index, game: options.game(ofRoom: index), plannedPlayers: options.players)
+            let host = GameBot(worker: self, room: room, role: .host, name: "bot\(index)-host")
+            for seat in 1..<options.players {
+                room.joiners.append(GameBot(worker: self, room: room, role: .player, name: "bot\(index)-p\(seat)"))
+            }
+            for seat in 0..<churners {
+                room.joiners.append(GameBot(worker: self, room: room, role: .churner, name: "bot\(index)-c\(seat)"))
+            }
+            for seat in 0..<options.spectators {
+                room.joiners.append(GameBot(worker: self, room: room, role: .spectator, name: "bot\(index)-s\(seat)"))
+            }
+            gameBots.append(host)
+            gameBots.append(contentsOf: room.joiners)
+            bots.append(host)
+            bots.append(contentsOf: room.joiners as [any LoadBot])
+            startQueue.append(host)
+        }
+    }
+
+    /// Creates `count` connections of the idle or echo scenario.
+    func setUp(connections count: Int) {
+        for _ in 0..<count {
+            let bot: any LoadBot
+            if context.options.scenario == .echo {
+                let echo = EchoBot(worker: self)
+                echoBots.append(echo)
+                bot = echo
+            } else {
+                bot = IdleBot(worker: self)
+            }
+            bots.append(bot)
+            startQueue.append(bot)
+        }
+    }
+
+    /// A host was welcomed: its room's code is known, so its joiners may connect.
+    func roomReady(_ room: RoomPlan) {
+        for bot in room.joiners { joinerQueue.append(bot) }
+    }
+
+    // MARK: Running (on the loop thread)
+
+    /// Starts the connections the ramp allows, wakes the bots whose time has come and, at a fixed echo rate,
+    /// sends what is due. The driver calls this every few milliseconds.
+    func tick() {
+        tickPending.store(false, ordering: .releasing)
+        let now = MonotonicClock.nanoseconds()
+        if running {
+            // A little burst allowance, so ticks that come late do not lower the ramp rate.
+            allowance = min(allowance + Double(now &- lastTick) * rampPerNanosecond,
+                            max(1, rampPerNanosecond * 50_000_000))
+            while allowance >= 1, let bot = joinerQueue.popFirst() ?? startQueue.popFirst() {
+                allowance -= 1
+                bot.start()
+            }
+        }
+        lastTick = now
+        while let entry = timers.popDue(now: now) {
+            guard entry.bot.wakeAt == entry.deadline else { continue }
+            entry.bot.wakeAt = nil
+            entry.bot.wake(now: now)
+        }
+        if running, context.options.effectiveRate != nil {
+            for bot in echoBots { bot.sendDue(now: now) }
+        }
+    }
+
+    /// Asks for `bot.wake(now:)` at `deadline` (monotonic nanoseconds), unless it is to be woken earlier anyway.
+    func schedule(_ bot: some WakeableBot, at deadline: UInt64) {
+        if let current = bot.wakeAt, current <= deadline { return }
+        bot.wakeAt = deadline
+        timers.push(TimerHeap.Entry(deadline: deadline, bot: bot))
+    }
+
+    /// Opens a connection for `bot` on this loop.
+    func connect(_ endpoint: any WebSocketEndpoint) {
+        stats.connectAttempts += 1
+        let url = context.options.url
+        loop.connect(address: url.host, port: url.port, path: context.options.path, hostHeader: url.hostHeader,
+                     endpoint: endpoint)
+    }
+
+    /// Serializes `message` and sends it as one text frame.
+    func send(_ message: JSONValue, on connection: Connection) {
+        scratch.removeAll(keepingCapacity: true)
+        JSONWriter().write(message, into: &scratch)
+        stats.messagesOut += 1
+        stats.bytesOut += scratch.count
+        scratch.withUnsafeBytes { connection.sendText($0) }
+    }
+
+    /// Dictionary words spelled from `root`, computed once per root and loop.
+    func words(spelledFrom root: String, minimumLength: Int) -> [String] {
+        let key = "\(minimumLength):\(root)"
+        if let cached = wordCache[key] { return cached }
+        let words = context.lexicon?.words(spelledFrom: root, minimumLength: minimumLength) ?? []
+        wordCache[key] = words
+        return words
+    }
+
+    /// A random duration within `range`.
+    func randomNanoseconds(in range: ClosedRange<UInt64>) -> UInt64 {
+        UInt64.random(in: range, using: &random)
+    }
+
+    // MARK: Connection bookkeeping shared by the bots
+
+    /// A bot's opening handshake completed.
+    func recordOpen(startedAt: UInt64) {
+        stats.connectsOpened += 1
+        stats.openConnections += 1
+        stats.connectLatency.record(fromNanoseconds: startedAt, to: MonotonicClock.nanoseconds())
+    }
+
+    /// A bot's connection ended. Before the handshake completed it counts as a failed connection; afterwards
+    /// as expected or unexpected by close code (1006 for none).
+    func recordClose(opened: Bool, expected: Bool, code: CloseCode?) {
+        guard opened else {
+            stats.connectFailures["closed during the opening handshake", default: 0] += 1
+            return
+        }
+        stats.openConnections -= 1
+        if expected {
+            stats.expectedCloses += 1
+        } else {
+            stats.unexpectedCloses[code?.rawValue ?? 1006, default: 0] += 1
+        }
+    }
+
+    // MARK: Ending
+
+    /// The run's time is up: no new moves, messages or connections; replies in flight still count.
+    func stop() {
+        running = false
+    }
+
+    /// Counts the moves still unanswered and closes every connection normally.
+    func finishAll() {
+        stats.unansweredMoves += stats.pendingMoves
+        timers.removeAll()
+        for bot in bots { bot.finish() }
+    }
+
+    /// Moves and echo messages still waiting for their reply.
+    var repliesOutstanding: Int {
+        stats.pendingMoves + stats.echoInFlight
+    }
+}
+
+/// What the worker asks of every kind of bot.
+protocol LoadBot: AnyObject {
+    /// Opens the bot's connection (when the ramp allows).
+    func start()
+    /// Closes the bot's connection normally at the end of the run.
+    func finish()
+}
+
+extension GameBot: LoadBot {}
+extension EchoBot: LoadBot {}
+extension IdleBot: LoadBot {}
+
+/// A first-in first-out queue of bots that consumes from the front without shifting the array.
+private struct BotQueue {
+    private var items: [any LoadBot] = []
+    private var head = 0
+
+    mutating func append(_ bot: any LoadBot) {
+        items.append(bot)
+    }
+
+    mutating func popFirst() -> (any LoadBot)? {
+        guard head < items.count else { return nil }
+        let bot = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return bot
+    }
+}

@@ -1,0 +1,23 @@
+/// SplitMix64: a small, fast generator for the bots' choices, seeded per thread so a `--seed` run repeats.
+///
+/// Not for anything secret: masking keys come from the transport's own secure source.
+struct RandomSource: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<1.
+    mutating func unit() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+}

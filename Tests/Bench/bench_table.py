@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Prints the benchmark table from the JSON reports that run-benchmarks.sh had wordrooms-bots write.
+
+Usage: bench_table.py OUT_DIR IDLE_SIZE...
+
+Reads OUT_DIR/<benchmark>-<server>.json (server: wordrooms, python) and prints one row per figure with
+both servers and their ratio, then the game-load figures of WordRooms. Standard library only.
+"""
+
+import json
+import os
+import sys
+
+
+def load(directory, name):
+    path = os.path.join(directory, name + ".json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def dig(report, *keys):
+    value = report
+    for key in keys:
+        if value is None:
+            return None
+        value = value.get(key)
+    return value
+
+
+def fmt(value, unit):
+    if value is None:
+        return "n/a"
+    if unit == "msg/s":
+        return f"{value:,.0f} msg/s"
+    if unit == "bytes":
+        return f"{value / 1024:,.1f} KiB" if abs(value) >= 1024 else f"{value:,.0f} B"
+    if unit == "%":
+        return f"{value:.1f}%"
+    if unit == "count":
+        return f"{value:,}"
+    if unit == "us":
+        return f"{value / 1000:,.2f} ms" if value >= 1000 else f"{value:,.0f} us"
+    return f"{value:,.2f}"
+
+
+def flag(report):
+    """Marks a figure from a run that had failures (it may not be comparable)."""
+    return " (!)" if report is not None and report.get("failures") else ""
+
+
+def main():
+    directory = sys.argv[1]
+    idle_sizes = sys.argv[2:]
+    rows = []
+
+    def row(label, name, unit, better, *keys):
+        wordrooms = load(directory, f"{name}-wordrooms")
+        python = load(directory, f"{name}-python")
+        ours = dig(wordrooms, *keys)
+        theirs = dig(python, *keys)
+        ratio = "n/a"
+        if ours is not None and theirs:
+            ratio = f"{ours / theirs:.2f}x"
+        rows.append((label, fmt(ours, unit) + flag(wordrooms), fmt(theirs, unit) + flag(python), ratio, better))
+
+    row("echo 100 conn x 32 in flight, 32 B", "echo-pipelined", "msg/s", "higher", "echo", "round_trips_per_s")
+    row("  round trip p99", "echo-pipelined", "us", "lower", "echo", "round_trip", "p99_us")
+    row("  server CPU", "echo-pipelined", "%", "-", "server", "cpu_percent")
+    row("echo 1,000 conn ping-pong, 32 B", "echo-pingpong", "msg/s", "higher", "echo", "round_trips_per_s")
+    row("  round trip p99", "echo-pingpong", "us", "lower", "echo", "round_trip", "p99_us")
+    row("  server CPU", "echo-pingpong", "%", "-", "server", "cpu_percent")
+    for size in idle_sizes:
+        row(f"idle memory / connection at {int(size):,}", f"idle-{size}", "bytes", "lower",
+            "server", "bytes_per_connection")
+        row("  connections that stayed up", f"idle-{size}", "count", "higher", "idle", "stayed_up")
+    row("server CPU at 1,000 conn x 20 msg/s", "cpu-20k", "%", "lower", "server", "cpu_percent")
+    row("  achieved round trips", "cpu-20k", "msg/s", "-", "echo", "round_trips_per_s")
+    row("  round trip p99", "cpu-20k", "us", "lower", "echo", "round_trip", "p99_us")
+    row("  bots CPU (same client both runs)", "cpu-20k", "%", "-", "bots", "cpu_percent")
+
+    widths = [max(len(r[i]) for r in rows + [("benchmark", "WordRooms", "Python websockets", "ratio", "better")])
+              for i in range(5)]
+    header = ("benchmark", "WordRooms", "Python websockets", "WR/Py", "better")
+    print("  ".join(text.ljust(width) for text, width in zip(header, widths)))
+    print("  ".join("-" * width for width in widths))
+    for r in rows:
+        print("  ".join(text.ljust(width) for text, width in zip(r, widths)))
+    print("(!) the run had failures (see its .txt); ratio = WordRooms / Python")
+
+    for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games)"),
+                        ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s")):
+        report = load(directory, name)
+        print()
+        print(title + flag(report))
+        if report is None:
+            print("  no report")
+            continue
+        play = report.get("play", {})
+        latency = play.get("move_to_patch", {})
+        print(f"  connections      {report['connections']['opened']:,} opened of "
+              f"{report['connections']['attempted']:,}; failures: {', '.join(report['failures']) or 'none'}")
+        print(f"  moves            {play.get('moves', 0):,} ({play.get('moves_per_s', 0):,.0f}/s); patches received "
+              f"{play.get('patches', 0):,} ({report['messages']['in_per_s']:,.0f} msg/s in)")
+        print(f"  move -> patch    p50 {fmt(latency.get('p50_us'), 'us')}  p90 {fmt(latency.get('p90_us'), 'us')}  "
+              f"p99 {fmt(latency.get('p99_us'), 'us')}  max {fmt(latency.get('max_us'), 'us')}")
+        print(f"  join latency     p99 {fmt(dig(play, 'join_latency', 'p99_us'), 'us')}")
+        print(f"  server           CPU {fmt(dig(report, 'server', 'cpu_percent'), '%')} of one core, RSS "
+              f"{fmt(dig(report, 'server', 'start', 'resident_bytes'), 'bytes')} -> "
+              f"{fmt(dig(report, 'server', 'end', 'resident_bytes'), 'bytes')}")
+        print(f"  bots             CPU {fmt(dig(report, 'bots', 'cpu_percent'), '%')} of one core")
+
+
+if __name__ == "__main__":
+    main()

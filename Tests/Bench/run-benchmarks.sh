@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# Benchmarks of the WordRooms server against Python's `websockets` library, driven by the same load tester
+# (`wordrooms-bots`) in the same run, plus two game loads that only WordRooms can serve.
+#
+#   Tests/Bench/run-benchmarks.sh                     # swift build -c release, every benchmark (~6 minutes)
+#   Tests/Bench/run-benchmarks.sh --quick             # shorter runs (~2 minutes), for a smoke test
+#   Tests/Bench/run-benchmarks.sh --play-seconds 20 --scratch-path /tmp/build
+#
+# The server under test runs on core 0 and the bots on core 1 (taskset), one event-loop thread each; the
+# Python peer (Tests/Bench/python_echo_server.py, asyncio, one thread) also runs on core 0. Every process
+# raises its own open-files soft limit to the hard limit. Server memory and CPU are read from /proc/PID by
+# the bots (--server-pid) for both servers alike. Each benchmark starts a fresh server.
+#
+# Benchmarks (both servers unless noted):
+#   echo pipelined   100 connections x 32 messages in flight x 32-byte text: round trips per second
+#   echo ping-pong   1,000 connections, one message in flight each: round trips per second
+#   idle memory      N idle connections (5,000 and 19,500): server RSS growth / N
+#   CPU at 20k/s     1,000 connections x 20 messages/s each (fixed rate): server CPU, % of one core
+#   game load        WordRooms: 1,250 rooms x 8 bots, 1 move/s each, --play-seconds (default 60)
+#   fan-out          WordRooms: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s per player
+#
+# Output: one table (WordRooms, Python, ratio) and the game figures; every run's JSON report and text summary
+# stay in the output directory (--out, default a new directory under /tmp).
+# Exit status: 0 when every benchmark ran (figures are reported, not judged), 2 for setup problems.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/wordrooms"
+VENV="$CACHE_DIR/bench-venv"
+
+QUICK=0
+PLAY_SECONDS=""
+ECHO_SECONDS=""
+SCRATCH=""
+BUILD=1
+PYTHON=1
+OUT=""
+IDLE_SIZES=""
+
+usage() {
+    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<'EOF'
+Options:
+  --quick              short runs: echo 4 s, game load 20 s, idle sizes 2000 and 5000 (options below win)
+  --play-seconds N     duration of the game load run (default 60)
+  --echo-seconds N     duration of each echo and CPU run (default 10)
+  --idle-sizes "A B"   idle connection counts (default "5000 19500")
+  --scratch-path DIR   build with `swift build --scratch-path DIR` (default: the package's .build)
+  --no-build           use the binaries already built
+  --no-python          WordRooms only
+  --out DIR            where reports and logs go
+  -h, --help           this text
+EOF
+}
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --quick) QUICK=1; shift ;;
+        --play-seconds) PLAY_SECONDS="${2:?--play-seconds needs a value}"; shift 2 ;;
+        --echo-seconds) ECHO_SECONDS="${2:?--echo-seconds needs a value}"; shift 2 ;;
+        --idle-sizes) IDLE_SIZES="${2:?--idle-sizes needs a value}"; shift 2 ;;
+        --scratch-path) SCRATCH="${2:?--scratch-path needs a value}"; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        --no-python) PYTHON=0; shift ;;
+        --out) OUT="${2:?--out needs a value}"; shift 2 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "run-benchmarks: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+# Defaults, shorter with --quick; explicit options win either way.
+if [[ $QUICK == 1 ]]; then
+    : "${PLAY_SECONDS:=20}" "${ECHO_SECONDS:=4}" "${IDLE_SIZES:=2000 5000}"
+else
+    : "${PLAY_SECONDS:=60}" "${ECHO_SECONDS:=10}" "${IDLE_SIZES:=5000 19500}"
+fi
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+die() {
+    printf '[bench] ERROR: %s\n' "$*" >&2
+    exit 2
+}
+
+command -v taskset >/dev/null || die "taskset (util-linux) is needed to pin the server and the bots to cores"
+[[ "$(nproc)" -ge 2 ]] || die "the benchmarks need 2 cores (server on core 0, bots on core 1); this machine has $(nproc)"
+
+[[ -n "$OUT" ]] || OUT="$(mktemp -d "${TMPDIR:-/tmp}/wordrooms-bench.XXXXXX")"
+mkdir -p "$OUT"
+
+# Processes we started, stopped on exit whatever happens.
+SERVER_PID=""
+stop_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 50); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=""
+    fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- Build -----------------------------------------------------------------------------------------------
+SCRATCH_ARGS=()
+[[ -n "$SCRATCH" ]] && SCRATCH_ARGS=(--scratch-path "$SCRATCH")
+if [[ $BUILD == 1 ]]; then
+    command -v swift >/dev/null || die "swift is not on PATH"
+    for product in wordrooms wordrooms-bots; do
+        log "building $product (swift build -c release${SCRATCH:+ --scratch-path $SCRATCH})"
+        (cd "$REPO" && swift build -c release "${SCRATCH_ARGS[@]}" --product "$product" >"$OUT/build-$product.log" 2>&1) ||
+            { tail -n 30 "$OUT/build-$product.log" >&2; die "building $product failed (log: $OUT/build-$product.log)"; }
+    done
+fi
+BIN="$(cd "$REPO" && swift build -c release "${SCRATCH_ARGS[@]}" --show-bin-path)"
+SERVER_BIN="$BIN/wordrooms"
+BOTS_BIN="$BIN/wordrooms-bots"
+[[ -x "$SERVER_BIN" && -x "$BOTS_BIN" ]] || die "missing $SERVER_BIN or $BOTS_BIN (build first, or drop --no-build)"
+
+# --- Python peer: a cached venv with the pinned websockets -----------------------------------------------
+if [[ $PYTHON == 1 ]]; then
+    mkdir -p "$CACHE_DIR"
+    stamp="$(sha256sum "$HERE/requirements.txt" | cut -c1-16)"
+    (
+        flock 9
+        if [[ ! -x "$VENV/bin/python" || "$(cat "$VENV/.requirements" 2>/dev/null)" != "$stamp" ]]; then
+            log "creating $VENV with $(tr '\n' ' ' <"$HERE/requirements.txt")"
+            rm -rf "$VENV"
+            python3 -m venv "$VENV" >&2
+            "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$HERE/requirements.txt" >&2
+            echo "$stamp" >"$VENV/.requirements"
+        fi
+    ) 9>"$CACHE_DIR/bench-venv.lock" || die "cannot set up the Python venv in $VENV"
+fi
+
+# --- Servers ----------------------------------------------------------------------------------------------
+SERVER_PORT=""
+# start_server wordrooms|python: starts a fresh server on core 0 and sets SERVER_PID and SERVER_PORT.
+start_server() {
+    local kind="$1" log="$OUT/server-$1-$RANDOM.log" line=""
+    stop_server
+    if [[ "$kind" == wordrooms ]]; then
+        local extra=()
+        # A per-address cap would refuse the bots' thousands of loopback connections on older builds.
+        "$SERVER_BIN" --help 2>&1 | grep -q -- --max-connections-per-ip && extra=(--max-connections-per-ip 1000000)
+        taskset -c 0 "$SERVER_BIN" --host 127.0.0.1 --port 0 --threads 1 "${extra[@]}" >"$log" 2>&1 &
+    else
+        taskset -c 0 "$VENV/bin/python" "$HERE/python_echo_server.py" --host 127.0.0.1 --port 0 >"$log" 2>&1 &
+    fi
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        line="$(head -n 1 "$log" 2>/dev/null || true)"
+        [[ "$line" =~ 127\.0\.0\.1:([0-9]+) ]] && break
+        kill -0 "$SERVER_PID" 2>/dev/null || { cat "$log" >&2; die "the $kind server exited at start"; }
+        sleep 0.1
+    done
+    [[ "$line" =~ 127\.0\.0\.1:([0-9]+) ]] || { cat "$log" >&2; die "the $kind server printed no port"; }
+    SERVER_PORT="${BASH_REMATCH[1]}"
+}
+
+# bots NAME SERVER SCENARIO-ARGS...: a fresh SERVER, then the bots on core 1 with one loop thread; the report
+# goes to NAME.json and the summary to NAME.txt. A failed run (exit 1) is reported, not fatal.
+bots() {
+    local name="$1" kind="$2" path=""
+    shift 2
+    start_server "$kind"
+    [[ "$1" == echo ]] && path=/echo
+    log "$name: wordrooms-bots $* (server $kind, port $SERVER_PORT)"
+    local status=0
+    taskset -c 1 "$BOTS_BIN" "$@" --url "ws://127.0.0.1:$SERVER_PORT$path" --threads 1 --server-pid "$SERVER_PID" \
+        --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1 || status=$?
+    stop_server
+    if [[ $status -ne 0 ]]; then
+        log "$name: the bots reported failures (exit $status): $(grep '^Result' "$OUT/$name.txt" || tail -n 3 "$OUT/$name.txt")"
+    fi
+    [[ -s "$OUT/$name.json" ]] || die "$name produced no report (see $OUT/$name.txt)"
+}
+
+# --- Runs -------------------------------------------------------------------------------------------------
+TARGETS=(wordrooms)
+[[ $PYTHON == 1 ]] && TARGETS+=(python)
+START_DATE="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+for kind in "${TARGETS[@]}"; do
+    for size in $IDLE_SIZES; do
+        bots "idle-$size-$kind" "$kind" idle --connections "$size" --ramp 2000 \
+            --duration "$((size / 2000 + 6))"
+    done
+    bots "echo-pipelined-$kind" "$kind" echo --connections 100 --depth 32 --size 32 --duration "$ECHO_SECONDS"
+    bots "echo-pingpong-$kind" "$kind" echo --connections 1000 --depth 1 --size 32 --duration "$ECHO_SECONDS"
+    bots "cpu-20k-$kind" "$kind" echo --connections 1000 --depth 8 --size 32 --rate 20 \
+        --duration "$((ECHO_SECONDS + 2))"
+done
+bots play-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 --duration "$PLAY_SECONDS"
+bots fanout-wordrooms wordrooms play --rooms 50 --players 2 --spectators 200 --game snowman --rate 5 \
+    --duration "$((ECHO_SECONDS * 2))"
+
+# --- Report -----------------------------------------------------------------------------------------------
+PYTHON_BIN=python3
+[[ $PYTHON == 1 ]] && PYTHON_BIN="$VENV/bin/python"
+WEBSOCKETS_VERSION="n/a"
+[[ $PYTHON == 1 ]] && WEBSOCKETS_VERSION="$("$VENV/bin/python" -c 'import websockets; print(websockets.__version__)')"
+{
+    echo "WordRooms benchmarks, $START_DATE"
+    echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
+        "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), Linux $(uname -r)," \
+        "open-files hard limit $(ulimit -Hn)"
+    echo "swift: $(swift --version 2>/dev/null | head -n 1 || echo unknown); Python websockets $WEBSOCKETS_VERSION;" \
+        "load average before: $LOAD_BEFORE (other processes share these cores: figures are indicative)"
+    echo "server on core 0 (1 event-loop thread), bots on core 1 (1 thread); reports in $OUT"
+    echo
+    "$PYTHON_BIN" "$HERE/bench_table.py" "$OUT" $IDLE_SIZES
+} | tee "$OUT/summary.txt"

@@ -1,0 +1,103 @@
+import Testing
+@testable import Bots
+
+@Suite struct BotOptionsTests {
+    private func parsed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> BotOptions {
+        let result = try BotOptions.parse(arguments)
+        guard case .run(let options) = result else {
+            Issue.record("expected options, got \(result)", sourceLocation: sourceLocation)
+            return BotOptions()
+        }
+        return options
+    }
+
+    @Test func defaultsArePlayAgainstLocalPort8080() throws {
+        let options = try parsed([])
+        #expect(options.scenario == .play)
+        #expect(options.url == WebSocketURL(host: "127.0.0.1", port: 8080, path: nil))
+        #expect(options.path == "/ws")
+        #expect(options.effectiveRate == 1)
+        #expect(options.game == .mixed)
+    }
+
+    @Test func theIssueExampleParses() throws {
+        let options = try parsed(["--url", "ws://127.0.0.1:8080", "--rooms", "1250", "--players", "8", "--game",
+                                  "mixed", "--rate", "1", "--duration", "60", "--ramp", "2000", "--spectators", "2",
+                                  "--json", "report.json"])
+        #expect(options.rooms == 1250)
+        #expect(options.players == 8)
+        #expect(options.spectators == 2)
+        #expect(options.rate == 1)
+        #expect(options.duration == 60)
+        #expect(options.ramp == 2000)
+        #expect(options.jsonPath == "report.json")
+        #expect(options.plannedConnections == 1250 * 10)
+    }
+
+    @Test func scenarioIsThePositionalArgumentAnywhere() throws {
+        #expect(try parsed(["echo"]).scenario == .echo)
+        #expect(try parsed(["--connections", "5", "idle"]).scenario == .idle)
+        #expect(try parsed(["churn", "--churners", "3"]).churners == 3)
+    }
+
+    @Test func echoDefaultsToTheEchoPathAndNoRate() throws {
+        let options = try parsed(["echo", "--depth=32", "--size=32", "--connections=100"])
+        #expect(options.path == "/echo")
+        #expect(options.effectiveRate == nil)
+        #expect(options.depth == 32)
+        #expect(options.connections == 100)
+    }
+
+    @Test func urlPathOverridesTheDefault() throws {
+        let options = try parsed(["idle", "--url", "ws://localhost:9000/echo"])
+        #expect(options.path == "/echo")
+        #expect(options.url.host == "127.0.0.1")
+        #expect(options.url.port == 9000)
+    }
+
+    @Test func helpWins() throws {
+        #expect(try BotOptions.parse(["--rooms", "3", "--help"]) == .help)
+        #expect(try BotOptions.parse(["-h"]) == .help)
+    }
+
+    @Test(arguments: [
+        (["--rooms"], "--rooms needs a value"),
+        (["--rooms", "--players", "3"], "--rooms needs a value"),
+        (["--rooms", "0"], "--rooms needs a whole number from 1 to 100000, not '0'"),
+        (["--players", "17"], "--players needs a whole number from 1 to 16, not '17'"),
+        (["--spectators", "-1"], "--spectators needs a whole number from 0 to 256, not '-1'"),
+        (["--rate", "0"], "--rate needs a number more than 0 to 1000000, not '0'"),
+        (["--rate", "fast"], "--rate needs a number more than 0 to 1000000, not 'fast'"),
+        (["--rate", "21"], "--rate for play is moves per bot per second, at most 20 (the server's per-connection limit), not 21"),
+        (["--invalid-share", "1.5"], "--invalid-share needs a number from 0 to 1, not '1.5'"),
+        (["--game", "chess"], "--game needs snowman, scramble or mixed, not 'chess'"),
+        (["--duration", "nan"], "--duration needs a number more than 0 to 86400, not 'nan'"),
+        (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
+        (["dance"], "unknown scenario 'dance': use play, idle, echo or churn"),
+        (["play", "echo"], "unexpected argument 'echo': give one scenario at most"),
+        (["--url", "http://127.0.0.1:8080"], "--url: expected ws://HOST:PORT, not 'http://127.0.0.1:8080'"),
+        (["--url", "wss://127.0.0.1"], "--url: wss:// is not supported (the bots have no TLS); use ws://"),
+        (["--url", "ws://example.com:80"], "--url: the host must be localhost or a numeric IPv4 or IPv6 address, not 'example.com'"),
+        (["--url", "ws://127.0.0.1:99999"], "--url: the port must be a number from 1 to 65535, not '99999'"),
+        (["churn", "--players", "15", "--churners", "2"], "--players plus --churners must be at most 16 (a room's seats), not 17"),
+        (["echo", "--url", "ws://127.0.0.1:8080/ws"], "echo needs an echoing path such as /echo, not /ws"),
+        (["--quiet=yes"], "--quiet takes no value"),
+        (["--seed", "-3"], "--seed needs a whole number from 0 to 18446744073709551615, not '-3'"),
+    ])
+    func badFlagsAreRefusedWithTheReason(arguments: [String], message: String) {
+        #expect(throws: BotOptions.ParseError(description: message)) {
+            try BotOptions.parse(arguments)
+        }
+    }
+
+    @Test func rateAboveTheMoveLimitIsFineForEcho() throws {
+        #expect(try parsed(["echo", "--rate", "500"]).effectiveRate == 500)
+    }
+
+    @Test func mixedRoomsAlternateGames() throws {
+        let options = try parsed(["--game", "mixed"])
+        #expect(options.game(ofRoom: 0) == .snowman)
+        #expect(options.game(ofRoom: 1) == .scramble)
+        #expect(try parsed(["--game", "scramble"]).game(ofRoom: 0) == .scramble)
+    }
+}

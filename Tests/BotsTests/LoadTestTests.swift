@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import Transport
+import WordRoomsServer
+@testable import Bots
+
+/// Runs each scenario against the real server started in this process on an ephemeral port, and checks the
+/// report's counts. Serialized: the runs compete for the same two cores otherwise.
+@Suite(.serialized) struct LoadTestTests {
+    @Test func playBothGamesWithoutProtocolErrors() async throws {
+        let report = try await runAgainstServer(["play", "--rooms", "10", "--players", "4", "--game", "mixed",
+                                                 "--rate", "2", "--duration", "3", "--invalid-share", "0.3",
+                                                 "--seed", "11"])
+        let stats = report.stats
+        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
+        #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)")
+        #expect(stats.connectsOpened == 40)
+        #expect(stats.roomsCreated == 10)
+        #expect(stats.welcomes == 40)
+        #expect(stats.guesses > 0, "Snowman rooms guessed")
+        #expect(stats.words > 0, "Word Scramble rooms submitted words")
+        #expect(stats.moves == stats.guesses + stats.words)
+        #expect(stats.patches > 0)
+        #expect(stats.hostActions >= 5, "every Word Scramble host started a match")
+        // Every move was answered: by the patch that shows it, or by the error that refused it.
+        #expect(stats.unansweredMoves == 0)
+        #expect(stats.moveToPatch.count + stats.moveToError.count == UInt64(stats.moves))
+        #expect(stats.moveToError.count == UInt64(stats.expectedRejections.values.reduce(0, +)))
+        #expect(stats.invalidWords > 0)
+        #expect(stats.expectedRejections["not-a-word", default: 0] == stats.invalidWords)
+        #expect(stats.moveToPatch.value(atPercentile: 99) > 0)
+        #expect(stats.expectedCloses == 40)
+        #expect(report.exitStatus == 0)
+        #expect(report.serverEnd.residentBytes != nil, "RSS scraped from /metrics")
+    }
+
+    @Test func spectatorsOnlyWatch() async throws {
+        let report = try await runAgainstServer(["play", "--rooms", "2", "--players", "2", "--spectators", "5",
+                                                 "--game", "snowman", "--rate", "5", "--duration", "2"])
+        let stats = report.stats
+        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        #expect(stats.connectsOpened == 14)
+        // Each move reaches the 2 players and 5 spectators of its room as one patch each.
+        #expect(stats.patches >= stats.moves * 7)
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func echoCountsEveryRoundTrip() async throws {
+        let report = try await runAgainstServer(["echo", "--connections", "10", "--depth", "4", "--size", "32",
+                                                 "--duration", "2"])
+        let stats = report.stats
+        #expect(stats.connectsOpened == 10)
+        #expect(stats.echoSent > 1000)
+        #expect(stats.echoReceived == stats.echoSent - stats.echoInFlight)
+        #expect(stats.echoInFlight == 0, "the drain waited for every echo")
+        #expect(stats.echoRoundTrip.count == UInt64(stats.echoReceived))
+        #expect(stats.messagesIn == stats.echoReceived)
+        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        #expect(report.transport.bytesOut > stats.bytesOut, "frames add headers and masks")
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func echoAtAFixedRate() async throws {
+        let report = try await runAgainstServer(["echo", "--connections", "4", "--depth", "8", "--rate", "100",
+                                                 "--duration", "2"])
+        let stats = report.stats
+        // 4 connections x 100 messages a second for about 2 s (ramp and tick granularity aside).
+        #expect(stats.echoSent >= 600 && stats.echoSent <= 850, "\(stats.echoSent)")
+        #expect(stats.echoReceived == stats.echoSent)
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func churnResumesAndVerifiesEveryState() async throws {
+        let report = try await runAgainstServer(["churn", "--rooms", "4", "--players", "3", "--churners", "2",
+                                                 "--game", "mixed", "--rate", "2", "--duration", "4"])
+        let stats = report.stats
+        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
+        #expect(stats.drops > 0)
+        #expect(stats.resumes > 0)
+        #expect(stats.resumesVerified == stats.resumes)
+        #expect(stats.resumedWithPatches + stats.resumedWithState == stats.resumes)
+        #expect(stats.churnCycles > 0)
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func idleConnectionsStayUp() async throws {
+        let report = try await runAgainstServer(["idle", "--connections", "20", "--duration", "1"])
+        #expect(report.stats.connectsOpened == 20)
+        #expect(report.stats.unexpectedCloses.isEmpty)
+        #expect(report.stats.expectedCloses == 20)
+        #expect(report.exitStatus == 0)
+    }
+
+    // MARK: Runs that must fail
+
+    @Test func rateLimitedMovesAreProtocolErrorsAndFailTheRun() async throws {
+        var limits = GameLimits()
+        limits.messagesPerSecond = 2
+        limits.messageBurst = 2
+        let report = try await runAgainstServer(["play", "--rooms", "1", "--players", "2", "--game", "scramble",
+                                                 "--rate", "20", "--duration", "4"], limits: limits)
+        #expect(report.stats.protocolErrors["error:rate-limited", default: 0] > 0, "\(report.stats.protocolErrors)")
+        #expect(report.exitStatus == 1)
+        #expect(report.summary.contains("Result: FAILED"))
+    }
+
+    @Test func serverClosingConnectionsIsAnUnexpectedDisconnect() async throws {
+        // The server refuses messages over 200 bytes with close code 1009.
+        let report = try await runAgainstServer(["echo", "--connections", "3", "--size", "300", "--duration", "1"],
+                                                maxMessageBytes: 200)
+        #expect(report.stats.unexpectedCloses[1009] == 3, "\(report.stats.unexpectedCloses)")
+        #expect(report.exitStatus == 1)
+    }
+
+    @Test func refusedConnectionsFailTheRun() async throws {
+        // Nothing listens on the port of a server that has just stopped.
+        let options = ServerOptions()
+        var stopped = options
+        stopped.host = "127.0.0.1"
+        stopped.port = 0
+        let server = try WordRoomsServer(options: stopped)
+        let port = server.port
+        server.shutdown()
+        let report = try await runBots(["idle", "--connections", "3", "--duration", "1", "--url",
+                                        "ws://127.0.0.1:\(port)"])
+        #expect(report.stats.connectFailureCount == 3, "\(report.stats.connectFailures)")
+        #expect(report.exitStatus == 1)
+    }
+
+    @Test func jsonReportHasTheSummaryFigures() async throws {
+        let report = try await runAgainstServer(["echo", "--connections", "2", "--duration", "1"])
+        let json = report.json
+        #expect(json["echo"]?["sent"]?.intValue == report.stats.echoSent)
+        #expect(json["echo"]?["round_trip"]?["p99_us"]?.intValue == Int(report.stats.echoRoundTrip.value(atPercentile: 99)))
+        #expect(json["exit_status"]?.intValue == 0)
+        #expect(json["server"]?["start"]?["source"]?.stringValue == "/metrics")
+    }
+}
+
+/// Starts the server in this process on an ephemeral loopback port, runs the bots against it, stops it.
+private func runAgainstServer(_ arguments: [String], limits: GameLimits = GameLimits(),
+                              maxMessageBytes: Int = 64 * 1024) async throws -> BotReport {
+    var options = ServerOptions()
+    options.host = "127.0.0.1"
+    options.port = 0
+    options.threads = 2
+    options.maxMessageBytes = maxMessageBytes
+    let server = try WordRoomsServer(options: options, limits: limits)
+    defer { server.shutdown() }
+    return try await runBots(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"])
+}
+
+/// Runs the bots on a thread of their own: the driver blocks, and must not hold a thread of the cooperative
+/// pool that the server's room actors need.
+private func runBots(_ arguments: [String]) async throws -> BotReport {
+    guard case .run(var options) = try BotOptions.parse(arguments) else {
+        throw LoadTest.StartError(description: "no options")
+    }
+    options.quiet = true
+    options.threads = 2
+    let parsed = options
+    return try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { () throws(LoadTest.StartError) in
+                try LoadTest.run(parsed, log: { _ in })
+            }.mapError { $0 as any Error })
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}

@@ -37,7 +37,7 @@ var targets: [Target] = [
     .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"], exclude: ["PROTOCOL.md"]),
     // Wires transport, endpoints and rooms into a runnable server.
     .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"]),
-    .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer"]),
+    .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer", "Transport", "Rooms"]),
     // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
     .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames"]),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),

@@ -26,6 +26,10 @@ public struct ServerOptions: Sendable, Equatable {
     public var redis: String?
     /// Directory where rooms are saved so a restart or crash loses no game; nil keeps rooms in memory only.
     public var dataDirectory: String?
+    /// Seconds a dropped player's seat waits for them.
+    public var resumeGraceSeconds = 120
+    /// Seconds a room with nobody connected lives on.
+    public var roomGraceSeconds = 300
     /// Open connections in all; 0 derives it from the open-files limit.
     public var maxConnections = 0
     /// Open WebSocket connections allowed from one client address.
@@ -46,6 +50,8 @@ public struct ServerOptions: Sendable, Equatable {
           --max-message-bytes N     largest WebSocket message accepted (default 65536)
           --words FILE              Snowman secret words, one per line (default: the bundled list)
           --data DIR                save rooms in DIR: games survive restarts and crashes
+          --resume-grace S          seconds a dropped player's seat waits for them (default 120)
+          --room-grace S            seconds a room with nobody connected lives on (default 300)
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies whose X-Forwarded-For header names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
@@ -113,6 +119,10 @@ public struct ServerOptions: Sendable, Equatable {
                 options.wordsFile = try value()
             case "--data":
                 options.dataDirectory = try value()
+            case "--resume-grace":
+                options.resumeGraceSeconds = try integer(1...86_400)
+            case "--room-grace":
+                options.roomGraceSeconds = try integer(1...86_400)
             case "--public-url":
                 let url = try value()
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {

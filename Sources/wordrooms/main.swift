@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Rooms
 import Transport
 import WordRoomsServer
 
@@ -28,7 +29,10 @@ do {
 let fileLimit = raiseFileLimit()
 let server: WordRoomsServer
 do {
-    server = try WordRoomsServer(options: options)
+    var rooms = RoomConfiguration()
+    rooms.resumeGraceSeconds = Double(options.resumeGraceSeconds)
+    rooms.emptyRoomGraceSeconds = Double(options.roomGraceSeconds)
+    server = try WordRoomsServer(options: options, rooms: rooms)
 } catch {
     Log.info("wordrooms: \(error)")
     exit(1)

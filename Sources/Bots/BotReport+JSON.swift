@@ -94,6 +94,7 @@ extension BotReport {
                 "invalid_words": JSONValue(stats.invalidWords), "host_new_game": JSONValue(stats.hostActions),
                 "skipped_no_word_left": JSONValue(stats.skippedMoves),
                 "move_to_patch": latency(stats.moveToPatch), "move_to_error": latency(stats.moveToError),
+                "moves_shown_by_later_patch": JSONValue(stats.movesShownByLaterPatch),
                 "unanswered_moves": JSONValue(stats.unansweredMoves),
                 "welcomes": JSONValue(stats.welcomes), "patches": JSONValue(stats.patches),
                 "snapshots": JSONValue(stats.snapshots), "resyncs": JSONValue(stats.resyncs),

@@ -34,7 +34,7 @@ extension BotReport {
         section("Connections")
         row("opened", "\(stats.connectsOpened) of \(stats.connectAttempts) attempted")
         row("failed", counts(stats.connectFailures) { $0 })
-        row("unexpected closes", counts(stats.unexpectedCloses) { "code \($0)" })
+        row("unexpected closes", counts(stats.unexpectedCloses) { "code \($0) (\(Self.meaning(ofCloseCode: $0)))" })
         row("closed by the bots", "\(stats.expectedCloses)")
         latency("connect", stats.connectLatency)
 
@@ -50,8 +50,9 @@ extension BotReport {
             latency("move -> error", stats.moveToError)
             lines.append("  (move -> patch: from queuing a move on the bot's socket to reading the first patch of its room after")
             lines.append("   which the bot's rebuilt state shows that move: its letter in snowman.guesses or its word in")
-            lines.append("   scramble.found, credited to it. The patch's seq is the first after the move that carries it;")
-            lines.append("   refused moves are timed to their error instead. Monotonic clock, bots' loop threads.)")
+            lines.append("   scramble.found, credited to it. Usually that is the first patch after the move; for")
+            lines.append("   \(stats.movesShownByLaterPatch) of \(stats.moveToPatch.count) moves other members' patches came first. Refused moves")
+            lines.append("   are timed to their error instead. Monotonic clock, read on the bots' loop threads.)")
             row("unanswered moves", "\(stats.unansweredMoves)")
             section("Room state")
             row("welcomes", "\(stats.welcomes)")
@@ -116,5 +117,21 @@ extension BotReport {
         lines.append("")
         lines.append(failures.isEmpty ? "Result: OK" : "Result: FAILED (" + failures.joined(separator: ", ") + ")")
         return lines.joined(separator: "\n")
+    }
+
+    /// What a close code usually means with this server, for the summary.
+    static func meaning(ofCloseCode code: UInt16) -> String {
+        switch code {
+        case 1000: "normal closure"
+        case 1001: "server shutting down"
+        case 1002: "protocol error"
+        case 1006: "no close frame: the TCP connection ended"
+        case 1007: "invalid UTF-8"
+        case 1008: "policy: too many messages, or too many connections from one address"
+        case 1009: "message too big"
+        case 4000: "replaced by a newer connection"
+        case 4001: "removed by the host"
+        default: "see RFC 6455 section 7.4"
+        }
     }
 }

@@ -57,6 +57,9 @@ public struct BotStats: Sendable, Equatable {
     public var pendingMoves = 0
     /// Moves whose patch or error never came before the run ended.
     public var unansweredMoves = 0
+    /// Timed moves whose patch was not the first one after them: other members' changes came in between
+    /// (Word Scramble players move at once; in Snowman only a join, leave or drop can come first).
+    public var movesShownByLaterPatch = 0
     /// Moves sent by a churner just before it dropped its connection (their replies are lost on purpose).
     public var abandonedMoves = 0
 
@@ -129,6 +132,7 @@ public struct BotStats: Sendable, Equatable {
         pendingMoves += other.pendingMoves
         unansweredMoves += other.unansweredMoves
         abandonedMoves += other.abandonedMoves
+        movesShownByLaterPatch += other.movesShownByLaterPatch
         churnCycles += other.churnCycles
         drops += other.drops
         resumes += other.resumes

@@ -60,6 +60,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let kind: Kind
         /// Monotonic nanoseconds just before the move was queued to the socket.
         let sentAt: UInt64
+        /// The room's seq the bot had when it sent the move.
+        let seqAtSend: Int
     }
 
     /// Error codes a word can meet through no fault of the bot: another bot found it first, or the round ended
@@ -437,7 +439,10 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let before = pending.count
         pending.removeAll { move in
             guard shows(move) else { return false }
-            if record { worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now) }
+            if record {
+                worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now)
+                if replica.seq > move.seqAtSend + 1 { worker.stats.movesShownByLaterPatch += 1 }
+            }
             return true
         }
         worker.stats.pendingMoves -= before - pending.count
@@ -636,7 +641,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     private func sendMove(_ message: JSONValue, kind: PendingMove.Kind) {
         guard let connection, connection.isOpen else { return }
         // A fresh reading, not the tick's `now`: other bots' sends in the same tick must not count towards this one.
-        pending.append(PendingMove(kind: kind, sentAt: MonotonicClock.nanoseconds()))
+        pending.append(PendingMove(kind: kind, sentAt: MonotonicClock.nanoseconds(), seqAtSend: replica.seq))
         worker.stats.pendingMoves += 1
         worker.stats.moves += 1
         worker.send(message, on: connection)

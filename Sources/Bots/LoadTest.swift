@@ -41,7 +41,7 @@ public enum LoadTest {
         let serverStart = sampler.sample()
         let group: EventLoopGroup
         do {
-            group = try EventLoopGroup(clientThreads: options.threads)
+            group = try EventLoopGroup(clientThreads: options.threads, configuration: clientConfiguration)
         } catch {
             throw StartError(description: "cannot create \(options.threads) event loops: \(error)")
         }
@@ -103,6 +103,16 @@ public enum LoadTest {
             stats: stats, transport: transport, serverStart: serverStart, serverEnd: serverEnd,
             botCPU: cpuEnd.since(cpuStart),
             botCPUWallSeconds: Double(drainedAt - startedAt) / 1e9)
+    }
+
+    /// The bots' event loops: the server pings connections that stay silent and the bots' WebSocket sessions
+    /// answer, so the loops send no keepalive pings of their own. (They would go out unmasked: the transport's
+    /// sweep queues the server's ping frame on client connections too, and a server must close a connection
+    /// that sends an unmasked frame, RFC 6455 §5.1, with 1002.)
+    static var clientConfiguration: TransportConfiguration {
+        var configuration = TransportConfiguration()
+        configuration.pingIntervalSeconds = 365 * 86_400
+        return configuration
     }
 
     private static func loadLexicon(for options: BotOptions) throws(StartError) -> Lexicon? {

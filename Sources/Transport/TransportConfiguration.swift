@@ -27,8 +27,27 @@ public struct TransportConfiguration: Sendable {
 
     public init() {}
 
+    /// Cores this process may use: the online processors, or fewer when a cgroup CPU quota (a container
+    /// limit, `/sys/fs/cgroup/cpu.max`) allows less.
     public static var processorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        guard let quota = cgroupCPUQuota() else { return online }
+        return max(1, min(online, Int(quota.rounded(.up))))
+    }
+
+    /// `quota / period` from cgroup v2's `cpu.max` ("max 100000" means no quota).
+    private static func cgroupCPUQuota() -> Double? {
+        let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = String(decoding: buffer[..<n], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count >= 2, let quota = Double(fields[0]), let period = Double(fields[1]), period > 0 else {
+            return nil
+        }
+        return quota / period
     }
 }
 

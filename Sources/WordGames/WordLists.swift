@@ -35,8 +35,9 @@ public struct WordLists: Sendable {
 
     /// Why the word lists could not be loaded.
     public enum LoadError: Error, CustomStringConvertible {
-        /// The resource bundle has no `words` folder (a packaging bug).
-        case missingResources
+        /// The resource bundle with the `words` folder was not found (a packaging mistake: it must sit beside the
+        /// executable); `expected` is where it was looked for first.
+        case missingResources(expected: String)
         /// A file could not be read.
         case unreadable(File, underlying: any Error)
         /// A file's contents are not a valid list of that kind.
@@ -44,8 +45,9 @@ public struct WordLists: Sendable {
 
         public var description: String {
             switch self {
-            case .missingResources:
-                return "The WordGames resource bundle has no words folder."
+            case .missingResources(let expected):
+                return "the word lists are missing: expected the folder \(expected) beside the executable "
+                    + "(copy the WordRooms_WordGames.resources bundle from the build directory with the binary)"
             case .unreadable(let file, let error):
                 return "Cannot read \(file.rawValue): \(error)"
             case .invalid(let file, let error):
@@ -71,13 +73,41 @@ public struct WordLists: Sendable {
     /// - Returns: The parsed and indexed lists.
     /// - Throws: `LoadError` if the bundle is incomplete or a file is malformed.
     public static func bundled() throws(LoadError) -> WordLists {
-        guard let folder = bundledFolder else { throw .missingResources }
+        guard let folder = bundledFolder else {
+            throw .missingResources(expected: candidateBundles.first?.appendingPathComponent("words").path ?? "words")
+        }
         return try load(from: folder)
+    }
+
+    /// The bundle's name as SwiftPM writes it next to the products.
+    static let bundleName = "WordRooms_WordGames.resources"
+
+    /// Where the bundle may be: beside the running executable (a deployment, `swift run`, the test runner), then
+    /// in the main bundle's resources. `Bundle.module` is not used because it stops the process when the bundle
+    /// is missing, and a missing bundle deserves an error message, not a crash.
+    static var candidateBundles: [URL] {
+        var candidates: [URL] = []
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(executable.appendingPathComponent(bundleName))
+        // An .xctest bundle sits in the build directory too; its own executable may be one level deeper.
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName))
+        if let resources = Bundle.main.resourceURL {
+            candidates.append(resources.appendingPathComponent(bundleName))
+        }
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
+        return candidates
     }
 
     /// The package's `Resources/words` folder.
     static var bundledFolder: URL? {
-        Bundle.module.url(forResource: "words", withExtension: nil)
+        for bundle in candidateBundles {
+            let words = bundle.appendingPathComponent("words")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: words.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return words
+            }
+        }
+        return nil
     }
 
     /// Loads the lists from a folder laid out like `Resources/words`.

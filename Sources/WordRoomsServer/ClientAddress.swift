@@ -6,11 +6,11 @@ import WebSocket
 enum ClientAddress {
     /// The rightmost `X-Forwarded-For` entry that is not itself a trusted proxy: entries to its left were
     /// written by the client and cannot be believed.
-    static func resolve(peer: SocketAddress, request: HTTPRequestHead, trustedProxies: Set<String>) -> String {
+    static func resolve(peer: SocketAddress, request: HTTPRequestHead, trustedProxies: AddressRanges) -> String {
         resolve(host: peer.host, request: request, trustedProxies: trustedProxies)
     }
 
-    static func resolve(host direct: String, request: HTTPRequestHead, trustedProxies: Set<String>) -> String {
+    static func resolve(host direct: String, request: HTTPRequestHead, trustedProxies: AddressRanges) -> String {
         guard trustedProxies.contains(direct) else { return direct }
         let hops = request.headers
             .filter { $0.name.lowercased() == "x-forwarded-for" }

@@ -8,7 +8,7 @@ struct RoomsEndpoint: WebSocketEndpoint {
     let limits: GameLimits
     let maxMessageBytes: Int
     let perAddress: ConnectionsPerAddress
-    let trustedProxies: Set<String>
+    let trustedProxies: AddressRanges
     let failedJoins: AddressRateLimiter
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {

@@ -53,7 +53,7 @@ public struct ServerOptions: Sendable, Equatable {
           --resume-grace S          seconds a dropped player's seat waits for them (default 120)
           --room-grace S            seconds a room with nobody connected lives on (default 300)
           --public-url URL          address people use to reach this server (behind a proxy)
-          --trusted-proxy ADDR,...  proxies whose X-Forwarded-For header names the client
+          --trusted-proxy ADDR,...  proxies (addresses or networks like 10.0.0.0/8) whose X-Forwarded-For names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
           --max-connections N       open connections in all, beyond which clients get 503 (default: file limit - 64)
           --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
@@ -130,12 +130,9 @@ public struct ServerOptions: Sendable, Equatable {
                 }
                 options.publicURL = url.hasSuffix("/") ? url : url + "/"
             case "--trusted-proxy":
-                for address in try value().split(separator: ",").map(String.init) {
-                    guard isNumericAddress(address) else {
-                        throw ParseError(description: "--trusted-proxy needs numeric addresses, not '\(address)'")
-                    }
-                    options.trustedProxies.append(address)
-                }
+                let entries = try value().split(separator: ",").map(String.init)
+                _ = try AddressRanges(entries)
+                options.trustedProxies += entries
             case "--allowed-origin":
                 for origin in try value().split(separator: ",").map(String.init) {
                     guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {

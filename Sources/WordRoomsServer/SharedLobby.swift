@@ -1,3 +1,4 @@
+import Dispatch
 import JSON
 import Rooms
 import Transport
@@ -80,7 +81,14 @@ final class SharedLobby: Sendable {
         }
     }
 
+    /// Takes this instance's rooms out of the shared lobby at once (rather than when the key expires), then stops.
     func stop() {
+        let done = DispatchSemaphore(value: 0)
+        worker.execute { [self] in
+            _ = try? client.value.command("DEL", key)
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 3)
         worker.stop()
     }
 }

@@ -27,7 +27,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         self.rooms = RoomsEndpoint(registry: registry, limits: limits,
                                    maxMessageBytes: min(options.maxMessageBytes, 16 * 1024),
                                    perAddress: ConnectionsPerAddress(limit: options.maxConnectionsPerIP),
-                                   trustedProxies: Set(options.trustedProxies),
+                                   trustedProxies: (try? AddressRanges(options.trustedProxies)) ?? AddressRanges(),
                                    failedJoins: AddressRateLimiter(perSecond: limits.failedJoinsPerSecond,
                                                                    burst: limits.failedJoinBurst))
         self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)

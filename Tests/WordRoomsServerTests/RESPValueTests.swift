@@ -37,24 +37,24 @@ import Testing
         HTTPRequestHead(method: "GET", target: "/ws", headers: forwardedFor.map { [("X-Forwarded-For", $0)] } ?? [])
     }
 
-    @Test func untrustedPeersAreTakenAtTheirWord() {
+    @Test func untrustedPeersAreTakenAtTheirWord() throws {
         #expect(ClientAddress.resolve(host: "203.0.113.9", request: request(forwardedFor: "1.2.3.4"),
-                                      trustedProxies: ["127.0.0.1"]) == "203.0.113.9")
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == "203.0.113.9")
     }
 
-    @Test func trustedProxyNamesTheClient() {
+    @Test func trustedProxyNamesTheClient() throws {
         #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "6.6.6.6, 198.51.100.7"),
-                                      trustedProxies: ["127.0.0.1"]) == "198.51.100.7")
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == "198.51.100.7")
     }
 
-    @Test func chainsOfTrustedProxiesAreSkipped() {
+    @Test func chainsOfTrustedProxiesAreSkipped() throws {
         #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "198.51.100.7, 10.0.0.2"),
-                                      trustedProxies: ["127.0.0.1", "10.0.0.2"]) == "198.51.100.7")
+                                      trustedProxies: try AddressRanges(["127.0.0.1", "10.0.0.0/8"])) == "198.51.100.7")
     }
 
-    @Test func trustedProxyWithoutHeaderIsTheClient() {
+    @Test func trustedProxyWithoutHeaderIsTheClient() throws {
         #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: nil),
-                                      trustedProxies: ["127.0.0.1"]) == "127.0.0.1")
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == "127.0.0.1")
     }
 }
 
@@ -70,3 +70,20 @@ import Testing
 }
 
 import WebSocket
+
+@Suite struct AddressRangesTests {
+    @Test func matchesAddressesAndNetworksOfBothFamilies() throws {
+        let ranges = try AddressRanges(["127.0.0.1", "10.0.0.0/8", "fd00::/8", "192.168.1.0/24"])
+        for inside in ["127.0.0.1", "10.200.3.4", "fd12::1", "192.168.1.77"] {
+            #expect(ranges.contains(inside), "\(inside)")
+        }
+        for outside in ["127.0.0.2", "11.0.0.1", "fe80::1", "192.168.2.1", "::1", "not an address"] {
+            #expect(!ranges.contains(outside), "\(outside)")
+        }
+    }
+
+    @Test(arguments: ["10.0.0.0/33", "fd00::/129", "10.0.0/8", "proxy", "1.2.3.4/x"])
+    func refusesMalformedEntries(entry: String) {
+        #expect(throws: ServerOptions.ParseError.self) { try AddressRanges([entry]) }
+    }
+}

@@ -20,7 +20,7 @@ import Testing
     @Test func readsEveryFlagInBothForms() throws {
         let options = try parse([
             "--host", "localhost", "--port=0", "--threads", "3", "--web", "/srv/web", "--max-message-bytes", "1000",
-            "--words", "w.txt", "--public-url", "https://play.example.com", "--trusted-proxy", "10.0.0.1,::1",
+            "--words", "w.txt", "--public-url", "https://play.example.com", "--trusted-proxy", "10.0.0.0/8,::1",
             "--allowed-origin", "https://Play.example.com", "--shard", "2", "--redis", "127.0.0.1:6379",
             "--max-connections-per-ip", "9",
         ])
@@ -31,7 +31,7 @@ import Testing
         #expect(options.maxMessageBytes == 1000)
         #expect(options.wordsFile == "w.txt")
         #expect(options.publicURL == "https://play.example.com/")
-        #expect(options.trustedProxies == ["10.0.0.1", "::1"])
+        #expect(options.trustedProxies == ["10.0.0.0/8", "::1"])
         #expect(options.allowedOrigins == ["https://play.example.com"])
         #expect(options.shard == 2)
         #expect(options.redis == "127.0.0.1:6379")
@@ -52,7 +52,7 @@ import Testing
         (["--redis", "redis"], "--redis needs HOST:PORT, not 'redis'"),
         (["--public-url", "play.example.com"], "--public-url needs an http:// or https:// URL, not 'play.example.com'"),
         (["--allowed-origin", "https://x.com/"], "--allowed-origin needs origins like https://play.example.com (no path), not 'https://x.com/'"),
-        (["--trusted-proxy", "proxy.local"], "--trusted-proxy needs numeric addresses, not 'proxy.local'"),
+        (["--trusted-proxy", "proxy.local"], "--trusted-proxy needs numeric addresses or networks like 10.0.0.0/8, not 'proxy.local'"),
     ])
     func badFlagsAreExplained(arguments: [String], message: String) {
         #expect(throws: ServerOptions.ParseError(description: message)) { try ServerOptions.parse(arguments) }

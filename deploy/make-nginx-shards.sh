@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Writes an nginx config (http context) that routes WordRooms traffic across sharded instances:
+#   /ws/<CODE>  to the instance of the code's first letter (shard 0 = A, 1 = B, ... from ABCDEFGHJKMNPQRSTVWXYZ),
+#   /ws, /api/rooms, the web client and the rest  to any instance (round-robin, skipping instances that refuse).
+# A room's instance that is down gives 503 with a one-line message instead of nginx's 502 page.
+#
+#   deploy/make-nginx-shards.sh 127.0.0.1:8081 127.0.0.1:8082 127.0.0.1:8083 > /etc/nginx/conf.d/wordrooms.conf
+#   deploy/make-nginx-shards.sh --count 3 --pattern 'wordrooms-%d.wordrooms.wordrooms.svc.cluster.local:8080' \
+#       --any wordrooms-any.wordrooms.svc.cluster.local:8080 \
+#       --resolver kube-dns.kube-system.svc.cluster.local --behind-proxy > deploy/k8s/nginx-shards.conf
+#
+# Each instance runs with `--shard N` (or `--shard auto`) matching its position here. Shard addresses go into a map
+# and `proxy_pass http://$variable`: IP addresses are used as they are; host names are looked up per request
+# through --resolver (needed for names, e.g. Kubernetes per-pod names that change address when a pod restarts).
+set -euo pipefail
+
+readonly ALPHABET=ABCDEFGHJKMNPQRSTVWXYZ   # the server's shard letters, in shard order
+readonly PING_INTERVAL_SECONDS=30 PONG_TIMEOUT_SECONDS=20
+readonly PROXY_TIMEOUT_SECONDS=75            # > ping interval + pong timeout: idle game sockets stay open
+
+usage() {
+    cat <<'EOF'
+Usage: make-nginx-shards.sh [options] SHARD0_ADDR [SHARD1_ADDR ...]
+       make-nginx-shards.sh [options] --count N --pattern 'HOST-%d.NAME:PORT'
+
+Options:
+  --count N          number of shards (1-22), with --pattern
+  --pattern P        printf pattern of a shard's HOST:PORT, %d being the shard number
+  --any ADDR         an address for requests that name no room (repeatable; default: every shard address)
+  --listen SPEC      nginx listen parameters (default 8080); repeatable
+  --server-name N    server_name (default _)
+  --resolver ADDR    DNS server for shard host names (needed when addresses are names, not IPs)
+  --behind-proxy     append to X-Forwarded-For (nginx sits behind a load balancer) instead of replacing it
+                     with the client's address (nginx faces the clients)
+  -h, --help         this text
+EOF
+}
+
+readonly ARGUMENTS="$*"
+die() { printf 'make-nginx-shards.sh: %s\n' "$*" >&2; exit 2; }
+
+count="" pattern="" resolver="" server_name=_ behind_proxy=0
+any=() listen=() shards=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --count) count="${2:?--count needs a value}"; shift 2 ;;
+        --pattern) pattern="${2:?--pattern needs a value}"; shift 2 ;;
+        --any) any+=("${2:?--any needs a value}"); shift 2 ;;
+        --listen) listen+=("${2:?--listen needs a value}"); shift 2 ;;
+        --server-name) server_name="${2:?--server-name needs a value}"; shift 2 ;;
+        --resolver) resolver="${2:?--resolver needs a value}"; shift 2 ;;
+        --behind-proxy) behind_proxy=1; shift ;;
+        -h | --help) usage; exit 0 ;;
+        -*) usage >&2; die "unknown option '$1'" ;;
+        *) shards+=("$1"); shift ;;
+    esac
+done
+
+if [[ -n "$pattern" ]]; then
+    [[ ${#shards[@]} -eq 0 ]] || die "give shard addresses or --pattern, not both"
+    [[ "$count" =~ ^[0-9]+$ ]] || die "--pattern needs --count N"
+    for ((i = 0; i < count; i++)); do
+        # shellcheck disable=SC2059  # the pattern is the format, by design
+        shards+=("$(printf "$pattern" "$i")")
+    done
+elif [[ -n "$count" && "$count" != "${#shards[@]}" ]]; then
+    die "--count $count but ${#shards[@]} shard addresses"
+fi
+[[ ${#shards[@]} -ge 1 ]] || { usage >&2; die "no shard addresses"; }
+[[ ${#shards[@]} -le ${#ALPHABET} ]] || die "at most ${#ALPHABET} shards (one per letter of $ALPHABET)"
+for address in "${shards[@]}" "${any[@]+"${any[@]}"}"; do
+    [[ "$address" =~ ^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]+$ ]] || die "not HOST:PORT: '$address'"
+    if [[ -z "$resolver" && ! "$address" =~ ^([0-9.]+|\[.*\]):[0-9]+$ ]]; then
+        case " ${any[*]-} " in
+            *" $address "*) ;;   # --any addresses are upstream servers, resolved once when nginx starts
+            *) die "shard address '$address' is a host name: give --resolver so nginx can look it up per request" ;;
+        esac
+    fi
+done
+[[ ${#any[@]} -gt 0 ]] || any=("${shards[@]}")
+[[ ${#listen[@]} -gt 0 ]] || listen=(8080)
+# shellcheck disable=SC2016  # nginx variables, written as they are
+if [[ $behind_proxy == 1 ]]; then
+    forwarded_for='$proxy_add_x_forwarded_for'
+    forwarded_proto='$wordrooms_forwarded_proto'
+    forwarded_note='nginx is behind a proxy: append to its X-Forwarded-For (the server must trust both hops).'
+else
+    forwarded_for='$remote_addr'
+    forwarded_proto='$scheme'
+    forwarded_note='nginx faces the clients: replace X-Forwarded-For so a client cannot forge its address.'
+fi
+
+printf '# Generated by deploy/make-nginx-shards.sh %s\n' "$ARGUMENTS"
+cat <<EOF
+# Do not edit: run the script again. WordRooms shard router (nginx http context).
+
+# Shard letter of /ws/<CODE> -> that shard's instance. Anything else (no code, a letter of no shard) -> any instance,
+# which answers an unknown room in the game protocol.
+map \$uri \$wordrooms_backend {
+    default wordrooms_any;
+EOF
+for i in "${!shards[@]}"; do
+    printf '    ~*^/ws/%s %s;   # shard %d\n' "${ALPHABET:i:1}" "${shards[i]}" "$i"
+done
+cat <<EOF
+}
+
+# Upgrade only when the client asked for one; plain requests keep upstream keep-alive.
+map \$http_upgrade \$connection_upgrade {
+    default upgrade;
+    ''      '';
+}
+EOF
+if [[ $behind_proxy == 1 ]]; then
+    cat <<'EOF'
+
+# Behind a TLS-terminating proxy: keep the scheme the client used.
+map $http_x_forwarded_proto $wordrooms_forwarded_proto {
+    default $http_x_forwarded_proto;
+    ''      $scheme;
+}
+EOF
+fi
+cat <<'EOF'
+
+upstream wordrooms_any {
+EOF
+for address in "${any[@]}"; do
+    printf '    server %s max_fails=1 fail_timeout=5s;\n' "$address"
+done
+cat <<EOF
+    keepalive 16;
+}
+
+server {
+EOF
+for spec in "${listen[@]}"; do
+    printf '    listen %s;\n' "$spec"
+done
+printf '    server_name %s;\n' "$server_name"
+if [[ -n "$resolver" ]]; then
+    printf '    resolver %s valid=5s;\n    resolver_timeout 2s;\n' "$resolver"
+fi
+cat <<EOF
+
+    # WebSocket: HTTP/1.1 upgrade. Timeouts above the server's ${PING_INTERVAL_SECONDS} s ping + ${PONG_TIMEOUT_SECONDS} s pong wait, so idle players
+    # are not cut by nginx. $forwarded_note
+    proxy_http_version 1.1;
+    proxy_set_header Host \$host;
+    proxy_set_header Upgrade \$http_upgrade;
+    proxy_set_header Connection \$connection_upgrade;
+    proxy_set_header X-Forwarded-For $forwarded_for;
+    proxy_set_header X-Forwarded-Proto $forwarded_proto;
+    proxy_read_timeout ${PROXY_TIMEOUT_SECONDS}s;
+    proxy_send_timeout ${PROXY_TIMEOUT_SECONDS}s;
+    proxy_connect_timeout 3s;
+    client_max_body_size 16k;
+
+    # A room's instance down (refused, timed out, or its name gone from DNS): a short 503 clients can show.
+    error_page 502 504 = @wordrooms_unavailable;
+    location @wordrooms_unavailable {
+        default_type text/plain;
+        add_header Retry-After 5 always;
+        return 503 "WordRooms: this room's server is not available right now; try again in a few seconds.\n";
+    }
+
+    # Rooms: the shard named by the code's first letter.
+    location /ws/ {
+        proxy_pass http://\$wordrooms_backend;
+    }
+    # Exact /ws (creating a room) has its own location: otherwise the /ws/ prefix above answers it with a
+    # redirect to /ws/.
+    location = /ws {
+        proxy_pass http://wordrooms_any;
+    }
+
+    # /ws (create a room), /api/rooms (every instance answers for all of them), the web client, /healthz.
+    location / {
+        proxy_pass http://wordrooms_any;
+    }
+
+    # The router's own liveness, for load-balancer or Kubernetes probes: answered by nginx alone.
+    location = /nginx-health {
+        access_log off;
+        default_type text/plain;
+        return 200 "ok\n";
+    }
+
+    # Per-instance metrics are scraped from the instances directly, never through the router.
+    location = /metrics {
+        return 404;
+    }
+}
+EOF

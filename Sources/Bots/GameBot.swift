@@ -139,9 +139,6 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         }
     }
 
-    /// Moves still waiting for a reply.
-    var pendingCount: Int { pending.count }
-
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let now = MonotonicClock.nanoseconds()
         self.connection = connection

@@ -478,13 +478,18 @@ public final class EventLoop: @unchecked Sendable {
     /// Marks a connection to be flushed once the current batch of events is handled, so many frames queued in
     /// one batch leave in one `writev`.
     func outputQueued(on connection: Connection) {
-        if connection.outbound.count > connection.outboundLimit {
+        if connection.outbound.count > connection.outboundLimit, connection.phase != .closing {
             counters.slowConsumers += 1
-            connection.outbound.removeAll(pool: pool)
+            // Too far behind: drop what it has not started to receive, keep the rest of the chunk being written
+            // (so the stream stays whole frames), and end with a close frame that says why.
+            connection.outbound.dropAllButHead(pool: pool)
             connection.closeCode = .policyViolation
-            notifyClosed(connection)
-            // Too far behind to deliver a close frame in order: drop the connection.
-            destroy(connection)
+            if connection.phase == .webSocket {
+                let reason = "too slow: messages were dropped"
+                connection.outbound.append(shared: FrameEncoder.encodeClose(code: .policyViolation, reason: reason))
+                connection.session = nil
+            }
+            beginClosing(connection)
             return
         }
         if !connection.isDirty {

@@ -41,6 +41,17 @@ struct OutboundQueue: ~Copyable {
         count += chunks[last].bytes.count - before
     }
 
+    /// Drops everything but the rest of the chunk being written: a peer that fell behind gets whole frames up to
+    /// the point where it stopped, then whatever is queued next (a close frame).
+    mutating func dropAllButHead(pool: BufferPool) {
+        guard chunks.count > 1 else { return }
+        for index in 1..<chunks.count where chunks[index].owned {
+            pool.give(takeBytes(index))
+        }
+        chunks.removeSubrange(1...)
+        count = chunks[0].bytes.count - headOffset
+    }
+
     /// Drops everything queued (the peer is gone).
     mutating func removeAll(pool: BufferPool) {
         for index in chunks.indices where chunks[index].owned {

@@ -88,9 +88,15 @@ public struct WordLists: Sendable {
     static var candidateBundles: [URL] {
         var candidates: [URL] = []
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(executable.appendingPathComponent(bundleName))
         // An .xctest bundle sits in the build directory too; its own executable may be one level deeper.
-        candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName))
+        for directory in [executable, executable.deletingLastPathComponent()] {
+            candidates.append(directory.appendingPathComponent(bundleName))
+            // SwiftPM names the bundle after the package (`<Package>_WordGames.resources`): take any such one.
+            let others = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in others.sorted() where name.hasSuffix("_WordGames.resources") && name != bundleName {
+                candidates.append(directory.appendingPathComponent(name))
+            }
+        }
         if let resources = Bundle.main.resourceURL {
             candidates.append(resources.appendingPathComponent(bundleName))
         }

@@ -211,6 +211,14 @@ import WebSocket
             #expect(cutOff)
             let counters = waitFor { await server.transport.counters() }
             #expect(counters.slowConsumers == 1)
+            // Reading at last, the lurker gets whole frames, then a close frame saying why.
+            var closeCode: UInt16?
+            while closeCode == nil {
+                let frame = try lurker.readFrame()
+                #expect(frame.opcode == 0x1 || frame.opcode == 0x8)
+                if frame.opcode == 0x8 { closeCode = frame.closeCode }
+            }
+            #expect(closeCode == 1008)
         }
     }
 }

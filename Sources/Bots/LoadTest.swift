@@ -46,9 +46,14 @@ public enum LoadTest {
             throw StartError(description: "cannot create \(options.threads) event loops: \(error)")
         }
         group.start()
-        defer { group.shutdown() }
         let workers = group.loops.enumerated().map { index, loop in
             LoopWorker(index: index, loop: loop, context: context, loops: group.loops.count)
+        }
+        defer {
+            // Shutting down closes what is still open, and the bots hear of it: they and their workers (which
+            // they reach through unowned references) must outlive the loops.
+            group.shutdown()
+            withExtendedLifetime(workers) {}
         }
         let cpuStart = ProcessUsage.cpuTime()
         let startedAt = MonotonicClock.nanoseconds()

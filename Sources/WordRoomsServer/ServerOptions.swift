@@ -30,6 +30,12 @@ public struct ServerOptions: Sendable, Equatable {
     public var resumeGraceSeconds = 120
     /// Seconds a room with nobody connected lives on.
     public var roomGraceSeconds = 300
+    /// Messages per second one game connection may send (bursts of twice as many).
+    public var messageRate = 20
+    /// WebSocket handshakes per second from one client address (bursts of twice as many).
+    public var handshakeRate = 20
+    /// Bytes that may wait to be written to one connection before it is cut off as too slow.
+    public var maxOutboundBytes = 4 << 20
     /// Open connections in all; 0 derives it from the open-files limit.
     public var maxConnections = 0
     /// Open WebSocket connections allowed from one client address.
@@ -55,6 +61,9 @@ public struct ServerOptions: Sendable, Equatable {
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies (addresses or networks like 10.0.0.0/8) whose X-Forwarded-For names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
+          --message-rate N          messages per second per game connection, bursts of 2N (default 20)
+          --handshake-rate N        WebSocket handshakes per second per client address, bursts of 2N (default 20)
+          --max-outbound-bytes N    bytes queued to one client before it is cut off as too slow (default 4194304)
           --max-connections N       open connections in all, beyond which clients get 503 (default: file limit - 64)
           --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
@@ -140,6 +149,12 @@ public struct ServerOptions: Sendable, Equatable {
                     }
                     options.allowedOrigins.append(origin.lowercased())
                 }
+            case "--message-rate":
+                options.messageRate = try integer(1...100_000)
+            case "--handshake-rate":
+                options.handshakeRate = try integer(1...100_000)
+            case "--max-outbound-bytes":
+                options.maxOutboundBytes = try integer(16_384...(1 << 30))
             case "--max-connections":
                 options.maxConnections = try integer(1...10_000_000)
             case "--max-connections-per-ip":

@@ -56,6 +56,7 @@ public final class WordRoomsServer: Sendable {
         configuration.port = options.port
         configuration.threads = options.threads
         configuration.maxConnections = options.maxConnections
+        configuration.maxOutboundBytes = options.maxOutboundBytes
         overrides(&configuration)
         application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
                                            limits: limits, lobby: lobby)

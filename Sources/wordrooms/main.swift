@@ -32,7 +32,11 @@ do {
     var rooms = RoomConfiguration()
     rooms.resumeGraceSeconds = Double(options.resumeGraceSeconds)
     rooms.emptyRoomGraceSeconds = Double(options.roomGraceSeconds)
-    server = try WordRoomsServer(options: options, rooms: rooms)
+    var limits = GameLimits()
+    limits.messagesPerSecond = Double(options.messageRate)
+    limits.messageBurst = Double(options.messageRate * 2)
+    limits.handshakesPerSecond = Double(options.handshakeRate)
+    server = try WordRoomsServer(options: options, rooms: rooms, limits: limits)
 } catch {
     Log.info("wordrooms: \(error)")
     exit(1)

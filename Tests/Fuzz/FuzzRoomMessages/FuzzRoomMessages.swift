@@ -116,11 +116,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     for table in tables {
         let room = table.room
-        wait { await room.settled() }
-        let (seq, state) = wait { await room.snapshot() }
+        // Round and turn timers fire on the room's own clock, so a patch may land between taking the snapshot and
+        // reading the members' frames: then take the snapshot again (a member can be ahead, never behind).
+        var (seq, state) = (0, JSONValue.null)
+        for attempt in 0..<5 {
+            wait { await room.settled() }
+            (seq, state) = wait { await room.snapshot() }
+            for member in table.members { member.catchUp() }
+            let ahead = table.members.contains { $0.you != nil && $0.seq > seq }
+            if !ahead || attempt == 4 { break }
+        }
         let present = Set((state["members"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         for member in table.members {
-            member.catchUp()
             if let you = member.you, present.contains(you) {
                 precondition(member.seq == seq && member.state == state, "a member's rebuilt state differs from the room's")
             } else {

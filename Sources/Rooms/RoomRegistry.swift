@@ -218,6 +218,11 @@ public actor RoomRegistry {
         }
     }
 
+    /// Reports rooms by game and rooms created so far, from the registry's thread.
+    public nonisolated func withCounts(_ body: @escaping @Sendable ([GameKind: Int], Int) -> Void) {
+        enqueue { body($0.roomCounts(), $0.roomsCreated) }
+    }
+
     /// Reports the public rooms from the registry's thread.
     public nonisolated func withPublicRooms(_ body: @escaping @Sendable ([RoomSummary]) -> Void) {
         enqueue { body($0.publicRooms()) }
@@ -225,7 +230,7 @@ public actor RoomRegistry {
 
     /// `{"rooms": [...]}` for `GET /api/rooms`.
     public func publicRoomsJSON() -> [UInt8] {
-        JSONWriter().serialize(["rooms": .array(publicRooms().map(\.json))])
+        RoomSummary.listJSON(publicRooms())
     }
 
     /// Sends the lobby list to `link` now and whenever it changes, until `unsubscribe`.

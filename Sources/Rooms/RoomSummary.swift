@@ -11,6 +11,11 @@ public struct RoomSummary: Sendable, Equatable {
     public var status: String
     public var isPublic: Bool
 
+    /// `{"rooms": [...]}`, as `GET /api/rooms` serves it.
+    public static func listJSON(_ rooms: [RoomSummary]) -> [UInt8] {
+        JSONWriter().serialize(["rooms": .array(rooms.map(\.json))])
+    }
+
     public var json: JSONValue {
         [
             "code": JSONValue(code.rawValue),

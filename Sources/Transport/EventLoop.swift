@@ -320,6 +320,13 @@ public final class EventLoop: @unchecked Sendable {
             switch application.respond(to: head, from: connection.peer) {
             case .now(let response):
                 queueResponse(response, on: connection, keepAlive: keepAlive, headOnly: headOnly)
+            case .deferred(let start):
+                connection.phase = .awaitingResponse
+                let (fd, generation) = (connection.fd, connection.generation)
+                start { response in
+                    self.submit(.httpResponse(fd: fd, generation: generation, response: response,
+                                              keepAlive: keepAlive, headOnly: headOnly))
+                }
             case .later(let produce):
                 connection.phase = .awaitingResponse
                 let (fd, generation) = (connection.fd, connection.generation)

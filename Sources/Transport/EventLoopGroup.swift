@@ -64,6 +64,24 @@ public final class EventLoopGroup: Sendable {
         }
     }
 
+    /// Sums the counters of every loop (each read on its own thread) and hands the total to `completion`, on
+    /// the thread of the last loop to answer.
+    public func withCounters(_ completion: @escaping @Sendable (TransportCounters) -> Void) {
+        let gathered = Mutex<(total: TransportCounters, remaining: Int)>((TransportCounters(), loops.count))
+        for loop in loops {
+            loop.execute { loop in
+                var counters = loop.counters
+                counters.openConnections = loop.connectionCount
+                let finished: TransportCounters? = gathered.withLock { state in
+                    state.total.add(counters)
+                    state.remaining -= 1
+                    return state.remaining == 0 ? state.total : nil
+                }
+                if let finished { completion(finished) }
+            }
+        }
+    }
+
     /// Sums the counters of every loop (each read on its own thread).
     public func counters() async -> TransportCounters {
         var total = TransportCounters()

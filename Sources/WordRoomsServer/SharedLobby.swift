@@ -42,21 +42,20 @@ final class SharedLobby: Sendable {
         }
     }
 
-    /// `{"rooms": [...]}` with the public rooms of every instance; this instance's own when Redis is down.
-    func allRoomsJSON() async -> [UInt8] {
-        let fetched: [JSONValue]? = await withCheckedContinuation { continuation in
-            worker.execute { [self] in
-                continuation.resume(returning: fetchAll())
+    /// `{"rooms": [...]}` with the public rooms of every instance (this instance's own when Redis is down),
+    /// handed to `completion` from the lobby's thread or the registry's.
+    func withAllRoomsJSON(_ completion: @escaping @Sendable ([UInt8]) -> Void) {
+        worker.execute { [self] in
+            guard let fetched = fetchAll() else {
+                registry.withPublicRooms { completion(RoomSummary.listJSON($0)) }
+                return
             }
-        }
-        if let fetched {
             let sorted = fetched.sorted {
                 let (left, right) = ($0["players"]?.intValue ?? 0, $1["players"]?.intValue ?? 0)
                 return left != right ? left > right : ($0["code"]?.stringValue ?? "") < ($1["code"]?.stringValue ?? "")
             }
-            return JSONWriter().serialize(["rooms": .array(sorted)])
+            completion(JSONWriter().serialize(["rooms": .array(sorted)]))
         }
-        return await registry.publicRoomsJSON()
     }
 
     private func fetchAll() -> [JSONValue]? {

@@ -69,19 +69,26 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":
             let (registry, transport) = (registry, transport)
-            return .later {
-                let counters = await transport.server?.counters() ?? TransportCounters()
-                let text = MetricsReport.render(
-                    transport: counters, rooms: await registry.roomCounts(), roomsCreated: await registry.roomsCreated,
-                    fanout: registry.fanout.snapshot, process: .current())
-                return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                                    body: Array(text.utf8))
+            return .deferred { respond in
+                guard let server = transport.server else { return respond(.text("starting", status: 503)) }
+                server.group.withCounters { counters in
+                    registry.withCounts { rooms, created in
+                        let text = MetricsReport.render(transport: counters, rooms: rooms, roomsCreated: created,
+                                                        fanout: registry.fanout.snapshot, process: .current())
+                        respond(HTTPResponse(status: 200,
+                                             headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                             body: Array(text.utf8)))
+                    }
+                }
             }
         case "/api/rooms":
             let (registry, lobby) = (registry, lobby)
-            return .later {
-                guard let lobby else { return .json(await registry.publicRoomsJSON()) }
-                return .json(await lobby.allRoomsJSON())
+            return .deferred { respond in
+                if let lobby {
+                    lobby.withAllRoomsJSON { respond(.json($0)) }
+                } else {
+                    registry.withPublicRooms { rooms in respond(.json(RoomSummary.listJSON(rooms))) }
+                }
             }
         default:
             guard let staticFiles else {

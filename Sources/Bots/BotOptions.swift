@@ -42,6 +42,8 @@ public struct BotOptions: Sendable, Equatable {
     /// window of `depth` messages in flight allows.
     public var rate: Double?
     public var duration: Double = 60
+    /// Seconds from the start during which moves and echoes are counted but not timed (ramp-up effects).
+    public var warmup: Double = 0
     /// Connections opened per second while ramping up.
     public var ramp: Double = 2000
     public var threads = TransportConfiguration.processorCount
@@ -131,6 +133,8 @@ public struct BotOptions: Sendable, Equatable {
           --depth N                 echo: messages in flight per connection (default 1)
           --size N                  echo: bytes of text per message (default 32)
           --duration S              seconds from the start to the end of the run, ramp included (default 60)
+          --warmup S                moves and echo messages sent in the first S seconds are counted but not
+                                    timed, so that latencies show the steady state (default 0)
           --ramp N                  connections opened per second while ramping up (default 2000)
           --threads N               event-loop threads of the bots (default: one per core, here \(TransportConfiguration.processorCount))
           --grace S                 seconds to wait at the end for replies in flight (default 5)
@@ -235,6 +239,7 @@ public struct BotOptions: Sendable, Equatable {
             case "--depth": options.depth = try integer(1...65536)
             case "--size": options.size = try integer(1...(16 << 20))
             case "--duration": options.duration = try number(0...86400, exclusiveLower: true)
+            case "--warmup": options.warmup = try number(0...86400)
             case "--ramp": options.ramp = try number(1...1_000_000)
             case "--threads": options.threads = try integer(1...256)
             case "--grace": options.grace = try number(0...600)
@@ -263,6 +268,9 @@ public struct BotOptions: Sendable, Equatable {
         }
         if scenario == .churn, players + churners > 16 {
             throw ParseError(description: "--players plus --churners must be at most 16 (a room's seats), not \(players + churners)")
+        }
+        if warmup >= duration {
+            throw ParseError(description: "--warmup (\(formatNumber(warmup)) s) must be shorter than --duration (\(formatNumber(duration)) s)")
         }
         if scenario == .echo, path == "/ws" {
             throw ParseError(description: "echo needs an echoing path such as /echo, not /ws")

@@ -24,6 +24,7 @@ extension BotReport {
         var options: JSONObject = [
             "scenario": .string(self.options.scenario.rawValue), "url": .string(self.options.url.description),
             "path": .string(self.options.path), "duration_s": JSONValue(self.options.duration),
+            "warmup_s": JSONValue(self.options.warmup),
             "ramp_per_s": JSONValue(self.options.ramp), "threads": JSONValue(self.options.threads),
         ]
         switch self.options.scenario {

@@ -30,6 +30,9 @@ extension BotReport {
 
         lines.append(LoadTest.startLine(options, fileLimit: fileLimit))
         lines.append("  ran \(formatFixed(runSeconds, 1)) s, then \(formatFixed(drainSeconds, 2)) s for replies in flight")
+        if options.warmup > 0 {
+            lines.append("  moves and echoes sent in the first \(formatNumber(options.warmup)) s (warm-up) are counted but not timed")
+        }
 
         section("Connections")
         row("opened", "\(stats.connectsOpened) of \(stats.connectAttempts) attempted")

@@ -84,7 +84,9 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
             worker.stats.protocolError("echo-unsolicited")
             return
         }
-        worker.stats.echoRoundTrip.record(fromNanoseconds: sendTimes[head], to: now)
+        if sendTimes[head] >= worker.timingFrom {
+            worker.stats.echoRoundTrip.record(fromNanoseconds: sendTimes[head], to: now)
+        }
         head = (head + 1) % depth
         inFlight -= 1
         worker.stats.echoInFlight -= 1

@@ -382,7 +382,9 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             // applied already, so this refusal is for the oldest move still waiting.
             let refused = pending.removeFirst()
             worker.stats.pendingMoves -= 1
-            worker.stats.moveToError.record(fromNanoseconds: refused.sentAt, to: now)
+            if refused.sentAt >= worker.timingFrom {
+                worker.stats.moveToError.record(fromNanoseconds: refused.sentAt, to: now)
+            }
             var expected = false
             if case .word(_, let valid) = refused.kind {
                 expected = valid ? Self.wordRaceCodes.contains(code) : (code == "not-a-word" || code == "round-not-running")
@@ -436,7 +438,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let before = pending.count
         pending.removeAll { move in
             guard shows(move) else { return false }
-            if record {
+            if record, move.sentAt >= worker.timingFrom {
                 worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now)
                 if replica.seq > move.seqAtSend + 1 { worker.stats.movesShownByLaterPatch += 1 }
             }

@@ -58,6 +58,8 @@ public enum LoadTest {
         let cpuStart = ProcessUsage.cpuTime()
         let startedAt = MonotonicClock.nanoseconds()
         let wallStartedAt = MonotonicClock.wallSeconds()
+        let timingFrom = startedAt + UInt64(options.warmup * 1e9)
+        onEveryLoop(workers) { $0.timingFrom = timingFrom }
         setUp(workers, options: options)
 
         // Drive the run: ticks every few milliseconds, a progress line every second.

@@ -27,6 +27,8 @@ final class LoopWorker: @unchecked Sendable {
     var random: RandomSource
     /// False once the run's time is up: no new moves, messages or connections.
     private(set) var running = true
+    /// Monotonic nanoseconds from which moves and echoes are timed (the end of `--warmup`).
+    var timingFrom: UInt64 = 0
     /// A tick is queued in the loop's mailbox; the driver does not queue another, so a busy loop is not flooded.
     let tickPending = Atomic<Bool>(false)
 
@@ -37,10 +39,15 @@ final class LoopWorker: @unchecked Sendable {
     /// Bots waiting for their turn to connect; joiners of rooms whose code is known go first.
     private var joinerQueue = BotQueue()
     private var startQueue = BotQueue()
-    private var allowance: Double = 1
-    private var lastTick: UInt64
+    /// When the first tick came: the ramp's schedule counts from there.
+    private var rampStartedAt: UInt64?
+    /// Connections started by the ramp so far.
+    private var rampStarted = 0
     /// Connections this loop may open per nanosecond while ramping up: its share of `--ramp`.
     private let rampPerNanosecond: Double
+    /// The most connections one tick starts, as the time the ramp takes to start them: behind schedule, the
+    /// ramp catches up in bursts of this size rather than all at once (the server's listen backlog is finite).
+    private static let maxRampBurstNanoseconds = 100_000_000.0
     private var wordCache: [String: [String]] = [:]
     private var scratch: [UInt8] = []
 
@@ -51,7 +58,6 @@ final class LoopWorker: @unchecked Sendable {
         let seed = context.options.seed ?? UInt64(truncatingIfNeeded: MonotonicClock.nanoseconds())
         self.random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         self.rampPerNanosecond = context.options.ramp / Double(loops) / 1e9
-        self.lastTick = MonotonicClock.nanoseconds()
     }
 
     // MARK: Setting up (on the loop thread)
@@ -109,15 +115,18 @@ final class LoopWorker: @unchecked Sendable {
         tickPending.store(false, ordering: .releasing)
         let now = MonotonicClock.nanoseconds()
         if running {
-            // A little burst allowance, so ticks that come late do not lower the ramp rate.
-            allowance = min(allowance + Double(now &- lastTick) * rampPerNanosecond,
-                            max(1, rampPerNanosecond * 50_000_000))
-            while allowance >= 1, let bot = joinerQueue.popFirst() ?? startQueue.popFirst() {
-                allowance -= 1
+            // A fixed schedule: by now, `elapsed x rate` connections should have started. What a late tick (or
+            // joiners waiting for their room's code) left behind is made up in bursts of `maxRampBurstNanoseconds`.
+            let startedAt = rampStartedAt ?? now
+            rampStartedAt = startedAt
+            let due = Int(Double(now - startedAt) * rampPerNanosecond) + 1 - rampStarted
+            var allowed = min(due, max(1, Int(rampPerNanosecond * Self.maxRampBurstNanoseconds)))
+            while allowed > 0, let bot = joinerQueue.popFirst() ?? startQueue.popFirst() {
+                allowed -= 1
+                rampStarted += 1
                 bot.start()
             }
         }
-        lastTick = now
         while let entry = timers.popDue(now: now) {
             guard entry.bot.wakeAt == entry.deadline else { continue }
             entry.bot.wakeAt = nil

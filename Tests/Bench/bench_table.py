@@ -87,10 +87,13 @@ def main():
     print("  ".join("-" * width for width in widths))
     for r in rows:
         print("  ".join(text.ljust(width) for text, width in zip(r, widths)))
-    print("(!) the run had failures (see its .txt); ratio = WordRooms / Python")
+    if any("(!)" in r[1] or "(!)" in r[2] for r in rows):
+        print("(!) the run had failures (see its .txt)")
+    print("ratio = WordRooms / Python; server CPU in % of one core over the run")
 
     for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games)"),
-                        ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s")):
+                        ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s;"
+                                             " latency after a 10 s warm-up")):
         report = load(directory, name)
         print()
         print(title + flag(report))

@@ -17,11 +17,13 @@
 #   idle memory      N idle connections (5,000 and 19,500): server RSS growth / N
 #   CPU at 20k/s     1,000 connections x 20 messages/s each (fixed rate): server CPU, % of one core
 #   game load        WordRooms: 1,250 rooms x 8 bots, 1 move/s each, --play-seconds (default 60)
-#   fan-out          WordRooms: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s per player
+#   fan-out          WordRooms: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s per player,
+#                    timed after a 10 s warm-up (the ramp: every join is a patch to everyone in the room)
 #
 # Output: one table (WordRooms, Python, ratio) and the game figures; every run's JSON report and text summary
 # stay in the output directory (--out, default a new directory under /tmp).
-# Exit status: 0 when every benchmark ran (figures are reported, not judged), 2 for setup problems.
+# Exit status: 0 when the benchmarks ran (figures are reported, not judged; a run that produced no report shows
+# as n/a), 2 for setup problems.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,6 +39,7 @@ BUILD=1
 PYTHON=1
 OUT=""
 IDLE_SIZES=""
+NICE=0
 
 usage() {
     sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
@@ -50,6 +53,7 @@ Options:
   --no-build           use the binaries already built
   --no-python          WordRooms only
   --out DIR            where reports and logs go
+  --nice N             run the servers and the bots with this niceness (e.g. -10 on a shared machine, as root)
   -h, --help           this text
 EOF
 }
@@ -64,6 +68,7 @@ while [[ $# -gt 0 ]]; do
         --no-build) BUILD=0; shift ;;
         --no-python) PYTHON=0; shift ;;
         --out) OUT="${2:?--out needs a value}"; shift 2 ;;
+        --nice) NICE="${2:?--nice needs a value}"; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "run-benchmarks: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -147,9 +152,10 @@ start_server() {
         local extra=()
         # A per-address cap would refuse the bots' thousands of loopback connections on older builds.
         "$SERVER_BIN" --help 2>&1 | grep -q -- --max-connections-per-ip && extra=(--max-connections-per-ip 1000000)
-        taskset -c 0 "$SERVER_BIN" --host 127.0.0.1 --port 0 --threads 1 "${extra[@]}" >"$log" 2>&1 &
+        nice -n "$NICE" taskset -c 0 "$SERVER_BIN" --host 127.0.0.1 --port 0 --threads 1 "${extra[@]}" >"$log" 2>&1 &
     else
-        taskset -c 0 "$VENV/bin/python" "$HERE/python_echo_server.py" --host 127.0.0.1 --port 0 >"$log" 2>&1 &
+        nice -n "$NICE" taskset -c 0 "$VENV/bin/python" "$HERE/python_echo_server.py" --host 127.0.0.1 --port 0 \
+            >"$log" 2>&1 &
     fi
     SERVER_PID=$!
     for _ in $(seq 100); do
@@ -171,13 +177,14 @@ bots() {
     [[ "$1" == echo ]] && path=/echo
     log "$name: wordrooms-bots $* (server $kind, port $SERVER_PORT)"
     local status=0
-    taskset -c 1 "$BOTS_BIN" "$@" --url "ws://127.0.0.1:$SERVER_PORT$path" --threads 1 --server-pid "$SERVER_PID" \
+    nice -n "$NICE" taskset -c 1 "$BOTS_BIN" "$@" --url "ws://127.0.0.1:$SERVER_PORT$path" --threads 1 --server-pid "$SERVER_PID" \
         --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1 || status=$?
     stop_server
     if [[ $status -ne 0 ]]; then
         log "$name: the bots reported failures (exit $status): $(grep '^Result' "$OUT/$name.txt" || tail -n 3 "$OUT/$name.txt")"
     fi
-    [[ -s "$OUT/$name.json" ]] || die "$name produced no report (see $OUT/$name.txt)"
+    [[ -s "$OUT/$name.json" ]] || log "$name produced no report; its figures are missing (see $OUT/$name.txt)"
+    return 0
 }
 
 # --- Runs -------------------------------------------------------------------------------------------------
@@ -186,19 +193,27 @@ TARGETS=(wordrooms)
 START_DATE="$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-for kind in "${TARGETS[@]}"; do
-    for size in $IDLE_SIZES; do
-        bots "idle-$size-$kind" "$kind" idle --connections "$size" --ramp 2000 \
-            --duration "$((size / 2000 + 6))"
+# Each benchmark runs against both servers back to back, so that both meet the same conditions.
+for size in $IDLE_SIZES; do
+    for kind in "${TARGETS[@]}"; do
+        bots "idle-$size-$kind" "$kind" idle --connections "$size" --ramp 2000 --duration "$((size / 2000 + 6))"
     done
+done
+for kind in "${TARGETS[@]}"; do
     bots "echo-pipelined-$kind" "$kind" echo --connections 100 --depth 32 --size 32 --duration "$ECHO_SECONDS"
+done
+for kind in "${TARGETS[@]}"; do
     bots "echo-pingpong-$kind" "$kind" echo --connections 1000 --depth 1 --size 32 --duration "$ECHO_SECONDS"
+done
+for kind in "${TARGETS[@]}"; do
     bots "cpu-20k-$kind" "$kind" echo --connections 1000 --depth 8 --size 32 --rate 20 \
         --duration "$((ECHO_SECONDS + 2))"
 done
 bots play-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 --duration "$PLAY_SECONDS"
+# The ramp of the fan-out run is its own load (each join is a patch to everyone already in the room): its first
+# 10 s are not timed.
 bots fanout-wordrooms wordrooms play --rooms 50 --players 2 --spectators 200 --game snowman --rate 5 \
-    --duration "$((ECHO_SECONDS * 2))"
+    --duration "$((ECHO_SECONDS * 2 + 10))" --warmup 10
 
 # --- Report -----------------------------------------------------------------------------------------------
 PYTHON_BIN=python3
@@ -212,7 +227,7 @@ WEBSOCKETS_VERSION="n/a"
         "open-files hard limit $(ulimit -Hn)"
     echo "swift: $(swift --version 2>/dev/null | head -n 1 || echo unknown); Python websockets $WEBSOCKETS_VERSION;" \
         "load average before: $LOAD_BEFORE (other processes share these cores: figures are indicative)"
-    echo "server on core 0 (1 event-loop thread), bots on core 1 (1 thread); reports in $OUT"
+    echo "server on core 0 (1 event-loop thread), bots on core 1 (1 thread), niceness $NICE; reports in $OUT"
     echo
     "$PYTHON_BIN" "$HERE/bench_table.py" "$OUT" $IDLE_SIZES
 } | tee "$OUT/summary.txt"

@@ -82,6 +82,7 @@ import Testing
         (["churn", "--players", "15", "--churners", "2"], "--players plus --churners must be at most 16 (a room's seats), not 17"),
         (["echo", "--url", "ws://127.0.0.1:8080/ws"], "echo needs an echoing path such as /echo, not /ws"),
         (["--quiet=yes"], "--quiet takes no value"),
+        (["--warmup", "60"], "--warmup (60 s) must be shorter than --duration (60 s)"),
         (["--seed", "-3"], "--seed needs a whole number from 0 to 18446744073709551615, not '-3'"),
     ])
     func badFlagsAreRefusedWithTheReason(arguments: [String], message: String) {

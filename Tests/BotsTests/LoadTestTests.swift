@@ -61,6 +61,17 @@ import WordRoomsServer
         #expect(report.exitStatus == 0)
     }
 
+    @Test func warmUpEchoesAreCountedButNotTimed() async throws {
+        let report = try await runAgainstServer(["echo", "--connections", "4", "--depth", "2", "--rate", "50",
+                                                 "--duration", "2", "--warmup", "1"])
+        let stats = report.stats
+        #expect(stats.echoReceived == stats.echoSent)
+        // About half of the echoes were sent in the first second.
+        #expect(stats.echoRoundTrip.count > 0)
+        #expect(stats.echoRoundTrip.count < UInt64(stats.echoReceived) * 3 / 4, "\(stats.echoRoundTrip.count) of \(stats.echoReceived)")
+        #expect(report.exitStatus == 0)
+    }
+
     @Test func echoAtAFixedRate() async throws {
         let report = try await runAgainstServer(["echo", "--connections", "4", "--depth", "8", "--rate", "100",
                                                  "--duration", "2"])
@@ -90,6 +101,17 @@ import WordRoomsServer
         #expect(report.stats.connectsOpened == 20)
         #expect(report.stats.unexpectedCloses.isEmpty)
         #expect(report.stats.expectedCloses == 20)
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func idleConnectionsAnswerTheServersPings() async throws {
+        // The server pings a connection silent for 1 s and drops it if no pong comes within 1 s more.
+        let report = try await runAgainstServer(["idle", "--connections", "20", "--duration", "4"]) {
+            $0.pingIntervalSeconds = 1
+            $0.pongTimeoutSeconds = 1
+        }
+        #expect(report.stats.connectsOpened == 20)
+        #expect(report.stats.unexpectedCloses.isEmpty, "\(report.stats.unexpectedCloses)")
         #expect(report.exitStatus == 0)
     }
 
@@ -141,13 +163,14 @@ import WordRoomsServer
 
 /// Starts the server in this process on an ephemeral loopback port, runs the bots against it, stops it.
 private func runAgainstServer(_ arguments: [String], limits: GameLimits = GameLimits(),
-                              maxMessageBytes: Int = 64 * 1024) async throws -> BotReport {
+                              maxMessageBytes: Int = 64 * 1024,
+                              transport: (inout TransportConfiguration) -> Void = { _ in }) async throws -> BotReport {
     var options = ServerOptions()
     options.host = "127.0.0.1"
     options.port = 0
     options.threads = 2
     options.maxMessageBytes = maxMessageBytes
-    let server = try WordRoomsServer(options: options, limits: limits)
+    let server = try WordRoomsServer(options: options, limits: limits, transport: transport)
     defer { server.shutdown() }
     return try await runBots(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"])
 }

@@ -1,0 +1,44 @@
+import Testing
+@testable import Bots
+
+@Suite struct BotStatsTests {
+    private func sample(moves: Int, latencies: [UInt64], errors: [String: Int], closes: [UInt16: Int]) -> BotStats {
+        var stats = BotStats()
+        stats.moves = moves
+        stats.openConnections = moves * 2
+        stats.protocolErrors = errors
+        stats.unexpectedCloses = closes
+        for latency in latencies { stats.moveToPatch.record(latency) }
+        return stats
+    }
+
+    @Test func mergeAddsCountsGaugesKeyedCountsAndHistograms() {
+        var total = sample(moves: 3, latencies: [100, 200], errors: ["seq-gap": 1], closes: [1006: 2])
+        total.merge(sample(moves: 4, latencies: [300], errors: ["seq-gap": 2, "error:kicked": 1], closes: [1008: 1]))
+        #expect(total.moves == 7)
+        #expect(total.openConnections == 14)
+        #expect(total.protocolErrors == ["seq-gap": 3, "error:kicked": 1])
+        #expect(total.protocolErrorCount == 4)
+        #expect(total.unexpectedCloses == [1006: 2, 1008: 1])
+        #expect(total.unexpectedCloseCount == 3)
+        #expect(total.moveToPatch.count == 3)
+        #expect(total.moveToPatch.max == 300)
+        #expect(total.moveToPatch.min == 100)
+    }
+
+    @Test func mergingIntoEmptyStatsCopiesThem() {
+        let part = sample(moves: 5, latencies: [42], errors: [:], closes: [:])
+        var total = BotStats()
+        total.merge(part)
+        #expect(total == part)
+    }
+
+    @Test func protocolErrorCountsByKind() {
+        var stats = BotStats()
+        stats.protocolError("bad-json")
+        stats.protocolError("bad-json")
+        stats.protocolError("seq-gap")
+        #expect(stats.protocolErrors == ["bad-json": 2, "seq-gap": 1])
+        #expect(stats.protocolErrorCount == 3)
+    }
+}

@@ -244,9 +244,21 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func peerClosed(_ connection: Connection) {
+        if connection.phase == .connecting || connection.phase == .clientHandshake {
+            failClientConnection(connection, reason: "the server closed the connection during the opening handshake")
+            return
+        }
         // A peer that half-closes after our close frame or final response is done; otherwise it left
         // without a close frame (1006 for the application).
         destroy(connection)
+    }
+
+    /// A client connection that never opened: its endpoint hears `connectionFailed`, not `didClose`.
+    private func failClientConnection(_ connection: Connection, reason: String) {
+        let endpoint = connection.endpoint
+        connection.endpoint = nil
+        destroy(connection)
+        endpoint?.connectionFailed(reason: reason)
     }
 
     private func process(_ bytes: UnsafeMutableRawBufferPointer, on connection: Connection) {
@@ -631,7 +643,7 @@ public final class EventLoop: @unchecked Sendable {
             case .connecting, .clientHandshake:
                 if nowMillis >= connection.deadlineMillis {
                     counters.handshakeFailures += 1
-                    destroy(connection)
+                    failClientConnection(connection, reason: "the opening handshake timed out")
                 }
             case .http, .awaitingResponse:
                 if nowMillis >= connection.deadlineMillis, connection.phase == .http {
@@ -652,7 +664,10 @@ public final class EventLoop: @unchecked Sendable {
                 } else if nowMillis - connection.lastReadMillis >= pingInterval {
                     connection.pingOutstanding = true
                     connection.deadlineMillis = nowMillis + pongTimeout
-                    connection.outbound.append(shared: Self.pingFrame)
+                    // RFC 6455 §5.3: a client masks every frame, pings included, each with a fresh key.
+                    connection.outbound.append(shared: connection.isClient
+                        ? FrameEncoder.encode(.ping, payload: [UInt8](), maskingKey: maskingKeys.next())
+                        : Self.pingFrame)
                     outputQueued(on: connection)
                 }
             case .closing:
@@ -746,10 +761,7 @@ public final class EventLoop: @unchecked Sendable {
         getsockopt(connection.fd, SOL_SOCKET, SO_ERROR, &error, &size)
         guard error == 0 else {
             counters.handshakeFailures += 1
-            let endpoint = connection.endpoint
-            connection.endpoint = nil
-            destroy(connection)
-            endpoint?.connectionFailed(reason: "connect: \(String(cString: strerror(error)))")
+            failClientConnection(connection, reason: "connect: \(String(cString: strerror(error)))")
             return
         }
         connection.phase = .clientHandshake
@@ -779,10 +791,7 @@ public final class EventLoop: @unchecked Sendable {
             }
         case .failure(let error):
             counters.handshakeFailures += 1
-            let endpoint = connection.endpoint
-            connection.endpoint = nil
-            destroy(connection)
-            endpoint?.connectionFailed(reason: "handshake: \(error)")
+            failClientConnection(connection, reason: "handshake: \(error)")
         }
     }
 

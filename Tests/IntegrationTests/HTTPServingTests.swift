@@ -191,7 +191,8 @@ import WebSocket
         var limits = GameLimits()
         limits.messagesPerSecond = 1_000_000
         limits.messageBurst = 1_000_000
-        try await withServer(limits: limits, configure: { $0.maxOutboundBytes = 64 * 1024 }) { server in
+        // A generous close timeout: the lurker reads megabytes through a 4 KiB window before the close frame.
+        try await withServer(limits: limits, configure: { $0.maxOutboundBytes = 64 * 1024; $0.closeTimeoutSeconds = 60 }) { server in
             let host = try GameClient.create(port: server.port, game: "snowman", name: "Host")
             // A spectator with a tiny receive window that never reads.
             let lurker = try TestClient(port: server.port, receiveBuffer: 4096)

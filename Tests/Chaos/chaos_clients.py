@@ -88,6 +88,9 @@ class Player:
     def port(self):
         return self.ws.transport.get_extra_info("sockname")[1]
 
+    def server_port(self):
+        return self.ws.transport.get_extra_info("peername")[1]
+
     def handle(self, message):
         kind = message["type"]
         if kind == "welcome":
@@ -164,8 +167,9 @@ async def play_room(url, index, stop_at, kill_share, rng):
         for player in players:
             if rng.random() < kill_share:
                 # Kill this player's TCP connection from outside, as a broken network would.
-                subprocess.run(["ss", "-K", "src", "127.0.0.1", "sport", "=", f":{player.port()}"],
-                               capture_output=True)
+                # Both ports: the same ephemeral port can be in use towards another server on this machine.
+                subprocess.run(["ss", "-K", "src", "127.0.0.1", "sport", "=", f":{player.port()}",
+                                "dst", "127.0.0.1", "dport", "=", f":{player.server_port()}"], capture_output=True)
                 player.drops += 1
                 try:
                     await player.ws.close()

@@ -55,6 +55,9 @@ public struct BotOptions: Sendable, Equatable {
     public var size = 32
     /// Word Scramble: the share of submissions that are deliberately not words.
     public var invalidShare = 0.1
+    /// Share of a player's ticks without a game move (not its Snowman turn, no Word Scramble word left, between
+    /// rounds) on which it sends a chat line instead, so that every bot moves `rate` times a second.
+    public var chatShare = 1.0
     /// Seconds to wait after the run for replies still in flight.
     public var grace: Double = 5
     /// Where to write the report as JSON.
@@ -129,6 +132,9 @@ public struct BotOptions: Sendable, Equatable {
           --rate X                  play, churn: moves per bot per second (default 1, at most 20);
                                     echo: messages per connection per second (default: as fast as --depth allows)
           --invalid-share X         Word Scramble: share of submissions that are not words, 0-1 (default 0.1)
+          --chat-share X            share of a player's ticks without a game move (not its Snowman turn, no
+                                    word left, between rounds) filled with a chat line, 0-1 (default 1: every
+                                    bot makes --rate moves a second; 0: bots wait for their turn)
           --connections N           idle, echo: connections (default 100)
           --depth N                 echo: messages in flight per connection (default 1)
           --size N                  echo: bytes of text per message (default 32)
@@ -235,6 +241,7 @@ public struct BotOptions: Sendable, Equatable {
                 options.game = game
             case "--rate": options.rate = try number(0...1_000_000, exclusiveLower: true)
             case "--invalid-share": options.invalidShare = try number(0...1)
+            case "--chat-share": options.chatShare = try number(0...1)
             case "--connections": options.connections = try integer(1...1_000_000)
             case "--depth": options.depth = try integer(1...65536)
             case "--size": options.size = try integer(1...(16 << 20))

@@ -35,6 +35,7 @@ extension BotReport {
             options["game"] = .string(self.options.game.rawValue)
             options["rate"] = JSONValue(self.options.effectiveRate ?? 1)
             options["invalid_share"] = JSONValue(self.options.invalidShare)
+            options["chat_share"] = JSONValue(self.options.chatShare)
             if self.options.scenario == .churn { options["churners"] = JSONValue(self.options.churners) }
         case .echo:
             options["connections"] = JSONValue(self.options.connections)
@@ -92,9 +93,11 @@ extension BotReport {
                 "join_latency": latency(stats.joinLatency),
                 "moves": JSONValue(stats.moves), "moves_per_s": JSONValue(Double(stats.moves) / seconds),
                 "guesses": JSONValue(stats.guesses), "words": JSONValue(stats.words),
+                "chats": JSONValue(stats.chats),
                 "invalid_words": JSONValue(stats.invalidWords), "host_new_game": JSONValue(stats.hostActions),
                 "skipped_no_word_left": JSONValue(stats.skippedMoves),
                 "move_to_patch": latency(stats.moveToPatch), "move_to_error": latency(stats.moveToError),
+                "patch_delivery": latency(stats.patchDelivery),
                 "moves_shown_by_later_patch": JSONValue(stats.movesShownByLaterPatch),
                 "unanswered_moves": JSONValue(stats.unansweredMoves),
                 "welcomes": JSONValue(stats.welcomes), "patches": JSONValue(stats.patches),

@@ -32,10 +32,12 @@ public struct BotStats: Sendable, Equatable {
     public var roomsFailed = 0
     /// `welcome` messages that put a bot in a room (creates, joins and resumes).
     public var welcomes = 0
-    /// Snowman guesses and Word Scramble words sent.
+    /// Snowman guesses, Word Scramble words and chat lines sent.
     public var moves = 0
     public var guesses = 0
     public var words = 0
+    /// Chat lines sent on ticks without a game move (not the bot's turn, no word left, between rounds).
+    public var chats = 0
     /// Word Scramble words sent on purpose that are not words (`--invalid-share`).
     public var invalidWords = 0
     /// `new_game` messages of hosts.
@@ -96,6 +98,9 @@ public struct BotStats: Sendable, Equatable {
     public var joinLatency = LogLinearHistogram()
     /// From sending a move to the first patch after which the mover's rebuilt state shows the move.
     public var moveToPatch = LogLinearHistogram()
+    /// From a move being sent to each member of its room (the mover, the other players and the spectators)
+    /// reading the patch that shows it: one sample per member per timed move.
+    public var patchDelivery = LogLinearHistogram()
     /// From sending a move to the `error` that refused it.
     public var moveToError = LogLinearHistogram()
     /// From sending an echo message to receiving it back.
@@ -121,6 +126,7 @@ public struct BotStats: Sendable, Equatable {
         moves += other.moves
         guesses += other.guesses
         words += other.words
+        chats += other.chats
         invalidWords += other.invalidWords
         hostActions += other.hostActions
         skippedMoves += other.skippedMoves
@@ -148,6 +154,7 @@ public struct BotStats: Sendable, Equatable {
         joinLatency.merge(other.joinLatency)
         moveToPatch.merge(other.moveToPatch)
         moveToError.merge(other.moveToError)
+        patchDelivery.merge(other.patchDelivery)
         echoRoundTrip.merge(other.echoRoundTrip)
     }
 

@@ -56,6 +56,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         enum Kind {
             case guess(letter: String)
             case word(String, valid: Bool)
+            case chat(String)
         }
         let kind: Kind
         /// Monotonic nanoseconds just before the move was queued to the socket.
@@ -93,11 +94,13 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     private var pending: [PendingMove] = []
     var wakeAt: UInt64?
 
-    /// Snowman: when the bot saw that it is its turn. Hosts: when they saw the game or match over.
-    private var turnSeenAt: UInt64?
+    /// Hosts: when they saw the game or match over.
     private var overSeenAt: UInt64?
-    /// Word Scramble: when the next word is due.
-    private var nextWordAt: UInt64?
+    /// When the player's next move is due: one every interval, a game move when there is one to make, else
+    /// (with `--chat-share`) a chat line.
+    private var nextMoveAt: UInt64?
+    /// Chat lines sent, for texts the bot can recognize in the state.
+    private var chatsSent = 0
     /// The game (Snowman `gameNumber`, Scramble `matchNumber`) the host last asked `new_game` after.
     private var newGameRequestedAfter: Int64?
     private var words = ScrambleWordSource()
@@ -327,8 +330,10 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         worker.stats.patches += 1
         switch replica.patch(seq: patch.seq, operations: patch.operations) {
         case .applied:
+            room.patchRead(seq: replica.seq, at: now, delivery: &worker.stats.patchDelivery)
             if !pending.isEmpty, let operations = patch.operations,
-               Self.touches(operations, room.game == .snowman ? Self.guessesPath : Self.foundPath) {
+               Self.touches(operations, room.game == .snowman ? Self.guessesPath : Self.foundPath)
+                || Self.touches(operations, Self.chatPath) {
                 resolveShownMoves(now: now, record: true)
             }
             decide(now: now)
@@ -373,7 +378,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let code = message["code"]?.stringValue ?? "no-code"
         let move = message["move"]?.stringValue
         switch move {
-        case "guess", "word":
+        case "guess", "word", "chat":
             guard !pending.isEmpty else {
                 worker.stats.protocolError("error:\(code)")
                 return
@@ -421,6 +426,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
 
     private static let guessesPath = ["snowman", "guesses"]
     private static let foundPath = ["scramble", "found"]
+    private static let chatPath = ["chat"]
 
     /// Whether some operation of a patch changes what is at `path`: its target is `path`, inside it, or one of
     /// its ancestors. Other patches cannot have revealed a pending move.
@@ -440,6 +446,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             guard shows(move) else { return false }
             if record, move.sentAt >= worker.timingFrom {
                 worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now)
+                room.moveShown(seq: replica.seq, sentAt: move.sentAt, delivery: &worker.stats.patchDelivery)
                 if replica.seq > move.seqAtSend + 1 { worker.stats.movesShownByLaterPatch += 1 }
             }
             return true
@@ -456,6 +463,9 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         case .word(let word, let valid):
             guard valid, case .array(let found)? = replica.state["scramble"]?["found"] else { return false }
             return found.contains { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
+        case .chat(let text):
+            guard case .array(let lines)? = replica.state["chat"] else { return false }
+            return lines.contains { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
         }
     }
 
@@ -503,21 +513,17 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         guard worker.running, phase == .inRoom, isPlayer, !replica.awaitingSnapshot, !verifying,
               let you else { return }
         let state = replica.state
-        let isHost = state["host"]?.stringValue == you
+        if let due = nextMoveAt, now >= due {
+            // Keep the cadence: the next move is one interval after this one was due, unless far behind.
+            nextMoveAt = now - due > interval ? now + interval : due + interval
+            if !makeGameMove(state, you: you) { chat() }
+        }
+        guard state["host"]?.stringValue == you else { return }
         switch room.game {
         case .snowman:
             guard let snowman = state["snowman"] else { return }
-            let inProgress = snowman["status"]?.stringValue == "inProgress"
-            if inProgress, snowman["turn"]?.stringValue == you, pending.isEmpty,
-               let seen = turnSeenAt, now >= seen + interval {
-                let guessed = (snowman["guesses"]?.arrayValue ?? []).compactMap { $0["letter"]?.stringValue?.first }
-                guard let letter = SnowmanStrategy.nextLetter(guessed: guessed) else { return }
-                turnSeenAt = nil
-                let upper = String(letter).uppercased()
-                sendMove(["type": "guess", "letter": .string(String(letter))], kind: .guess(letter: upper))
-                worker.stats.guesses += 1
-            } else if !inProgress, isHost, let number = snowman["gameNumber"]?.int64Value,
-                      newGameRequestedAfter != number, let seen = overSeenAt, now >= seen + interval {
+            if snowman["status"]?.stringValue != "inProgress", let number = snowman["gameNumber"]?.int64Value,
+               newGameRequestedAfter != number, let seen = overSeenAt, now >= seen + interval {
                 newGameRequestedAfter = number
                 overSeenAt = nil
                 send(["type": "new_game"])
@@ -525,13 +531,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             }
         case .scramble:
             guard let scramble = state["scramble"], let phase = scramble["phase"]?.stringValue else { return }
-            if phase == "playing", let due = nextWordAt, now >= due {
-                // Keep the cadence: the next word is one interval after this one was due, unless far behind.
-                nextWordAt = now - due > interval ? now + interval : due + interval
-                submitWord(scramble, now: now)
-            } else if phase == "lobby" || phase == "finished", isHost,
-                      let number = scramble["matchNumber"]?.int64Value, newGameRequestedAfter != number,
-                      let start = matchStartTime(scramble, state: state), now >= start {
+            if phase == "lobby" || phase == "finished", let number = scramble["matchNumber"]?.int64Value,
+               newGameRequestedAfter != number, let start = matchStartTime(scramble, state: state), now >= start {
                 newGameRequestedAfter = number
                 overSeenAt = nil
                 send(["type": "new_game"])
@@ -540,8 +541,42 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         }
     }
 
-    private func submitWord(_ scramble: JSONValue, now: UInt64) {
-        guard let root = scramble["root"]?.stringValue?.lowercased() else { return }
+    /// Sends the game move the state allows, if any: a guess on the bot's Snowman turn, a word while a Word
+    /// Scramble round runs. Returns false when there is none to make.
+    private func makeGameMove(_ state: JSONValue, you: String) -> Bool {
+        switch room.game {
+        case .snowman:
+            guard let snowman = state["snowman"], snowman["status"]?.stringValue == "inProgress",
+                  snowman["turn"]?.stringValue == you,
+                  !pending.contains(where: { if case .guess = $0.kind { true } else { false } }) else { return false }
+            let guessed = (snowman["guesses"]?.arrayValue ?? []).compactMap { $0["letter"]?.stringValue?.first }
+            guard let letter = SnowmanStrategy.nextLetter(guessed: guessed) else { return false }
+            let upper = String(letter).uppercased()
+            sendMove(["type": "guess", "letter": .string(String(letter))], kind: .guess(letter: upper))
+            worker.stats.guesses += 1
+            return true
+        case .scramble:
+            guard let scramble = state["scramble"], scramble["phase"]?.stringValue == "playing" else { return false }
+            return submitWord(scramble)
+        }
+    }
+
+    /// Fills a tick without a game move with a chat line (`--chat-share` of them), as players waiting for their
+    /// turn do; at most one at a time waits for its patch.
+    private func chat() {
+        let share = worker.context.options.chatShare
+        guard share > 0, share >= 1 || worker.random.unit() < share,
+              !pending.contains(where: { if case .chat = $0.kind { true } else { false } }) else { return }
+        chatsSent += 1
+        let text = "\(name) says hello #\(chatsSent)"
+        sendMove(["type": "chat", "text": .string(text)], kind: .chat(text))
+        worker.stats.chats += 1
+    }
+
+    /// Submits the next word of the round (or, `--invalid-share` of the time, a non-word). Returns false when the
+    /// bot knows no word of the root that is still to find.
+    private func submitWord(_ scramble: JSONValue) -> Bool {
+        guard let root = scramble["root"]?.stringValue?.lowercased() else { return false }
         let minimumLength = scramble["minWordLength"]?.intValue ?? 3
         if root != words.root {
             words.start(root: root, words: worker.words(spelledFrom: root, minimumLength: minimumLength),
@@ -554,16 +589,17 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             sendMove(["type": "word", "word": .string(word)], kind: .word(word, valid: false))
             worker.stats.words += 1
             worker.stats.invalidWords += 1
-            return
+            return true
         }
         let found = scramble["found"]?.arrayValue ?? []
         words.noteFound(count: found.count) { found[$0]["word"]?.stringValue?.lowercased() }
         guard let word = words.nextWord() else {
             worker.stats.skippedMoves += 1
-            return
+            return false
         }
         sendMove(["type": "word", "word": .string(word)], kind: .word(word, valid: true))
         worker.stats.words += 1
+        return true
     }
 
     /// When a Scramble host may start the next match: an interval after seeing the lobby or the end, and for
@@ -587,20 +623,18 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             next = min(next ?? time, time)
         }
         if worker.running, phase == .inRoom, isPlayer, !replica.awaitingSnapshot, !verifying, let you {
+            if nextMoveAt == nil {
+                // Spread the room's bots over the interval instead of all moving at once.
+                nextMoveAt = now + UInt64(worker.random.unit() * Double(interval))
+            }
+            consider(nextMoveAt!)
             let state = replica.state
             let isHost = state["host"]?.stringValue == you
             switch room.game {
             case .snowman:
                 let snowman = state["snowman"]
-                let inProgress = snowman?["status"]?.stringValue == "inProgress"
-                if inProgress, snowman?["turn"]?.stringValue == you, pending.isEmpty {
-                    if turnSeenAt == nil { turnSeenAt = now }
-                    consider(turnSeenAt! + interval)
-                } else {
-                    turnSeenAt = nil
-                }
-                if !inProgress, isHost, let number = snowman?["gameNumber"]?.int64Value,
-                   newGameRequestedAfter != number {
+                if snowman?["status"]?.stringValue != "inProgress", isHost,
+                   let number = snowman?["gameNumber"]?.int64Value, newGameRequestedAfter != number {
                     if overSeenAt == nil { overSeenAt = now }
                     consider(overSeenAt! + interval)
                 } else {
@@ -609,15 +643,6 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             case .scramble:
                 let scramble = state["scramble"]
                 let phase = scramble?["phase"]?.stringValue
-                if phase == "playing" {
-                    if nextWordAt == nil {
-                        // Spread the room's bots over the interval instead of all submitting at once.
-                        nextWordAt = now + UInt64(worker.random.unit() * Double(interval))
-                    }
-                    consider(nextWordAt!)
-                } else {
-                    nextWordAt = nil
-                }
                 if phase == "lobby" || phase == "finished", isHost, let scramble,
                    let number = scramble["matchNumber"]?.int64Value, newGameRequestedAfter != number {
                     if overSeenAt == nil { overSeenAt = now }
@@ -626,6 +651,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
                     overSeenAt = nil
                 }
             }
+        } else {
+            nextMoveAt = nil
         }
         if let next { worker.schedule(self, at: next) }
     }

@@ -22,10 +22,50 @@ final class RoomPlan {
     /// its own state.
     var lastPatch: DecodedPatch?
 
+    /// When the members read each recent patch (by seq), kept until the patch is known to show a timed move
+    /// (then every reading becomes a delivery time) or falls out of the window (joins, timers and host actions
+    /// are not timed).
+    private var readings: [Int: Readings] = [:]
+    private var newestReading = 0
+    /// Patches further back than this many seqs are forgotten.
+    private static let readingWindow = 256
+
+    private struct Readings {
+        var times: [UInt64] = []
+        /// When the move this patch shows was sent, once its mover saw it.
+        var sentAt: UInt64?
+    }
+
     init(index: Int, game: BotOptions.Game, plannedPlayers: Int) {
         self.index = index
         self.game = game
         self.plannedPlayers = plannedPlayers
+    }
+
+    /// A member of the room read patch `seq` at `now` (monotonic nanoseconds).
+    func patchRead(seq: Int, at now: UInt64, delivery: inout LogLinearHistogram) {
+        if let sentAt = readings[seq]?.sentAt {
+            delivery.record(fromNanoseconds: sentAt, to: now)
+            return
+        }
+        readings[seq, default: Readings()].times.append(now)
+        if seq > newestReading {
+            newestReading = seq
+            if readings.count > 2 * Self.readingWindow {
+                let oldest = seq - Self.readingWindow
+                readings = readings.filter { $0.key >= oldest }
+            }
+        }
+    }
+
+    /// The mover of a timed move sent at `sentAt` saw it in patch `seq`: every reading of that patch, past and
+    /// to come, is a delivery of the move.
+    func moveShown(seq: Int, sentAt: UInt64, delivery: inout LogLinearHistogram) {
+        var entry = readings[seq] ?? Readings()
+        for time in entry.times { delivery.record(fromNanoseconds: sentAt, to: time) }
+        entry.times = []
+        entry.sentAt = sentAt
+        readings[seq] = entry
     }
 }
 

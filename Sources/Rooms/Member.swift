@@ -14,7 +14,7 @@ struct Member: Sendable {
 }
 
 /// One line of room chat.
-struct ChatLine: Sendable, Codable {
+struct ChatLine: Equatable, Sendable, Codable {
     let id: Int
     let player: PlayerID
     let name: String

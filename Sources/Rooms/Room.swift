@@ -23,9 +23,14 @@ public actor Room {
     private let fanout: LatencyHistogram?
 
     var game: RoomGame
-    var members: [Member] = []
+    var members: [Member] = [] {
+        didSet { membersVersion &+= 1 }
+    }
     var host: PlayerID?
     var chat: [ChatLine] = []
+    /// Bumped on every change to `members`: the key of the state builder's kept JSON for them.
+    private var membersVersion = 0
+    private var stateBuilder = RoomStateBuilder()
     var chatCounter = 0
     var memberCounter = 0
     var kicked: [ResumeToken] = []
@@ -394,29 +399,14 @@ public actor Room {
 
     private func buildState() -> JSONValue {
         var object = JSONObject()
-        object.reserveCapacity(8)
+        object.reserveCapacity(7)
         object["code"] = JSONValue(code.rawValue)
         object["game"] = JSONValue(kind.rawValue)
         object["public"] = JSONValue(isPublic)
         object["host"] = nullable(host?.rawValue)
-        object["members"] = .array(members.map { member -> JSONValue in
-            [
-                "id": JSONValue(member.id.rawValue),
-                "name": JSONValue(member.name),
-                "role": member.isSpectator ? "spectator" : "player",
-                "connected": JSONValue(member.link != nil),
-            ]
-        })
-        object["chat"] = .array(chat.map { line -> JSONValue in
-            [
-                "id": JSONValue(line.id),
-                "player": JSONValue(line.player.rawValue),
-                "name": JSONValue(line.name),
-                "text": JSONValue(line.text),
-                "at": JSONValue(line.at),
-            ]
-        })
-        object[kind.rawValue] = game.json
+        object["members"] = stateBuilder.members(members, version: membersVersion)
+        object["chat"] = stateBuilder.chat(chat)
+        object[kind.rawValue] = stateBuilder.game(game)
         return .object(object)
     }
 

@@ -3,94 +3,69 @@ import WordGames
 
 /// The public view of a game as JSON: only what every player may see. The secret word and the list of valid
 /// words are never part of it while they are secret (the game views leave them out until the game or round ends).
+///
+/// One encoder per part of a view, so that `RoomStateBuilder` can rebuild the parts that changed and keep the rest.
 extension RoomGame {
+    /// The whole view, built from scratch.
     var json: JSONValue {
-        switch self {
-        case .snowman(let game): Self.json(game.view)
-        case .scramble(let game): Self.json(game.view)
-        }
+        var builder = RoomStateBuilder()
+        return builder.game(self)
     }
 
-    static func json(_ view: SnowmanView) -> JSONValue {
-        var object = JSONObject()
-        object.reserveCapacity(15)
-        object["gameNumber"] = JSONValue(view.gameNumber)
-        object["status"] = JSONValue(view.status.rawValue)
-        object["statusLine"] = JSONValue(view.statusLine)
-        object["positions"] = .array(view.positions.map { position -> JSONValue in
+    static func json(_ positions: [SnowmanView.Position]) -> JSONValue {
+        .array(positions.map { position -> JSONValue in
             [
                 "id": JSONValue(position.id),
                 "letter": nullable(position.letter),
                 "missed": JSONValue(position.isMissed),
             ]
         })
-        object["guesses"] = .array(view.guesses.map { guess -> JSONValue in
-            [
-                "letter": JSONValue(guess.letter),
-                "player": JSONValue(guess.player.rawValue),
-                "hit": JSONValue(guess.revealedPositions > 0),
-                "points": JSONValue(guess.points),
-            ]
-        })
-        object["wrongGuesses"] = JSONValue(view.wrongGuesses)
-        object["maxWrongGuesses"] = JSONValue(view.maxWrongGuesses)
-        object["scores"] = .array(view.players.map { line -> JSONValue in
-            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
-        })
-        object["turn"] = nullable(view.turn?.rawValue)
-        object["turnEndsAt"] = nullable(view.turnDeadline)
-        object["word"] = nullable(view.word)
-        object["canStartNext"] = JSONValue(view.canStartNextGame)
-        object["settings"] = json(view.settings)
-        object["nextSettings"] = json(view.nextSettings)
-        object["history"] = .array(view.history.map { record -> JSONValue in
-            [
-                "gameNumber": JSONValue(record.gameNumber),
-                "word": JSONValue(record.word),
-                "result": JSONValue(record.result.rawValue),
-                "solver": nullable(record.solver?.rawValue),
-                "wrongGuesses": JSONValue(record.wrongGuesses),
-                "maxWrongGuesses": JSONValue(record.maxWrongGuesses),
-                "scores": json(record.scores),
-            ]
-        })
-        return .object(object)
     }
 
-    static func json(_ view: ScrambleView) -> JSONValue {
-        var object = JSONObject()
-        object.reserveCapacity(16)
-        object["matchNumber"] = JSONValue(view.matchNumber)
-        object["phase"] = JSONValue(view.phase.rawValue)
-        object["statusLine"] = JSONValue(view.statusLine)
-        object["round"] = JSONValue(view.roundNumber)
-        object["rounds"] = JSONValue(view.totalRounds)
-        object["root"] = nullable(view.root)
-        object["minWordLength"] = JSONValue(view.minWordLength)
-        object["totalWords"] = nullable(view.totalWords)
-        object["found"] = .array(view.found.map { json($0) })
-        object["phaseEndsAt"] = nullable(view.phaseEndsAt)
-        object["scores"] = .array(view.players.map { line -> JSONValue in
-            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
-        })
-        object["scoreboard"] = json(view.scoreboard)
-        object["lastRound"] = view.lastRound.map { summary -> JSONValue in
-            [
-                "number": JSONValue(summary.number),
-                "root": JSONValue(summary.root.uppercased()),
-                "totalWords": JSONValue(summary.totalWords),
-                "found": .array(summary.found.map { json($0) }),
-                "missed": .array(summary.missed.map { JSONValue($0) }),
-            ]
-        } ?? JSONValue.null
-        object["finalScoreboard"] = view.finalScoreboard.map { json($0) } ?? JSONValue.null
-        object["canStartNext"] = JSONValue(view.canStartMatch)
-        object["settings"] = json(view.settings)
-        object["nextSettings"] = json(view.nextSettings)
-        return .object(object)
+    static func json(_ guess: SnowmanGame.Guess) -> JSONValue {
+        [
+            "letter": JSONValue(guess.letter),
+            "player": JSONValue(guess.player.rawValue),
+            "hit": JSONValue(guess.revealedPositions > 0),
+            "points": JSONValue(guess.points),
+        ]
     }
 
-    private static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
+    static func json(_ players: [SnowmanView.PlayerLine]) -> JSONValue {
+        .array(players.map { line -> JSONValue in
+            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
+        })
+    }
+
+    static func json(_ players: [ScrambleView.PlayerLine]) -> JSONValue {
+        .array(players.map { line -> JSONValue in
+            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
+        })
+    }
+
+    static func json(_ record: SnowmanGame.Record) -> JSONValue {
+        [
+            "gameNumber": JSONValue(record.gameNumber),
+            "word": JSONValue(record.word),
+            "result": JSONValue(record.result.rawValue),
+            "solver": nullable(record.solver?.rawValue),
+            "wrongGuesses": JSONValue(record.wrongGuesses),
+            "maxWrongGuesses": JSONValue(record.maxWrongGuesses),
+            "scores": json(record.scores),
+        ]
+    }
+
+    static func json(_ summary: ScrambleGame.RoundSummary) -> JSONValue {
+        [
+            "number": JSONValue(summary.number),
+            "root": JSONValue(summary.root.uppercased()),
+            "totalWords": JSONValue(summary.totalWords),
+            "found": .array(summary.found.map { json($0) }),
+            "missed": .array(summary.missed.map { JSONValue($0) }),
+        ]
+    }
+
+    static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
         [
             "word": JSONValue(found.word),
             "length": JSONValue(found.length),
@@ -100,7 +75,7 @@ extension RoomGame {
         ]
     }
 
-    private static func json(_ lines: [ScoreLine]) -> JSONValue {
+    static func json(_ lines: [ScoreLine]) -> JSONValue {
         .array(lines.map { line -> JSONValue in
             [
                 "player": JSONValue(line.player.rawValue),
@@ -111,12 +86,12 @@ extension RoomGame {
         })
     }
 
-    private static func json(_ settings: SnowmanSettings) -> JSONValue {
+    static func json(_ settings: SnowmanSettings) -> JSONValue {
         ["maxWrongGuesses": JSONValue(settings.maxWrongGuesses),
          "turnSeconds": nullable(settings.turnSeconds)]
     }
 
-    private static func json(_ settings: ScrambleSettings) -> JSONValue {
+    static func json(_ settings: ScrambleSettings) -> JSONValue {
         ["rounds": JSONValue(settings.rounds), "roundSeconds": JSONValue(settings.roundSeconds),
          "minWordLength": JSONValue(settings.minWordLength)]
     }

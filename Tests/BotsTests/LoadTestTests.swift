@@ -20,7 +20,8 @@ import WordRoomsServer
         #expect(stats.welcomes == 40)
         #expect(stats.guesses > 0, "Snowman rooms guessed")
         #expect(stats.words > 0, "Word Scramble rooms submitted words")
-        #expect(stats.moves == stats.guesses + stats.words)
+        #expect(stats.chats > 0, "players waiting for their Snowman turn chat")
+        #expect(stats.moves == stats.guesses + stats.words + stats.chats)
         #expect(stats.patches > 0)
         #expect(stats.hostActions >= 5, "every Word Scramble host started a match")
         // Every move was answered: by the patch that shows it, or by the error that refused it.
@@ -37,12 +38,18 @@ import WordRoomsServer
 
     @Test func spectatorsOnlyWatch() async throws {
         let report = try await runAgainstServer(["play", "--rooms", "2", "--players", "2", "--spectators", "5",
-                                                 "--game", "snowman", "--rate", "5", "--duration", "2"])
+                                                 "--game", "snowman", "--rate", "5", "--duration", "2",
+                                                 "--chat-share", "0"])
         let stats = report.stats
         #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
         #expect(stats.connectsOpened == 14)
-        // Each move reaches the 2 players and 5 spectators of its room as one patch each.
+        #expect(stats.chats == 0, "--chat-share 0: players only wait for their turn")
+        #expect(stats.moves == stats.guesses)
+        // Each move reaches the 2 players and 5 spectators of its room as one patch each, and each timed move
+        // is delivered to all 7 (the last ones may still be on their way when the run ends).
         #expect(stats.patches >= stats.moves * 7)
+        #expect(stats.patchDelivery.count <= stats.moveToPatch.count * 7)
+        #expect(stats.patchDelivery.count * 10 >= stats.moveToPatch.count * 7 * 9)
         #expect(report.exitStatus == 0)
     }
 

@@ -235,7 +235,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let now = MonotonicClock.nanoseconds()
         worker.stats.messagesIn += 1
         worker.stats.bytesIn += text.count
-        if let shared = room.lastPatch, shared.matches(text) {
+        if let shared = room.decodedPatch(matching: text) {
             receivedPatch(shared, now: now)
             return
         }
@@ -250,7 +250,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         case "patch":
             let decoded = DecodedPatch(bytes: Array(text), seq: message["seq"]?.intValue,
                                        operations: message["ops"].flatMap { try? JSONPatch(json: $0) })
-            room.lastPatch = decoded
+            room.keep(decoded)
             receivedPatch(decoded, now: now)
         case "welcome":
             receivedWelcome(message, now: now)
@@ -334,7 +334,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             if !pending.isEmpty, let operations = patch.operations,
                Self.touches(operations, room.game == .snowman ? Self.guessesPath : Self.foundPath)
                 || Self.touches(operations, Self.chatPath) {
-                resolveShownMoves(now: now, record: true)
+                resolveShownMoves(now: now, record: true, newest: Self.newestWindow(operations))
             }
             decide(now: now)
         case .skipped:
@@ -438,12 +438,26 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         }
     }
 
+    /// How many of the newest entries of a list a patch can have added: one per operation, unless an operation
+    /// replaces a whole list or one of its ancestors (nil: look at every entry).
+    static func newestWindow(_ patch: JSONPatch) -> Int? {
+        for operation in patch.operations {
+            let tokens = operation.path.tokens
+            for list in [guessesPath, foundPath, chatPath] where tokens.count <= list.count {
+                if tokens.elementsEqual(list[..<tokens.count]) { return nil }
+            }
+        }
+        return patch.operations.count + 1
+    }
+
     /// Times the pending moves that the state now shows: the first patch after which the mover's own guess
-    /// (letter and player) or word (word and player) is in the state is the patch that contains its effect.
-    private func resolveShownMoves(now: UInt64, record: Bool) {
+    /// (letter and player), word (word and player) or chat line (text and player) is in the state is the patch
+    /// that contains its effect. A patch adds entries at the newest end of a list (the back of guesses and chat,
+    /// the front of found words), so only the `newest` entries there need looking at.
+    private func resolveShownMoves(now: UInt64, record: Bool, newest: Int? = nil) {
         let before = pending.count
         pending.removeAll { move in
-            guard shows(move) else { return false }
+            guard shows(move, newest: newest) else { return false }
             if record, move.sentAt >= worker.timingFrom {
                 worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now)
                 room.moveShown(seq: replica.seq, sentAt: move.sentAt, delivery: &worker.stats.patchDelivery)
@@ -454,18 +468,21 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         worker.stats.pendingMoves -= before - pending.count
     }
 
-    private func shows(_ move: PendingMove) -> Bool {
+    private func shows(_ move: PendingMove, newest: Int?) -> Bool {
         guard let you else { return false }
+        let window = newest ?? .max
         switch move.kind {
         case .guess(let letter):
             guard case .array(let guesses)? = replica.state["snowman"]?["guesses"] else { return false }
-            return guesses.contains { $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you }
+            return guesses.suffix(window).contains {
+                $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you
+            }
         case .word(let word, let valid):
             guard valid, case .array(let found)? = replica.state["scramble"]?["found"] else { return false }
-            return found.contains { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
+            return found.prefix(window).contains { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
         case .chat(let text):
             guard case .array(let lines)? = replica.state["chat"] else { return false }
-            return lines.contains { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
+            return lines.suffix(window).contains { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
         }
     }
 
@@ -629,11 +646,15 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             }
             consider(nextMoveAt!)
             let state = replica.state
+            // Only hosts start games; the others have nothing else to wait for.
             let isHost = state["host"]?.stringValue == you
+            if !isHost { overSeenAt = nil }
             switch room.game {
+            case _ where !isHost:
+                break
             case .snowman:
                 let snowman = state["snowman"]
-                if snowman?["status"]?.stringValue != "inProgress", isHost,
+                if snowman?["status"]?.stringValue != "inProgress",
                    let number = snowman?["gameNumber"]?.int64Value, newGameRequestedAfter != number {
                     if overSeenAt == nil { overSeenAt = now }
                     consider(overSeenAt! + interval)
@@ -643,7 +664,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             case .scramble:
                 let scramble = state["scramble"]
                 let phase = scramble?["phase"]?.stringValue
-                if phase == "lobby" || phase == "finished", isHost, let scramble,
+                if phase == "lobby" || phase == "finished", let scramble,
                    let number = scramble["matchNumber"]?.int64Value, newGameRequestedAfter != number {
                     if overSeenAt == nil { overSeenAt = now }
                     if let start = matchStartTime(scramble, state: state) { consider(start) }

@@ -17,10 +17,11 @@ final class RoomPlan {
     var createdAt: UInt64 = 0
     /// Everyone but the host, in joining order: players, churners, then spectators.
     var joiners: [GameBot] = []
-    /// The last patch message a bot of this room decoded. The server sends every member the same bytes, so
-    /// the others reuse the decoding when their message is byte for byte the same; each still applies it to
-    /// its own state.
-    var lastPatch: DecodedPatch?
+    /// The last few patch messages bots of this room decoded, newest last. The server sends every member the
+    /// same bytes, so the others reuse the decoding when their message is byte for byte the same (each still
+    /// applies it to its own state). A few, not one: members read a busy room's patches interleaved.
+    private var recentPatches: [DecodedPatch] = []
+    private static let recentPatchCount = 4
 
     /// When the members read each recent patch (by seq), kept until the patch is known to show a timed move
     /// (then every reading becomes a delivery time) or falls out of the window (joins, timers and host actions
@@ -40,6 +41,17 @@ final class RoomPlan {
         self.index = index
         self.game = game
         self.plannedPlayers = plannedPlayers
+    }
+
+    /// The decoding of `text` if a bot of the room decoded the same bytes lately.
+    func decodedPatch(matching text: UnsafeRawBufferPointer) -> DecodedPatch? {
+        recentPatches.last { $0.matches(text) }
+    }
+
+    /// Keeps a patch message's decoding for the other members.
+    func keep(_ patch: DecodedPatch) {
+        if recentPatches.count == Self.recentPatchCount { recentPatches.removeFirst() }
+        recentPatches.append(patch)
     }
 
     /// A member of the room read patch `seq` at `now` (monotonic nanoseconds).

@@ -60,7 +60,8 @@ struct RoomReplica {
             return .sendResync(.seqGap)
         }
         do {
-            state = try operations.apply(to: state)
+            // In place: a failed patch leaves the replica waiting for a snapshot, which replaces the state anyway.
+            try operations.applyInPlace(to: &state)
         } catch {
             awaitingSnapshot = true
             return .sendResync(.patchFailed)

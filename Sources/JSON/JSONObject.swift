@@ -11,8 +11,8 @@ public struct JSONObject: Sendable {
     public typealias Element = (key: String, value: JSONValue)
 
     /// Member count above which a hash index is maintained; below it a linear search is cheaper than building
-    /// and updating the index.
-    static let indexThreshold = 12
+    /// and updating the index (a room's state objects have up to 16 members and are rebuilt on every change).
+    static let indexThreshold = 32
 
     /// A struct rather than the `Element` tuple: arrays of tuples are destroyed through generic tuple metadata.
     private struct Member {
@@ -127,6 +127,22 @@ public struct JSONObject: Sendable {
     mutating func modifyValue<R, E: Error>(at position: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
         try body(&members[position].value)
     }
+
+    /// Whether `other` has the same keys in the same order (two builds of one shape), so that members can be
+    /// compared position by position.
+    func hasSameKeys(as other: JSONObject) -> Bool {
+        guard members.count == other.members.count else { return false }
+        for position in members.indices where !members[position].key.bytewiseEquals(other.members[position].key) {
+            return false
+        }
+        return true
+    }
+
+    /// The key of the member at `position`.
+    func key(at position: Int) -> String { members[position].key }
+
+    /// The value of the member at `position`.
+    func value(at position: Int) -> JSONValue { members[position].value }
 
     /// True when both objects share storage, so they are equal without looking at members.
     func isIdentical(to other: JSONObject) -> Bool {

@@ -68,6 +68,19 @@ private struct Differ {
 
     private mutating func diffObjects(_ old: JSONObject, _ new: JSONObject) -> Int {
         var cost = 0
+        // The same shape built again (the common case for a state): pair members by position, and skip those
+        // that are plainly unchanged without building their path.
+        if old.hasSameKeys(as: new) {
+            for position in 0..<old.count {
+                let oldValue = old.value(at: position)
+                let newValue = new.value(at: position)
+                if oldValue.isPlainlyEqual(to: newValue) { continue }
+                push(old.key(at: position))
+                cost += diff(oldValue, newValue)
+                pop()
+            }
+            return cost
+        }
         for (key, oldValue) in old {
             push(key)
             if let newValue = new[key] {

@@ -80,6 +80,24 @@ public struct JSONPatch: Hashable, Sendable {
     public func apply(to document: inout JSONValue) throws(Error) {
         document = try apply(to: document)
     }
+
+    /// Applies the operations in order to `document` in place, without the copy that makes `apply(to:)` atomic:
+    /// if an operation fails, the ones before it stay applied.
+    ///
+    /// For a client that throws its replica away when a patch fails (and asks for a snapshot): a uniquely
+    /// referenced document is edited where it is, instead of every container on each path being copied.
+    ///
+    /// - Parameter document: The document to patch in place.
+    /// - Throws: `JSONPatch.Error` naming the failing operation; `document` is then partly patched.
+    public func applyInPlace(to document: inout JSONValue) throws(Error) {
+        for (index, operation) in operations.enumerated() {
+            do {
+                try document.perform(operation)
+            } catch {
+                throw Error(error.kind, operationIndex: index, operation: operation.name, message: error.message)
+            }
+        }
+    }
 }
 
 // MARK: - Errors
@@ -197,12 +215,11 @@ extension JSONValue {
             return
         }
         try modifyParent(of: path) { (parent: inout JSONValue) throws(JSONPatch.Failure) in
-            switch parent {
-            case .object(var object):
-                parent = .null
+            if var object = parent.takeObject() {
                 object[last] = value
                 parent = .object(object)
-            case .array(var elements):
+            } else if var elements = parent.takeArray() {
+                defer { parent = .array(elements) }
                 let index: Int
                 if last == "-" {
                     index = elements.count
@@ -212,10 +229,8 @@ extension JSONValue {
                     throw JSONPatch.Failure(.invalidArrayIndex,
                                             "index '\(last)' in '\(path)' is not in 0...\(elements.count) or '-'")
                 }
-                parent = .null
                 elements.insert(value, at: index)
-                parent = .array(elements)
-            default:
+            } else {
                 throw JSONPatch.Failure(.notAContainer, "cannot add '\(path)': its parent is not an object or array")
             }
         }
@@ -227,22 +242,17 @@ extension JSONValue {
             throw JSONPatch.Failure(.cannotRemoveRoot, "cannot remove the whole document")
         }
         return try modifyParent(of: path) { (parent: inout JSONValue) throws(JSONPatch.Failure) -> JSONValue in
-            switch parent {
-            case .object(var object):
+            if var object = parent.takeObject() {
+                defer { parent = .object(object) }
                 guard let position = object.index(forKey: last) else {
                     throw JSONPatch.Failure.notFound(path, depth: path.tokens.count - 1)
                 }
-                parent = .null
-                let removed = object.remove(at: position).value
-                parent = .object(object)
-                return removed
-            case .array(var elements):
+                return object.remove(at: position).value
+            } else if var elements = parent.takeArray() {
+                defer { parent = .array(elements) }
                 let index = try Self.existingIndex(last, in: elements, path: path)
-                parent = .null
-                let removed = elements.remove(at: index)
-                parent = .array(elements)
-                return removed
-            default:
+                return elements.remove(at: index)
+            } else {
                 throw JSONPatch.Failure(.notAContainer, "cannot remove '\(path)': its parent is not an object or array")
             }
         }
@@ -250,7 +260,7 @@ extension JSONValue {
 
     /// RFC 6902 §4.3.
     private mutating func replace(at path: JSONPointer, with value: JSONValue) throws(JSONPatch.Failure) {
-        try modify(at: path, depth: 0) { (target: inout JSONValue) in target = value }
+        try modify(at: path, depth: 0, end: path.tokens.count) { (target: inout JSONValue) in target = value }
     }
 
     /// The value at `path`, which must exist (RFC 6902 §4.4-§4.6).
@@ -286,35 +296,50 @@ extension JSONValue {
     private mutating func modifyParent<R>(
         of path: JSONPointer, _ body: (inout JSONValue) throws(JSONPatch.Failure) -> R
     ) throws(JSONPatch.Failure) -> R {
-        try modify(at: JSONPointer(tokens: Array(path.tokens.dropLast())), depth: 0, reportingAs: path, body)
+        try modify(at: path, depth: 0, end: path.tokens.count - 1, body)
     }
 
     /// Walks to the value at `pointer` and runs `body` on it in place. Each container on the way is taken out
     /// of its enum case before it is changed, so a uniquely referenced document is edited without copying.
+    ///
+    /// `end` is the number of tokens to follow (fewer than the pointer has to reach a parent); errors name the
+    /// whole pointer.
     private mutating func modify<R>(
-        at pointer: JSONPointer, depth: Int, reportingAs reported: JSONPointer? = nil,
+        at pointer: JSONPointer, depth: Int, end: Int,
         _ body: (inout JSONValue) throws(JSONPatch.Failure) -> R
     ) throws(JSONPatch.Failure) -> R {
-        guard depth < pointer.tokens.count else { return try body(&self) }
-        let path = reported ?? pointer
+        guard depth < end else { return try body(&self) }
+        let path = pointer
         let token = pointer.tokens[depth]
-        switch self {
-        case .object(var object):
+        if var object = takeObject() {
+            defer { self = .object(object) }
             guard let position = object.index(forKey: token) else {
                 throw JSONPatch.Failure.notFound(path, depth: depth)
             }
-            self = .null
-            defer { self = .object(object) }
             return try object.modifyValue(at: position) { (member: inout JSONValue) throws(JSONPatch.Failure) -> R in
-                try member.modify(at: pointer, depth: depth + 1, reportingAs: reported, body)
+                try member.modify(at: pointer, depth: depth + 1, end: end, body)
             }
-        case .array(var elements):
-            let index = try Self.existingIndex(token, in: elements, path: path)
-            self = .null
+        } else if var elements = takeArray() {
             defer { self = .array(elements) }
-            return try elements[index].modify(at: pointer, depth: depth + 1, reportingAs: reported, body)
-        default:
+            let index = try Self.existingIndex(token, in: elements, path: path)
+            return try elements[index].modify(at: pointer, depth: depth + 1, end: end, body)
+        } else {
             throw JSONPatch.Failure(.notAContainer, "path '\(path)' steps into a value that is not an object or array")
         }
+    }
+
+    /// Moves the object out of `self`, leaving `null` until the caller puts it back, so that it is uniquely
+    /// referenced while it is changed (a `switch` over `self` would keep a second reference and force a copy).
+    private mutating func takeObject() -> JSONObject? {
+        guard case .object(let object) = self else { return nil }
+        self = .null
+        return object
+    }
+
+    /// Moves the array out of `self`, leaving `null` until the caller puts it back (see `takeObject`).
+    private mutating func takeArray() -> [JSONValue]? {
+        guard case .array(let elements) = self else { return nil }
+        self = .null
+        return elements
     }
 }

@@ -201,6 +201,21 @@ extension JSONValue: Hashable {
         return Double(integer) == double ? integer : nil
     }
 
+    /// Equal scalars, or containers that share storage: equal without looking inside (false does not mean
+    /// different).
+    func isPlainlyEqual(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): true
+        case (.bool(let left), .bool(let right)): left == right
+        case (.integer(let left), .integer(let right)): left == right
+        case (.number(let left), .number(let right)): left == right
+        case (.string(let left), .string(let right)): left.bytewiseEquals(right)
+        case (.array(let left), .array(let right)): Self.isIdentical(left, right)
+        case (.object(let left), .object(let right)): left.isIdentical(to: right)
+        default: false
+        }
+    }
+
     /// True when both arrays share one buffer: equal without comparing elements (the common case when a diff
     /// compares a state with its copy-on-write successor).
     static func isIdentical(_ left: [JSONValue], _ right: [JSONValue]) -> Bool {

@@ -88,6 +88,33 @@ import Testing
         }
     }
 
+    @Test(arguments: appendixA)
+    func appliesRFC6902ExampleInPlace(_ example: Example) throws {
+        var document = try JSONParser().parse(example.document)
+        let patch = try JSONPatch(json: try JSONParser().parse(example.patch))
+        if let result = example.result {
+            try patch.applyInPlace(to: &document)
+            #expect(document == (try JSONParser().parse(result)))
+        } else {
+            #expect(throws: JSONPatch.Error.self) { try patch.applyInPlace(to: &document) }
+        }
+    }
+
+    @Test func inPlaceKeepsTheOperationsBeforeAFailureAndLeavesCopiesAlone() throws {
+        let original: JSONValue = ["words": ["cat", "dog"], "round": 1]
+        var document = original
+        let patch = JSONPatch([
+            .replace(path: try JSONPointer("/round"), value: 2),
+            .remove(path: try JSONPointer("/players")),
+        ])
+        #expect(throws: JSONPatch.Error(.pathNotFound, operationIndex: 1, operation: "remove",
+                                        message: "path '/players' does not exist")) {
+            try patch.applyInPlace(to: &document)
+        }
+        #expect(document["round"] == 2, "not atomic: the first operation stays applied")
+        #expect(original["round"] == 1, "a copy sharing storage is not changed")
+    }
+
     @Test func rejectsRFC6902A13DuplicateOpMember() {
         // A.13 Invalid JSON Patch Document: "op" appears twice, which the parser refuses outright.
         let patch = #"[ { "op": "add", "path": "/baz", "value": "qux", "op": "remove" } ]"#

@@ -32,14 +32,16 @@ var targets: [Target] = [
     // Game rules and word lists. Knows nothing of sockets.
     .target(name: "WordGames", resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
-    .target(name: "JSON"),
+    .target(name: "JSON", swiftSettings: hotPath),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets.
-    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"], exclude: ["PROTOCOL.md"]),
+    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"], exclude: ["PROTOCOL.md"],
+            swiftSettings: hotPath),
     // Wires transport, endpoints and rooms into a runnable server.
-    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"]),
+    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"],
+            swiftSettings: hotPath),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer", "Transport", "Rooms"]),
     // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
-    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames"]),
+    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames"], swiftSettings: hotPath),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),

@@ -9,7 +9,9 @@ import WebSocket
 ///
 /// Used on its worker's event-loop thread only (see `GameBot` for why it is `@unchecked Sendable`).
 final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
-    unowned let worker: LoopWorker
+    /// Unowned without the runtime check: the worker owns its bots and outlives them, and the check costs a
+    /// reference-count operation on every message.
+    unowned(unsafe) let worker: LoopWorker
     let maxMessageBytes: Int
     private let depth: Int
     private var connection: Connection?
@@ -96,7 +98,7 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
         }
         receivedCount += 1
         if worker.running, worker.context.options.effectiveRate == nil {
-            sendOne(connection)
+            sendOne(connection, now: now)
         }
     }
 
@@ -118,9 +120,11 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
         worker.stats.connectFailures[reason, default: 0] += 1
     }
 
-    private func sendOne(_ connection: Connection) {
+    /// Sends the next message; `now` is a clock reading just taken, if any (one reading serves a receive and
+    /// the send it triggers).
+    private func sendOne(_ connection: Connection, now: UInt64? = nil) {
         Self.stamp(sequence: sentCount, into: &payload)
-        sendTimes[(head + inFlight) % depth] = MonotonicClock.nanoseconds()
+        sendTimes[(head + inFlight) % depth] = now ?? MonotonicClock.nanoseconds()
         payload.withUnsafeBytes { connection.sendText($0) }
         sentCount += 1
         inFlight += 1
@@ -130,14 +134,20 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
         worker.stats.bytesOut += payload.count
     }
 
+    /// Digits of the sequence number at the start of each payload (fewer if the payload is shorter): enough for
+    /// a trillion messages per connection.
+    static let sequenceDigits = 12
+
     /// Writes `sequence` in decimal at the start of the payload (as many low digits as fit).
     static func stamp(sequence: Int, into payload: inout [UInt8]) {
-        var value = sequence
-        var index = min(payload.count, 20) - 1
-        while index >= 0 {
-            payload[index] = UInt8(ascii: "0") + UInt8(value % 10)
-            value /= 10
-            index -= 1
+        payload.withUnsafeMutableBytes { bytes in
+            var value = sequence
+            var index = min(bytes.count, sequenceDigits) - 1
+            while index >= 0 {
+                bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+                index -= 1
+            }
         }
     }
 
@@ -145,12 +155,12 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
     static func matches(_ text: UnsafeRawBufferPointer, sequence: Int, size: Int) -> Bool {
         guard text.count == size else { return false }
         var value = sequence
-        var index = min(size, 20) - 1
+        var index = min(size, sequenceDigits) - 1
         while index >= 0 {
-            guard text[index] == UInt8(ascii: "0") + UInt8(value % 10) else { return false }
+            guard text[index] == UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10) else { return false }
             value /= 10
             index -= 1
         }
-        return size <= 20 || text[size - 1] == UInt8(ascii: "x")
+        return size <= sequenceDigits || text[size - 1] == UInt8(ascii: "x")
     }
 }

@@ -74,7 +74,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     private static let churnHold: ClosedRange<UInt64> = 300_000_000...1_000_000_000
     private static let churnAway: ClosedRange<UInt64> = 50_000_000...300_000_000
 
-    unowned let worker: LoopWorker
+    /// Unowned without the runtime check: the worker owns its bots and outlives them.
+    unowned(unsafe) let worker: LoopWorker
     let room: RoomPlan
     let role: Role
     let name: String

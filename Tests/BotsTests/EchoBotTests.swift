@@ -5,7 +5,7 @@ import Testing
     @Test func stampedPayloadMatchesOnlyItsOwnSequence() {
         var payload = [UInt8](repeating: UInt8(ascii: "x"), count: 32)
         EchoBot.stamp(sequence: 4711, into: &payload)
-        #expect(String(decoding: payload.prefix(20), as: UTF8.self) == "00000000000000004711")
+        #expect(String(decoding: payload.prefix(14), as: UTF8.self) == "000000004711xx")
         payload.withUnsafeBytes { bytes in
             #expect(EchoBot.matches(bytes, sequence: 4711, size: 32))
             #expect(!EchoBot.matches(bytes, sequence: 4712, size: 32))

@@ -123,6 +123,13 @@ public struct JSONObject: Sendable {
         }
     }
 
+    /// Runs `body` on the value of the member named `key` in place, without copying it out. Returns nil,
+    /// without calling `body`, if there is no such member.
+    public mutating func withValue<R>(forKey key: String, _ body: (inout JSONValue) throws -> R) rethrows -> R? {
+        guard let position = index(forKey: key) else { return nil }
+        return try body(&members[position].value)
+    }
+
     /// Runs `body` on the value at `position` in place, without copying it out.
     mutating func modifyValue<R, E: Error>(at position: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
         try body(&members[position].value)

@@ -21,6 +21,16 @@ extension JSONPatch {
         return JSONPatch(differ.operations)
     }
 
+    /// The operations turning `old` into `new` where both sit at `base` inside a larger document: the same as
+    /// `diff(from:to:)` with every path prefixed by `base`. For a caller that knows which part of a document
+    /// changed.
+    public static func diff(from old: JSONValue, to new: JSONValue, at base: [String]) -> [Operation] {
+        var differ = Differ()
+        for token in base { differ.push(token) }
+        differ.diff(old, new)
+        return differ.operations
+    }
+
     /// Array edits beyond this distance are not aligned (each round of Myers' algorithm compares up to N+M
     /// elements); the differing middle is then diffed position by position, or replaced if that is smaller.
     static let maxAlignedEdits = 32

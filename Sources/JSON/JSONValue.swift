@@ -203,7 +203,7 @@ extension JSONValue: Hashable {
 
     /// Equal scalars, or containers that share storage: equal without looking inside (false does not mean
     /// different).
-    func isPlainlyEqual(to other: JSONValue) -> Bool {
+    public func isPlainlyEqual(to other: JSONValue) -> Bool {
         switch (self, other) {
         case (.null, .null): true
         case (.bool(let left), .bool(let right)): left == right
@@ -264,5 +264,28 @@ extension JSONValue: CustomStringConvertible {
     /// The value serialized as compact JSON by `JSONWriter`.
     public var description: String {
         String(decoding: JSONWriter().serialize(self), as: UTF8.self)
+    }
+}
+
+// MARK: - Changing containers in place
+
+extension JSONValue {
+    /// Runs `body` on the array inside this value without copying it (it is moved out while `body` runs, so a
+    /// uniquely referenced array is changed where it is). Returns nil, without calling `body`, if this value is
+    /// not an array.
+    public mutating func withArray<R>(_ body: (inout [JSONValue]) throws -> R) rethrows -> R? {
+        guard case .array(var elements) = self else { return nil }
+        self = .null
+        defer { self = .array(elements) }
+        return try body(&elements)
+    }
+
+    /// Runs `body` on the object inside this value without copying it (see `withArray`). Returns nil, without
+    /// calling `body`, if this value is not an object.
+    public mutating func withObject<R>(_ body: (inout JSONObject) throws -> R) rethrows -> R? {
+        guard case .object(var object) = self else { return nil }
+        self = .null
+        defer { self = .object(object) }
+        return try body(&object)
     }
 }

@@ -38,7 +38,11 @@ public actor Room {
 
     /// `seq` of `state`; increases by one per change.
     var seq = 0
-    var state: JSONValue = .null
+    /// The public state every member has; setting it (a restored room) makes the next change diff against it.
+    var state: JSONValue {
+        get { stateBuilder.state }
+        set { stateBuilder.restore(newValue) }
+    }
     private var history: PatchHistory
     /// When the room became empty (nobody connected), for disposal after the grace period.
     var emptySince: Double?
@@ -373,7 +377,7 @@ public actor Room {
 
     // MARK: State and patches
 
-    /// Rebuilds the state; when it changed, broadcasts one patch frame to every connected member
+    /// Brings the state up to date; when it changed, broadcasts one patch frame to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
         if members.allSatisfy({ $0.link == nil }) {
@@ -381,12 +385,12 @@ public actor Room {
         } else {
             emptySince = nil
         }
-        let newState = buildState()
-        let patch = JSONPatch.diff(from: state, to: newState)
-        guard !patch.isEmpty else { return }
-        state = newState
+        let operations = stateBuilder.update(RoomStateBuilder.Parts(
+            code: code, kind: kind, isPublic: isPublic, host: host, members: members,
+            membersVersion: membersVersion, chat: chat, game: game))
+        guard !operations.isEmpty else { return }
         seq += 1
-        let frame = ServerMessage.patch(seq: seq, ops: patch.json)
+        let frame = ServerMessage.patch(seq: seq, ops: JSONPatch(operations).json)
         history.append(frame, seq: seq)
         journal?.roomChanged(self)
         for member in members {
@@ -395,19 +399,6 @@ public actor Room {
             }
         }
         reportSummary()
-    }
-
-    private func buildState() -> JSONValue {
-        var object = JSONObject()
-        object.reserveCapacity(7)
-        object["code"] = JSONValue(code.rawValue)
-        object["game"] = JSONValue(kind.rawValue)
-        object["public"] = JSONValue(isPublic)
-        object["host"] = nullable(host?.rawValue)
-        object["members"] = stateBuilder.members(members, version: membersVersion)
-        object["chat"] = stateBuilder.chat(chat)
-        object[kind.rawValue] = stateBuilder.game(game)
-        return .object(object)
     }
 
     /// A fresh snapshot: the state and its `seq` (for tests and resync).

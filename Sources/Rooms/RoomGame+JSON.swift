@@ -4,14 +4,8 @@ import WordGames
 /// The public view of a game as JSON: only what every player may see. The secret word and the list of valid
 /// words are never part of it while they are secret (the game views leave them out until the game or round ends).
 ///
-/// One encoder per part of a view, so that `RoomStateBuilder` can rebuild the parts that changed and keep the rest.
+/// One encoder per part of a view (per entry for lists), so that `RoomStateBuilder` can rebuild only what changed.
 extension RoomGame {
-    /// The whole view, built from scratch.
-    var json: JSONValue {
-        var builder = RoomStateBuilder()
-        return builder.game(self)
-    }
-
     static func json(_ positions: [SnowmanView.Position]) -> JSONValue {
         .array(positions.map { position -> JSONValue in
             [

@@ -1,25 +1,39 @@
 import JSON
 import WordGames
 
-/// Builds a room's public state as JSON, rebuilding only the parts that changed since the last build.
+/// Keeps a room's public state as JSON and brings it up to date after each change, producing the change's JSON
+/// Patch operations as it goes.
 ///
-/// A change is published as a diff between the previous state and the new one. Rebuilding and diffing the whole
-/// state would make every move cost in proportion to everything the room holds (200 spectators, a long chat, a
-/// match's history); reusing the JSON of unchanged parts makes `JSONPatch.diff` skip them by identity, so a move
-/// costs in proportion to what it changed. Parts are keyed by the game-view values they show (arrays that still
-/// share storage with the game compare in constant time) or by change counters the room bumps.
+/// Rebuilding the whole state and diffing it against the previous one would make every move cost in proportion
+/// to everything the room holds (200 spectators, a full chat, a match's history). Here each part is looked at
+/// by itself:
+/// - scalars are compared and replaced;
+/// - parts whose JSON is kept (`JSONMemo`) are rebuilt only when what they show changed, and then diffed by
+///   themselves;
+/// - lists that grow at one end (`JSONLog`: chat, guesses, found words, finished games) become `add` and
+///   `remove` operations for the entries that came and went, applied to the kept state in place.
+///
+/// The first update (and the first after `restore`) builds everything and diffs it against what clients have.
+/// Debug builds check every update against a full rebuild and the operations against the previous state.
 struct RoomStateBuilder {
+    /// The state as of the last update: what every member has, or will have once the patch reaches them.
+    private(set) var state: JSONValue = .null
+    /// Whether `state` came from this builder's own parts (false at first and after `restore`).
+    private var primed = false
+    private var operations: [JSONPatch.Operation] = []
+    private var path: [String] = []
+
     private var members = JSONMemo<Int>()
-    private var chat = JSONListMemo<ChatLine>()
+    private var chat = JSONLog<ChatLine>(newestAt: .back)
 
     private var positions = JSONMemo<[SnowmanView.Position]>()
-    private var guesses = JSONListMemo<SnowmanGame.Guess>()
+    private var guesses = JSONLog<SnowmanGame.Guess>(newestAt: .back)
     private var snowmanScores = JSONMemo<[SnowmanView.PlayerLine]>()
     private var snowmanSettings = JSONMemo<SnowmanSettings>()
     private var nextSnowmanSettings = JSONMemo<SnowmanSettings>()
-    private var history = JSONListMemo<SnowmanGame.Record>()
+    private var history = JSONLog<SnowmanGame.Record>(newestAt: .back)
 
-    private var found = JSONListMemo<ScrambleGame.FoundWord>()
+    private var found = JSONLog<ScrambleGame.FoundWord>(newestAt: .front)
     private var scrambleScores = JSONMemo<[ScrambleView.PlayerLine]>()
     private var scoreboard = JSONMemo<[ScoreLine]>()
     private var lastRound = JSONMemo<ScrambleGame.RoundSummary?>()
@@ -27,49 +41,95 @@ struct RoomStateBuilder {
     private var scrambleSettings = JSONMemo<ScrambleSettings>()
     private var nextScrambleSettings = JSONMemo<ScrambleSettings>()
 
-    /// The members' list; `version` must change whenever a member joins, leaves, connects or disconnects.
-    mutating func members(_ list: [Member], version: Int) -> JSONValue {
-        members.value(for: version) { _ in
-            .array(list.map { member -> JSONValue in
-                [
-                    "id": JSONValue(member.id.rawValue),
-                    "name": JSONValue(member.name),
-                    "role": member.isSpectator ? "spectator" : "player",
-                    "connected": JSONValue(member.link != nil),
-                ]
-            })
-        }
+    /// What the state is made of.
+    struct Parts {
+        var code: RoomCode
+        var kind: GameKind
+        var isPublic: Bool
+        var host: PlayerID?
+        var members: [Member]
+        /// Must change whenever a member joins, leaves, connects or disconnects.
+        var membersVersion: Int
+        /// Oldest first; ids increase.
+        var chat: [ChatLine]
+        var game: RoomGame
     }
 
-    /// The chat lines, oldest first.
-    mutating func chat(_ lines: [ChatLine]) -> JSONValue {
-        chat.value(for: lines) { line in
-            [
-                "id": JSONValue(line.id),
-                "player": JSONValue(line.player.rawValue),
-                "name": JSONValue(line.name),
-                "text": JSONValue(line.text),
-                "at": JSONValue(line.at),
-            ]
-        }
+    /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
+    mutating func restore(_ state: JSONValue) {
+        self = RoomStateBuilder()
+        self.state = state
     }
 
-    /// The game's part of the state: only what every player may see (the views leave secrets out).
-    mutating func game(_ game: RoomGame) -> JSONValue {
-        switch game {
-        case .snowman(let game): snowman(game.view)
-        case .scramble(let game): scramble(game.view)
+    /// Brings the state up to date with `parts`.
+    ///
+    /// - Returns: The operations that turn the previous state into the new one (empty when nothing changed).
+    mutating func update(_ parts: Parts) -> [JSONPatch.Operation] {
+        guard primed, state.withObject({ _ in }) != nil else {
+            let full = fullState(parts)
+            let patch = JSONPatch.diff(from: state, to: full)
+            state = full
+            primed = true
+            return patch.operations
         }
+        #if DEBUG
+        let before = state
+        #endif
+        operations = []
+        // Moved out while it is changed, so that it stays uniquely referenced and is edited in place.
+        var current = state
+        state = .null
+        current.withObject { top in
+            set(&top, "host", nullable(parts.host?.rawValue))
+            set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
+            update(&top, "chat", \.chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
+            push(parts.kind.rawValue)
+            _ = top.withValue(forKey: parts.kind.rawValue) { game in
+                game.withObject { object in
+                    switch parts.game {
+                    case .snowman(let snowman): update(&object, snowman.view)
+                    case .scramble(let scramble): update(&object, scramble.view)
+                    }
+                }
+            }
+            pop()
+        }
+        state = current
+        #if DEBUG
+        var fresh = RoomStateBuilder()
+        assert(state == fresh.fullState(parts), "the kept state drifted from a full rebuild")
+        assert((try? JSONPatch(operations).apply(to: before)) == state, "the operations do not give the new state")
+        #endif
+        return operations
     }
 
-    mutating func snowman(_ view: SnowmanView) -> JSONValue {
+    // MARK: Full builds
+
+    /// The whole state built from scratch; primes every kept part.
+    private mutating func fullState(_ parts: Parts) -> JSONValue {
+        var object = JSONObject()
+        object.reserveCapacity(7)
+        object["code"] = JSONValue(parts.code.rawValue)
+        object["game"] = JSONValue(parts.kind.rawValue)
+        object["public"] = JSONValue(parts.isPublic)
+        object["host"] = nullable(parts.host?.rawValue)
+        object["members"] = members.value(for: parts.membersVersion) { _ in Self.json(parts.members) }
+        object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
+        switch parts.game {
+        case .snowman(let game): object[parts.kind.rawValue] = snowman(game.view)
+        case .scramble(let game): object[parts.kind.rawValue] = scramble(game.view)
+        }
+        return .object(object)
+    }
+
+    private mutating func snowman(_ view: SnowmanView) -> JSONValue {
         var object = JSONObject()
         object.reserveCapacity(15)
         object["gameNumber"] = JSONValue(view.gameNumber)
         object["status"] = JSONValue(view.status.rawValue)
         object["statusLine"] = JSONValue(view.statusLine)
         object["positions"] = positions.value(for: view.positions, RoomGame.json)
-        object["guesses"] = guesses.value(for: view.guesses, RoomGame.json)
+        object["guesses"] = guesses.reset(view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
         object["wrongGuesses"] = JSONValue(view.wrongGuesses)
         object["maxWrongGuesses"] = JSONValue(view.maxWrongGuesses)
         object["scores"] = snowmanScores.value(for: view.players, RoomGame.json)
@@ -79,13 +139,13 @@ struct RoomStateBuilder {
         object["canStartNext"] = JSONValue(view.canStartNextGame)
         object["settings"] = snowmanSettings.value(for: view.settings, RoomGame.json)
         object["nextSettings"] = nextSnowmanSettings.value(for: view.nextSettings, RoomGame.json)
-        object["history"] = history.value(for: view.history, RoomGame.json)
+        object["history"] = history.reset(view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
         return .object(object)
     }
 
-    mutating func scramble(_ view: ScrambleView) -> JSONValue {
+    private mutating func scramble(_ view: ScrambleView) -> JSONValue {
         var object = JSONObject()
-        object.reserveCapacity(16)
+        object.reserveCapacity(17)
         object["matchNumber"] = JSONValue(view.matchNumber)
         object["phase"] = JSONValue(view.phase.rawValue)
         object["statusLine"] = JSONValue(view.statusLine)
@@ -94,7 +154,7 @@ struct RoomStateBuilder {
         object["root"] = nullable(view.root)
         object["minWordLength"] = JSONValue(view.minWordLength)
         object["totalWords"] = nullable(view.totalWords)
-        object["found"] = found.value(for: view.found, RoomGame.json)
+        object["found"] = found.reset(view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
         object["phaseEndsAt"] = nullable(view.phaseEndsAt)
         object["scores"] = scrambleScores.value(for: view.players, RoomGame.json)
         object["scoreboard"] = scoreboard.value(for: view.scoreboard, RoomGame.json)
@@ -104,5 +164,153 @@ struct RoomStateBuilder {
         object["settings"] = scrambleSettings.value(for: view.settings, RoomGame.json)
         object["nextSettings"] = nextScrambleSettings.value(for: view.nextSettings, RoomGame.json)
         return .object(object)
+    }
+
+    /// Found words only grow within one round of one match.
+    private static func round(_ view: ScrambleView) -> Int {
+        view.matchNumber &* 1_000 &+ view.roundNumber
+    }
+
+    // MARK: Updates
+
+    private mutating func update(_ object: inout JSONObject, _ view: SnowmanView) {
+        set(&object, "gameNumber", JSONValue(view.gameNumber))
+        set(&object, "status", JSONValue(view.status.rawValue))
+        set(&object, "statusLine", JSONValue(view.statusLine))
+        set(&object, "positions", positions.value(for: view.positions, RoomGame.json))
+        update(&object, "guesses", \.guesses, view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
+        set(&object, "wrongGuesses", JSONValue(view.wrongGuesses))
+        set(&object, "maxWrongGuesses", JSONValue(view.maxWrongGuesses))
+        set(&object, "scores", snowmanScores.value(for: view.players, RoomGame.json))
+        set(&object, "turn", nullable(view.turn?.rawValue))
+        set(&object, "turnEndsAt", nullable(view.turnDeadline))
+        set(&object, "word", nullable(view.word))
+        set(&object, "canStartNext", JSONValue(view.canStartNextGame))
+        set(&object, "settings", snowmanSettings.value(for: view.settings, RoomGame.json))
+        set(&object, "nextSettings", nextSnowmanSettings.value(for: view.nextSettings, RoomGame.json))
+        update(&object, "history", \.history, view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
+    }
+
+    private mutating func update(_ object: inout JSONObject, _ view: ScrambleView) {
+        set(&object, "matchNumber", JSONValue(view.matchNumber))
+        set(&object, "phase", JSONValue(view.phase.rawValue))
+        set(&object, "statusLine", JSONValue(view.statusLine))
+        set(&object, "round", JSONValue(view.roundNumber))
+        set(&object, "rounds", JSONValue(view.totalRounds))
+        set(&object, "root", nullable(view.root))
+        set(&object, "minWordLength", JSONValue(view.minWordLength))
+        set(&object, "totalWords", nullable(view.totalWords))
+        update(&object, "found", \.found, view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
+        set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
+        set(&object, "scores", scrambleScores.value(for: view.players, RoomGame.json))
+        set(&object, "scoreboard", scoreboard.value(for: view.scoreboard, RoomGame.json))
+        set(&object, "lastRound", lastRound.value(for: view.lastRound) { $0.map(RoomGame.json) ?? .null })
+        set(&object, "finalScoreboard",
+            finalScoreboard.value(for: view.finalScoreboard) { $0.map(RoomGame.json) ?? .null })
+        set(&object, "canStartNext", JSONValue(view.canStartMatch))
+        set(&object, "settings", scrambleSettings.value(for: view.settings, RoomGame.json))
+        set(&object, "nextSettings", nextScrambleSettings.value(for: view.nextSettings, RoomGame.json))
+    }
+
+    /// Sets `object[key]` to `value`, emitting the operations for the difference (none if it is the same).
+    private mutating func set(_ object: inout JSONObject, _ key: String, _ value: JSONValue) {
+        guard let old = object[key] else {
+            push(key)
+            operations.append(.add(path: pointer, value: value))
+            pop()
+            object[key] = value
+            return
+        }
+        if old.isPlainlyEqual(to: value) { return }
+        push(key)
+        operations += JSONPatch.diff(from: old, to: value, at: path)
+        pop()
+        object[key] = value
+    }
+
+    /// Brings the list at `object[key]` up to date with `list`: `remove` for the entries that dropped off its
+    /// oldest end and `add` for the new ones at its newest end, applied in place; a `replace` of the whole list
+    /// when it was reset (a new game or round) or changed too much for entry-by-entry operations to be smaller.
+    private mutating func update<Element: Equatable>(
+        _ object: inout JSONObject, _ key: String, _ logPath: WritableKeyPath<RoomStateBuilder, JSONLog<Element>>,
+        _ list: [Element], generation: Int, ordinal: ((Element) -> Int)?, _ build: (Element) -> JSONValue
+    ) {
+        var log = self[keyPath: logPath]
+        defer { self[keyPath: logPath] = log }
+        let edit = log.edit(to: list, generation: generation, ordinal: ordinal)
+        switch edit {
+        case .unchanged:
+            return
+        case .reset:
+            set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+        case .edit(let dropped, let added):
+            push(key)
+            var applied = false
+            _ = object.withValue(forKey: key) { value in
+                applied = value.withArray { (items: inout [JSONValue]) -> Void in
+                    switch log.newestAt {
+                    case .back:
+                        for _ in 0..<dropped {
+                            operations.append(.remove(path: element(0)))
+                            items.removeFirst()
+                        }
+                        for entry in list[(list.count - added)...] {
+                            let json = build(entry)
+                            operations.append(.add(path: element(items.count), value: json))
+                            items.append(json)
+                        }
+                    case .front:
+                        for _ in 0..<dropped {
+                            operations.append(.remove(path: element(items.count - 1)))
+                            items.removeLast()
+                        }
+                        for (index, entry) in list[..<added].enumerated() {
+                            let json = build(entry)
+                            operations.append(.add(path: element(index), value: json))
+                            items.insert(json, at: index)
+                        }
+                    }
+                } != nil
+            }
+            pop()
+            if !applied {
+                // Not an array where one was expected (cannot happen with our own builds): replace it.
+                set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+            }
+        }
+    }
+
+    // MARK: Paths
+
+    private var pointer: JSONPointer { JSONPointer(tokens: path) }
+
+    private func element(_ index: Int) -> JSONPointer {
+        JSONPointer(tokens: path + [String(index)])
+    }
+
+    private mutating func push(_ token: String) { path.append(token) }
+    private mutating func pop() { path.removeLast() }
+
+    // MARK: Room parts as JSON
+
+    private static func json(_ members: [Member]) -> JSONValue {
+        .array(members.map { member -> JSONValue in
+            [
+                "id": JSONValue(member.id.rawValue),
+                "name": JSONValue(member.name),
+                "role": member.isSpectator ? "spectator" : "player",
+                "connected": JSONValue(member.link != nil),
+            ]
+        })
+    }
+
+    private static func json(_ line: ChatLine) -> JSONValue {
+        [
+            "id": JSONValue(line.id),
+            "player": JSONValue(line.player.rawValue),
+            "name": JSONValue(line.name),
+            "text": JSONValue(line.text),
+            "at": JSONValue(line.at),
+        ]
     }
 }

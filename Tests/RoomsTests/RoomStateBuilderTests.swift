@@ -1,0 +1,119 @@
+import JSON
+import Testing
+import WordGames
+@testable import Rooms
+
+/// The builder edits its kept state in place and emits operations for what changed. Whatever the edits, the
+/// operations must turn the previous state into the new one, and the new state must equal a fresh build.
+@Suite struct RoomStateBuilderTests {
+    static let lists = RoomTests.lists
+
+    private struct Room {
+        var builder = RoomStateBuilder()
+        var chat: [ChatLine] = []
+        var chatIDs = 0
+        var game: RoomGame
+        var previous: JSONValue = .null
+        var operations: [JSONPatch.Operation] = []
+
+        var parts: RoomStateBuilder.Parts {
+            RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: game.kind, isPublic: false,
+                                   host: PlayerID("p1"), members: [], membersVersion: 0, chat: chat, game: game)
+        }
+
+        /// Updates the builder and checks its operations and state; returns the operations.
+        @discardableResult
+        mutating func update() throws -> [JSONPatch.Operation] {
+            previous = builder.state
+            operations = builder.update(parts)
+            #expect(try JSONPatch(operations).apply(to: previous) == builder.state)
+            var fresh = RoomStateBuilder()
+            _ = fresh.update(parts)
+            #expect(builder.state == fresh.state)
+            return operations
+        }
+
+        mutating func say(_ text: String, limit: Int = 30) {
+            chatIDs += 1
+            chat.append(ChatLine(id: chatIDs, player: PlayerID("p1"), name: "Ana", text: text, at: 1))
+            if chat.count > limit { chat.removeFirst(chat.count - limit) }
+        }
+    }
+
+    private func scrambleRoom() throws -> Room {
+        var game = ScrambleGame(lexicon: Self.lists.lexicon, roots: Self.lists.roots)
+        game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
+        var random = SplitMix64(seed: 7)
+        try game.startMatch(now: 0, using: &random)
+        return Room(game: .scramble(game))
+    }
+
+    private func solutions(_ room: Room) -> [String] {
+        guard case .scramble(let game) = room.game, let root = game.view.root?.lowercased() else { return [] }
+        return Self.lists.lexicon.words(spelledFrom: root, minimumLength: game.view.minWordLength)
+            .filter { $0 != root }
+    }
+
+    private func submit(_ word: String, in room: inout Room) throws {
+        guard case .scramble(var game) = room.game else { return }
+        _ = try game.submit(word, by: PlayerID("p1"), now: 1)
+        room.game = .scramble(game)
+    }
+
+    @Test func wordsAndChatLinesBecomeEntryOperations() throws {
+        var room = try scrambleRoom()
+        try room.update()
+        let words = solutions(room)
+        try #require(words.count >= 6)
+
+        try submit(words[0], in: &room)
+        let one = try room.update()
+        #expect(one.count >= 1)
+        #expect(one.contains { if case .add(let path, _) = $0 { path.description == "/scramble/found/0" } else { false } })
+
+        // Three words between two updates: three adds at the front, newest first.
+        for word in words[1...3] { try submit(word, in: &room) }
+        let three = try room.update()
+        let adds = three.compactMap { operation -> String? in
+            if case .add(let path, _) = operation, path.description.hasPrefix("/scramble/found/") { path.description } else { nil }
+        }
+        #expect(adds == ["/scramble/found/0", "/scramble/found/1", "/scramble/found/2"])
+
+        // A bounded chat: the oldest lines drop off the front as new ones arrive at the back.
+        for index in 0..<5 { room.say("line \(index)", limit: 3) }
+        try room.update()
+        room.say("newest", limit: 3)
+        let chat = try room.update()
+        #expect(chat.map(\.name) == ["remove", "add"])
+
+        // Nothing changed: no operations.
+        #expect(try room.update().isEmpty)
+    }
+
+    @Test func aNewRoundReplacesTheFoundWords() throws {
+        var room = try scrambleRoom()
+        try room.update()
+        for word in solutions(room).prefix(2) { try submit(word, in: &room) }
+        try room.update()
+        guard case .scramble(var game) = room.game else { return }
+        _ = game.tick(now: 10_000)   // past the round's end
+        room.game = .scramble(game)
+        try room.update()
+        #expect(room.builder.state["scramble"]?["round"] != nil)
+    }
+
+    @Test func restoredStateIsDiffedInFull() throws {
+        var builder = RoomStateBuilder()
+        let restored: JSONValue = ["code": "ABCD", "stale": true]
+        builder.restore(restored)
+        var random = SplitMix64(seed: 3)
+        var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
+        game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
+        let parts = RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: .snowman, isPublic: true, host: PlayerID("p1"),
+                                           members: [], membersVersion: 0, chat: [], game: .snowman(game))
+        let operations = builder.update(parts)
+        #expect(try JSONPatch(operations).apply(to: restored) == builder.state, "from what clients have")
+        #expect(builder.state["stale"] == nil)
+        #expect(builder.update(parts).isEmpty)
+    }
+}

@@ -2,11 +2,24 @@
 import Glibc
 #endif
 
-/// A thread that runs rooms: the serial executor of every room (and the registry) assigned to it.
+/// A thread that hosts room executors, such as a server's event loop, which runs their work between its own.
+public protocol RoomExecutorHost: AnyObject, Sendable {
+    /// Whether the caller runs on the host's thread.
+    var isCurrentThread: Bool { get }
+    /// Asks the host to call `runPending()` soon; called from other threads when work or an earlier timer
+    /// arrives.
+    func wakeUp()
+}
+
+/// The serial executor of every room (and the registry) assigned to it: its own thread, or a host's thread
+/// (an event loop) that runs it between I/O events.
 ///
 /// Rooms do not run on Swift's shared cooperative pool, whose few threads any CPU-heavy task in the process can
 /// occupy for seconds; a room's moves must not wait behind unrelated work. Inputs are closures queued in FIFO
 /// order, so messages for a room are applied in the order they arrived, with no task allocated per message.
+///
+/// Hosted by an event loop, a room's move is applied on the thread that read it from the socket and its patch
+/// is queued to that loop's connections in the same pass: no thread switch or wake-up per message.
 public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     private enum Work {
         case job(UnownedJob)
@@ -18,11 +31,16 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var queue: [Work] = []
+    /// An emptied batch array kept for reuse (hosted executors).
+    private var spare: [Work] = []
     /// Pending timers, soonest last (popped from the end); guarded by `mutex`.
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var thread = pthread_t()
     private let name: String
+    /// Set for an executor without a thread of its own (guarded by `mutex`; attached once).
+    private let hosted: Bool
+    private var host: (any RoomExecutorHost)?
 
     private struct Timer {
         let deadline: Double
@@ -31,8 +49,26 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// Starts the executor's thread; it runs for the life of the process.
-    public init(name: String = "rooms") {
+    public convenience init(name: String = "rooms") {
+        self.init(name: name, hosted: false)
+        let box = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { argument in
+            let executor = Unmanaged<RoomExecutor>.fromOpaque(argument!).takeRetainedValue()
+            executor.run()
+            return nil
+        }, box)
+        precondition(result == 0, "pthread_create failed: \(result)")
+    }
+
+    /// An executor without a thread: `attach(to:)` a host, which calls `runPending()` on its own thread. Work
+    /// queued before that waits for the host.
+    public convenience init(hostedNamed name: String) {
+        self.init(name: name, hosted: true)
+    }
+
+    private init(name: String, hosted: Bool) {
         self.name = name
+        self.hosted = hosted
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -42,13 +78,14 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
-        let box = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            let executor = Unmanaged<RoomExecutor>.fromOpaque(argument!).takeRetainedValue()
-            executor.run()
-            return nil
-        }, box)
-        precondition(result == 0, "pthread_create failed: \(result)")
+    }
+
+    /// Gives a hosted executor its host.
+    public func attach(to host: any RoomExecutorHost) {
+        precondition(hosted, "only an executor made with init(hostedNamed:) has a host")
+        pthread_mutex_lock(mutex)
+        self.host = host
+        pthread_mutex_unlock(mutex)
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
@@ -75,8 +112,9 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         let index = timers.firstIndex { $0.deadline < deadline } ?? timers.count
         timers.insert(Timer(deadline: deadline, id: id, body: body), at: index)
         let soonest = index == timers.count - 1
+        let host = self.host
         pthread_mutex_unlock(mutex)
-        if soonest { pthread_cond_signal(condition) }
+        if soonest { signal(host) }
         return id
     }
 
@@ -93,8 +131,10 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    /// Ends the thread once the work queued so far has run; later work is never run.
+    /// Ends the thread once the work queued so far has run; later work is never run. A hosted executor stops
+    /// with its host.
     public func stop() {
+        guard !hosted else { return }
         push(.stop)
     }
 
@@ -104,15 +144,77 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
 
     /// Lets `assumeIsolated` confirm, from a queued closure, that it runs on this executor.
     public func checkIsolated() {
-        precondition(pthread_equal(pthread_self(), thread) != 0, "not on the \(name) executor's thread")
+        if hosted {
+            pthread_mutex_lock(mutex)
+            let host = self.host
+            pthread_mutex_unlock(mutex)
+            precondition(host?.isCurrentThread == true, "not on the thread hosting the \(name) executor")
+        } else {
+            precondition(pthread_equal(pthread_self(), thread) != 0, "not on the \(name) executor's thread")
+        }
     }
 
     private func push(_ work: Work) {
         pthread_mutex_lock(mutex)
         queue.append(work)
         let wasEmpty = queue.count == 1
+        let host = self.host
         pthread_mutex_unlock(mutex)
-        if wasEmpty { pthread_cond_signal(condition) }
+        if wasEmpty { signal(host) }
+    }
+
+    /// Tells the thread that runs this executor that there is something new to look at.
+    private func signal(_ host: (any RoomExecutorHost)?) {
+        if hosted {
+            // On the host's own thread the host looks at its executors before it sleeps anyway.
+            if let host, !host.isCurrentThread { host.wakeUp() }
+        } else {
+            pthread_cond_signal(condition)
+        }
+    }
+
+    // MARK: Hosted
+
+    /// Runs the work queued so far and the timers that are due. Hosted executors only, on the host's thread.
+    public func runPending() {
+        pthread_mutex_lock(mutex)
+        moveDueTimers(now: Self.now())
+        guard !queue.isEmpty else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        var batch = spare
+        spare = []
+        swap(&batch, &queue)
+        pthread_mutex_unlock(mutex)
+        for work in batch {
+            switch work {
+            case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .closure(let body): body()
+            case .stop: break
+            }
+        }
+        batch.removeAll(keepingCapacity: true)
+        pthread_mutex_lock(mutex)
+        spare = batch
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// When `runPending()` next has something to do, in monotonic seconds: now when work is queued, the next
+    /// timer otherwise, nil when there is neither.
+    public func nextDeadline() -> Double? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if !queue.isEmpty { return 0 }
+        return timers.last?.deadline
+    }
+
+    /// Moves the timers due by `now` to the queue; called with `mutex` held.
+    private func moveDueTimers(now: Double) {
+        while let last = timers.last, last.deadline <= now {
+            queue.append(.closure(last.body))
+            timers.removeLast()
+        }
     }
 
     private func run() {
@@ -120,11 +222,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         while true {
             pthread_mutex_lock(mutex)
             while true {
-                let now = Self.now()
-                while let last = timers.last, last.deadline <= now {
-                    queue.append(.closure(last.body))
-                    timers.removeLast()
-                }
+                moveDueTimers(now: Self.now())
                 if !queue.isEmpty { break }
                 if let next = timers.last {
                     var wake = timespec(tv_sec: Int(next.deadline), tv_nsec: Int((next.deadline - next.deadline.rounded(.down)) * 1e9))
@@ -154,6 +252,12 @@ public final class RoomExecutorPool: Sendable {
 
     public init(threads: Int) {
         executors = (0..<max(1, threads)).map { RoomExecutor(name: "rooms-\($0)") }
+    }
+
+    /// A pool of the given executors (for example hosted ones, one per event loop).
+    public init(executors: [RoomExecutor]) {
+        precondition(!executors.isEmpty, "a pool needs at least one executor")
+        self.executors = executors
     }
 
     public func next() -> RoomExecutor {

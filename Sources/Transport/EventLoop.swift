@@ -22,6 +22,14 @@ public final class EventLoop: @unchecked Sendable {
     private let configuration: TransportConfiguration
     let requestTimeoutMillis: UInt64
     private let mailbox = Mutex<[LoopTask]>([])
+    /// The mailbox's contents are swapped into this array, so that draining allocates nothing.
+    private var draining: [LoopTask] = []
+    /// Tasks submitted on the loop's own thread: no lock and no wake-up, run before the loop next sleeps.
+    private var local: [LoopTask] = []
+    /// Work run on this loop's thread between events (set before the loop starts).
+    private var companions: [any LoopCompanion] = []
+    /// `pthread_self()` of the loop's thread once it runs, 0 before.
+    private let threadID = Atomic<UInt>(0)
     private var connections: [Connection?] = []
     private var nextGeneration: UInt32 = 0
     private(set) var connectionCount = 0
@@ -62,8 +70,16 @@ public final class EventLoop: @unchecked Sendable {
         self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         self.iovecs = .allocate(capacity: 64)
         try control(EPOLL_CTL_ADD, fd: wakeFD, events: EPOLLIN.rawValue)
-        if listenFD >= 0 {
+    }
+
+    /// Starts accepting on the listening socket (on the loop's thread; until then connections wait in the
+    /// kernel's backlog).
+    func startListening() {
+        guard listenFD >= 0 else { return }
+        do {
             try control(EPOLL_CTL_ADD, fd: listenFD, events: EPOLLIN.rawValue)
+        } catch {
+            Log.error("cannot watch the listening socket: \(error)")
         }
     }
 
@@ -77,8 +93,13 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Cross-thread entry
 
-    /// Hands `task` to the loop thread. Callable from any thread.
+    /// Hands `task` to the loop thread. Callable from any thread; from the loop's own thread the task runs before
+    /// the loop next sleeps, without a lock or a wake-up.
     func submit(_ task: LoopTask) {
+        if isCurrentThread {
+            local.append(task)
+            return
+        }
         let first = mailbox.withLock { tasks in
             tasks.append(task)
             return tasks.count == 1
@@ -94,17 +115,34 @@ public final class EventLoop: @unchecked Sendable {
         submit(.run(body))
     }
 
+    /// Whether the caller runs on this loop's thread.
+    public var isCurrentThread: Bool {
+        threadID.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
+    /// Makes the loop look at its companions soon: for work handed to a companion from another thread.
+    public func wakeUp() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Adds work that runs on this loop's thread between events. Only before the loop starts.
+    public func add(_ companion: any LoopCompanion) {
+        precondition(threadID.load(ordering: .relaxed) == 0, "companions are added before the loop starts")
+        companions.append(companion)
+    }
+
     // MARK: The loop
 
     /// Runs until shutdown completes. Called on the loop's own thread.
     func run() {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Self.maxEvents)
         defer { events.deallocate() }
+        threadID.store(UInt(pthread_self()), ordering: .relaxed)
         nowMillis = Self.monotonicMillis()
         nextSweepMillis = nowMillis + 1000
         while running {
-            let timeout = Int32(clamping: nextSweepMillis > nowMillis ? nextSweepMillis - nowMillis : 0)
-            let count = epoll_wait(epollFD, events, Int32(Self.maxEvents), timeout)
+            let count = epoll_wait(epollFD, events, Int32(Self.maxEvents), sleepMillis())
             nowMillis = Self.monotonicMillis()
             if count > 0 {
                 for i in 0..<Int(count) {
@@ -119,6 +157,7 @@ public final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            runLocalWork()
             if nowMillis >= nextSweepMillis {
                 sweep()
                 nextSweepMillis = nowMillis + (shutdownDeadline == nil ? 1000 : 100)
@@ -128,6 +167,39 @@ public final class EventLoop: @unchecked Sendable {
         for connection in connections.compactMap({ $0 }) {
             destroy(connection)
         }
+    }
+
+    /// How long epoll may sleep: until the next sweep or companion deadline, not at all with local work waiting.
+    private func sleepMillis() -> Int32 {
+        if !local.isEmpty { return 0 }
+        var millis = nextSweepMillis > nowMillis ? nextSweepMillis - nowMillis : 0
+        if !companions.isEmpty {
+            var now: Double?
+            for companion in companions {
+                guard let deadline = companion.nextDeadline() else { continue }
+                let current = now ?? Self.monotonicSeconds()
+                now = current
+                guard deadline > current else { return 0 }
+                // Rounded up: waking a little late is harmless, waking early spins.
+                millis = min(millis, UInt64(((deadline - current) * 1000).rounded(.up)))
+            }
+        }
+        return Int32(clamping: millis)
+    }
+
+    /// Runs the tasks submitted on this thread and the companions, until neither has more (bounded, so that
+    /// sockets are not starved).
+    private func runLocalWork() {
+        var rounds = 0
+        repeat {
+            while !local.isEmpty {
+                var tasks: [LoopTask] = []
+                swap(&tasks, &local)
+                for task in tasks { perform(task) }
+            }
+            for companion in companions { companion.runPending() }
+            rounds += 1
+        } while !local.isEmpty && rounds < 16
     }
 
     private func handle(events: UInt32, on connection: Connection) {
@@ -584,12 +656,12 @@ public final class EventLoop: @unchecked Sendable {
     private func drainMailbox() {
         var counter: UInt64 = 0
         _ = read(wakeFD, &counter, 8)
-        let tasks = mailbox.withLock { tasks in
-            let taken = tasks
-            tasks.removeAll(keepingCapacity: true)
-            return taken
-        }
-        for task in tasks {
+        mailbox.withLock { tasks in swap(&tasks, &draining) }
+        for task in draining { perform(task) }
+        draining.removeAll(keepingCapacity: true)
+    }
+
+    private func perform(_ task: LoopTask) {
             switch task {
             case .send(let fd, let generation, let frame):
                 connection(fd, generation)?.send(frame: frame)
@@ -602,7 +674,7 @@ public final class EventLoop: @unchecked Sendable {
                     startClose(connection, code: code, reason: reason)
                 }
             case .httpResponse(let fd, let generation, let response, let keepAlive, let headOnly):
-                guard let connection = connection(fd, generation), connection.phase == .awaitingResponse else { continue }
+                guard let connection = connection(fd, generation), connection.phase == .awaitingResponse else { return }
                 connection.phase = .http
                 queueResponse(response, on: connection, keepAlive: keepAlive, headOnly: headOnly)
                 if connection.phase == .http, !connection.inbound.isEmpty {
@@ -617,7 +689,6 @@ public final class EventLoop: @unchecked Sendable {
             case .shutdown:
                 beginShutdown()
             }
-        }
     }
 
     /// The connection if it is still open to the application (its endpoint not yet told it closed).
@@ -811,6 +882,12 @@ public final class EventLoop: @unchecked Sendable {
         event.events = events
         event.data.u64 = UInt64(UInt32(bitPattern: fd))
         _ = try retryingEINTR("epoll_ctl") { epoll_ctl(epollFD, operation, fd, &event) }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     static func monotonicMillis() -> UInt64 {

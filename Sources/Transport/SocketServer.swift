@@ -45,9 +45,18 @@ public final class SocketServer: Sendable {
         for _ in group.loops { done.wait() }
     }
 
-    /// Starts the event-loop threads.
-    public func start() {
+    /// Starts the event-loop threads; with `accepting` false, connections wait in the backlog until
+    /// `startAccepting()` (for work that must run on the loops before the first client, such as restoring rooms).
+    public func start(accepting: Bool = true) {
         group.start()
+        if accepting { startAccepting() }
+    }
+
+    /// Starts accepting connections on every loop.
+    public func startAccepting() {
+        for loop in group.loops {
+            loop.execute { $0.startListening() }
+        }
     }
 
     /// Stops accepting, sends close 1001 to every WebSocket client and waits for the loops to finish, at most

@@ -33,14 +33,12 @@ public final class WordRoomsServer: Sendable {
                 throw StartError(description: "\(error)")
             }
         }
+        // Rooms run on the event loops (one executor per loop), next to the connections they serve.
+        let executors = (0..<max(1, options.threads)).map { RoomExecutor(hostedNamed: "rooms-\($0)") }
         let registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, shard: options.shard,
-                                    executors: RoomExecutorPool(threads: options.threads), journal: journal,
+                                    executors: RoomExecutorPool(executors: executors), journal: journal,
                                     clock: clock)
         self.registry = registry
-        if let journal {
-            let restored = WordRoomsServer.blocking { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
-            if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
-        }
         lobby = options.redis.map { SharedLobby(address: $0, shard: options.shard, registry: registry) }
         var staticFiles: StaticFiles?
         if let directory = options.webDirectory ?? WordRoomsServer.defaultWebDirectory() {
@@ -66,7 +64,17 @@ public final class WordRoomsServer: Sendable {
         } catch {
             throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
         }
-        transport.start()
+        for (loop, executor) in zip(transport.eventLoops, executors) {
+            _ = LoopRoomHost(loop: loop, executor: executor)
+        }
+        // Saved rooms are restored on the running loops before the first client is accepted (clients that
+        // connect meanwhile wait in the backlog), so that a resuming player finds their room.
+        transport.start(accepting: false)
+        if let journal {
+            let restored = WordRoomsServer.blocking { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
+            if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
+        }
+        transport.startAccepting()
     }
 
     public var port: Int { transport.port }

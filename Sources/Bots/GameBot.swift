@@ -284,6 +284,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
                 return
             }
             _ = replica.welcome(seq: seq, state: state)
+            if role == .spectator { room.spectators.welcome(seq: seq, state: state) }
             self.you = you
             self.token = token
             phase = .inRoom
@@ -329,6 +330,10 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
 
     private func receivedPatch(_ patch: DecodedPatch, now: UInt64) {
         worker.stats.patches += 1
+        if role == .spectator {
+            receivedSpectatorPatch(patch, now: now)
+            return
+        }
         switch replica.patch(seq: patch.seq, operations: patch.operations) {
         case .applied:
             room.patchRead(seq: replica.seq, at: now, delivery: &worker.stats.patchDelivery)
@@ -346,6 +351,24 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
                 worker.stats.resyncs += 1
                 send(["type": "resync"])
             }
+        }
+    }
+
+    /// A spectator checks the sequence and that the patch is the one the room's shared replica applied
+    /// (`SpectatorStream`); it has no moves to time and nothing to decide.
+    private func receivedSpectatorPatch(_ patch: DecodedPatch, now: UInt64) {
+        switch replica.follow(seq: patch.seq, valid: patch.operations != nil) {
+        case .applied:
+            if let problem = room.spectators.read(patch, seq: replica.seq) {
+                worker.stats.protocolError(problem.rawValue)
+            }
+            room.patchRead(seq: replica.seq, at: now, delivery: &worker.stats.patchDelivery)
+        case .skipped:
+            break
+        case .sendResync(let problem):
+            worker.stats.protocolError(problem.rawValue)
+            worker.stats.resyncs += 1
+            send(["type": "resync"])
         }
     }
 

@@ -23,6 +23,9 @@ final class RoomPlan {
     private var recentPatches: [DecodedPatch] = []
     private static let recentPatchCount = 4
 
+    /// The spectators' shared replica.
+    var spectators = SpectatorStream()
+
     /// When the members read each recent patch (by seq), kept until the patch is known to show a timed move
     /// (then every reading becomes a delivery time) or falls out of the window (joins, timers and host actions
     /// are not timed).

@@ -44,6 +44,22 @@ struct RoomReplica {
         return seq == self.seq
     }
 
+    /// Follows a patch without applying it: only the sequence rule is checked (for spectators, whose room's
+    /// patches are applied once to a shared replica, see `SpectatorStream`).
+    mutating func follow(seq: Int?, valid: Bool) -> PatchResult {
+        if awaitingSnapshot { return .skipped }
+        guard let seq, valid else {
+            awaitingSnapshot = true
+            return .sendResync(.badPatch)
+        }
+        guard seq == self.seq + 1 else {
+            awaitingSnapshot = true
+            return .sendResync(.seqGap)
+        }
+        self.seq = seq
+        return .applied
+    }
+
     /// Applies a patch if it is the next one.
     ///
     /// - Parameters:

@@ -68,6 +68,8 @@ public struct BotOptions: Sendable, Equatable {
     public var maxMessageBytes = 1 << 20
     /// Randomness of the bots (word choice, jitter); the same seed gives the same choices.
     public var seed: UInt64?
+    /// Microseconds between polls of an idle bot loop; 0 sleeps in epoll (see `--poll-us`).
+    public var pollMicroseconds = 0
     /// No progress lines.
     public var quiet = false
 
@@ -148,6 +150,10 @@ public struct BotOptions: Sendable, Equatable {
           --server-pid PID          read the server's memory and CPU from /proc/PID instead of its /metrics
           --max-message-bytes N     largest message the bots accept (default 1048576)
           --seed N                  seed of the bots' random choices
+          --poll-us N               idle bot loops poll every N microseconds instead of sleeping in epoll
+                                    (default 0: sleep). On one machine a server pays for waking a sleeping
+                                    client on every message (an interrupt to the bots' core), which clients
+                                    elsewhere never cost it; polling takes that out, adding at most N us
           --quiet                   no progress lines
           -h, --help                show this help
 
@@ -253,6 +259,7 @@ public struct BotOptions: Sendable, Equatable {
             case "--json": options.jsonPath = try value()
             case "--server-pid": options.serverPID = try integer(1...Int(Int32.max))
             case "--max-message-bytes": options.maxMessageBytes = try integer(1024...(1 << 30))
+            case "--poll-us": options.pollMicroseconds = try integer(0...100_000)
             case "--seed":
                 let text = try value()
                 guard let seed = UInt64(text) else {

@@ -41,7 +41,9 @@ public enum LoadTest {
         let serverStart = sampler.sample()
         let group: EventLoopGroup
         do {
-            group = try EventLoopGroup(clientThreads: options.threads, configuration: clientConfiguration)
+            var configuration = clientConfiguration
+            configuration.pollMicroseconds = options.pollMicroseconds
+            group = try EventLoopGroup(clientThreads: options.threads, configuration: configuration)
         } catch {
             throw StartError(description: "cannot create \(options.threads) event loops: \(error)")
         }

@@ -142,7 +142,7 @@ public final class EventLoop: @unchecked Sendable {
         nowMillis = Self.monotonicMillis()
         nextSweepMillis = nowMillis + 1000
         while running {
-            let count = epoll_wait(epollFD, events, Int32(Self.maxEvents), sleepMillis())
+            let count = waitForEvents(events)
             nowMillis = Self.monotonicMillis()
             if count > 0 {
                 for i in 0..<Int(count) {
@@ -167,6 +167,21 @@ public final class EventLoop: @unchecked Sendable {
         for connection in connections.compactMap({ $0 }) {
             destroy(connection)
         }
+    }
+
+    /// Waits for events: in `epoll_wait`, or polling (see `TransportConfiguration.pollMicroseconds`).
+    private func waitForEvents(_ events: UnsafeMutablePointer<epoll_event>) -> Int32 {
+        let timeout = sleepMillis()
+        let poll = configuration.pollMicroseconds
+        guard poll > 0, timeout != 0 else {
+            return epoll_wait(epollFD, events, Int32(Self.maxEvents), timeout)
+        }
+        let ready = epoll_wait(epollFD, events, Int32(Self.maxEvents), 0)
+        guard ready == 0 else { return ready }
+        let micros = timeout < 0 ? poll : min(poll, Int(timeout) * 1000)
+        var pause = timespec(tv_sec: 0, tv_nsec: micros * 1000)
+        nanosleep(&pause, nil)
+        return epoll_wait(epollFD, events, Int32(Self.maxEvents), 0)
     }
 
     /// How long epoll may sleep: until the next sweep or companion deadline, not at all with local work waiting.

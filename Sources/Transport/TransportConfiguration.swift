@@ -24,6 +24,12 @@ public struct TransportConfiguration: Sendable {
     public var maxConnections = 0
     /// Bound on a graceful shutdown: clients get close 1001 and this long to answer.
     public var shutdownTimeoutSeconds: Double = 3
+    /// 0: an idle loop sleeps in `epoll_wait` until something happens. Otherwise it polls: it looks without
+    /// waiting, and if nothing is ready sleeps this many microseconds before looking again. For a load tester
+    /// on the same machine as the server: a loop asleep in `epoll_wait` must be woken for every message, and on
+    /// loopback the sender pays that wake-up (an interrupt to the other core) in its own system call, a cost
+    /// that clients on other machines never put on a server.
+    public var pollMicroseconds = 0
 
     public init() {}
 

@@ -34,6 +34,14 @@ import Testing
         #expect(options.plannedConnections == 1250 * 10)
     }
 
+    @Test func chatShareAndPollingParse() throws {
+        let options = try parsed(["--chat-share", "0.25", "--poll-us", "200"])
+        #expect(options.chatShare == 0.25)
+        #expect(options.pollMicroseconds == 200)
+        #expect(try parsed([]).chatShare == 1, "by default every tick is a move")
+        #expect(try parsed([]).pollMicroseconds == 0, "by default idle loops sleep in epoll")
+    }
+
     @Test func scenarioIsThePositionalArgumentAnywhere() throws {
         #expect(try parsed(["echo"]).scenario == .echo)
         #expect(try parsed(["--connections", "5", "idle"]).scenario == .idle)
@@ -84,6 +92,8 @@ import Testing
         (["--quiet=yes"], "--quiet takes no value"),
         (["--warmup", "60"], "--warmup (60 s) must be shorter than --duration (60 s)"),
         (["--seed", "-3"], "--seed needs a whole number from 0 to 18446744073709551615, not '-3'"),
+        (["--chat-share", "2"], "--chat-share needs a number from 0 to 1, not '2'"),
+        (["--poll-us", "200000"], "--poll-us needs a whole number from 0 to 100000, not '200000'"),
     ])
     func badFlagsAreRefusedWithTheReason(arguments: [String], message: String) {
         #expect(throws: BotOptions.ParseError(description: message)) {

@@ -54,8 +54,9 @@ import WordRoomsServer
     }
 
     @Test func echoCountsEveryRoundTrip() async throws {
+        // Polling loops (--poll-us) must see every echo as a sleeping loop does.
         let report = try await runAgainstServer(["echo", "--connections", "10", "--depth", "4", "--size", "32",
-                                                 "--duration", "2"])
+                                                 "--duration", "2", "--poll-us", "100"])
         let stats = report.stats
         #expect(stats.connectsOpened == 10)
         #expect(stats.echoSent > 1000)

@@ -305,7 +305,7 @@ public actor Room {
             }
             host = newHost.id
         case .chat(let raw):
-            let text = raw.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            let text = Self.collapsingWhitespace(raw)
             guard !text.isEmpty else {
                 throw RoomError(code: "empty-chat", title: "Nothing to send", message: "Type a message first.", move: "chat")
             }
@@ -328,6 +328,27 @@ public actor Room {
                             message: "You are in room \(code). Leave it first.", move: message.type)
         }
         publish(now: now)
+    }
+
+    /// `text` with runs of whitespace made one space and none at the ends. Plain ASCII text (most chat) is
+    /// returned as it is when it has nothing to collapse, without looking up Unicode properties.
+    static func collapsingWhitespace(_ text: String) -> String {
+        var needsWork = false
+        var previousWasSpace = true
+        for byte in text.utf8 {
+            if byte >= 0x80 || byte < 0x20 || byte == 0x7F {
+                needsWork = true
+                break
+            }
+            let isSpace = byte == 0x20
+            if isSpace && previousWasSpace {
+                needsWork = true
+                break
+            }
+            previousWasSpace = isSpace
+        }
+        if !needsWork && !previousWasSpace { return text }
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     private static func spectatorsCannotPlay(_ move: String) -> RoomError {
@@ -409,8 +430,9 @@ public actor Room {
     // MARK: Lobby summary and timers
 
     func reportSummary() {
-        let summary = RoomSummary(code: code, game: kind, players: members.filter { !$0.isSpectator }.count,
-                                  spectators: members.filter(\.isSpectator).count,
+        let spectators = members.reduce(0) { $0 + ($1.isSpectator ? 1 : 0) }
+        let summary = RoomSummary(code: code, game: kind, players: members.count - spectators,
+                                  spectators: spectators,
                                   maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
         guard summary != lastSummary else { return }
         lastSummary = summary

@@ -91,9 +91,10 @@ def main():
         print("(!) the run had failures (see its .txt)")
     print("ratio = WordRooms / Python; server CPU in % of one core over the run")
 
-    for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games)"),
+    for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games), polling bots"),
+                        ("play-sleeping-wordrooms", "game load as above, bots sleeping in epoll (shorter run)"),
                         ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s;"
-                                             " latency after a 10 s warm-up")):
+                                             " latency after a 10 s warm-up, polling bots")):
         report = load(directory, name)
         print()
         print(title + flag(report))
@@ -108,6 +109,13 @@ def main():
               f"{play.get('patches', 0):,} ({report['messages']['in_per_s']:,.0f} msg/s in)")
         print(f"  move -> patch    p50 {fmt(latency.get('p50_us'), 'us')}  p90 {fmt(latency.get('p90_us'), 'us')}  "
               f"p99 {fmt(latency.get('p99_us'), 'us')}  max {fmt(latency.get('max_us'), 'us')}")
+        delivery = play.get("patch_delivery", {})
+        print(f"  delivery         p50 {fmt(delivery.get('p50_us'), 'us')}  p90 {fmt(delivery.get('p90_us'), 'us')}  "
+              f"p99 {fmt(delivery.get('p99_us'), 'us')}  max {fmt(delivery.get('max_us'), 'us')}  "
+              f"(n={delivery.get('count', 0):,}: every member, spectators included)")
+        print(f"  kinds of moves   {play.get('guesses', 0):,} guesses, {play.get('words', 0):,} words, "
+              f"{play.get('chats', 0):,} chat lines; unanswered {play.get('unanswered_moves', 0):,}, "
+              f"resyncs {play.get('resyncs', 0):,}")
         print(f"  join latency     p99 {fmt(dig(play, 'join_latency', 'p99_us'), 'us')}")
         print(f"  server           CPU {fmt(dig(report, 'server', 'cpu_percent'), '%')} of one core, RSS "
               f"{fmt(dig(report, 'server', 'start', 'resident_bytes'), 'bytes')} -> "

@@ -16,9 +16,14 @@
 #   echo ping-pong   1,000 connections, one message in flight each: round trips per second
 #   idle memory      N idle connections (5,000 and 19,500): server RSS growth / N
 #   CPU at 20k/s     1,000 connections x 20 messages/s each (fixed rate): server CPU, % of one core
-#   game load        WordRooms: 1,250 rooms x 8 bots, 1 move/s each, --play-seconds (default 60)
+#   game load        WordRooms: 1,250 rooms x 8 bots, 1 move/s each (a guess or word when the game allows,
+#                    a chat line otherwise), --play-seconds (default 60)
 #   fan-out          WordRooms: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s per player,
 #                    timed after a 10 s warm-up (the ramp: every join is a patch to everyone in the room)
+#   The game loads run with bots that poll their sockets every --bots-poll-us (default 200) microseconds
+#   instead of sleeping in epoll: on one machine the server pays, in its own send, for waking a sleeping
+#   client on the other core (an inter-processor interrupt per message), which clients on other machines
+#   never cost it. A shorter game load with sleeping bots (--bots-poll-us 0) is run too, for comparison.
 #
 # Output: one table (WordRooms, Python, ratio) and the game figures; every run's JSON report and text summary
 # stay in the output directory (--out, default a new directory under /tmp).
@@ -40,6 +45,7 @@ PYTHON=1
 OUT=""
 IDLE_SIZES=""
 NICE=0
+POLL_US=200
 
 usage() {
     sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
@@ -54,6 +60,7 @@ Options:
   --no-python          WordRooms only
   --out DIR            where reports and logs go
   --nice N             run the servers and the bots with this niceness (e.g. -10 on a shared machine, as root)
+  --bots-poll-us N     the game-load bots poll every N microseconds (default 200; 0: sleep in epoll)
   -h, --help           this text
 EOF
 }
@@ -69,6 +76,7 @@ while [[ $# -gt 0 ]]; do
         --no-python) PYTHON=0; shift ;;
         --out) OUT="${2:?--out needs a value}"; shift 2 ;;
         --nice) NICE="${2:?--nice needs a value}"; shift 2 ;;
+        --bots-poll-us) POLL_US="${2:?--bots-poll-us needs a value}"; shift 2 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "run-benchmarks: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -209,11 +217,15 @@ for kind in "${TARGETS[@]}"; do
     bots "cpu-20k-$kind" "$kind" echo --connections 1000 --depth 8 --size 32 --rate 20 \
         --duration "$((ECHO_SECONDS + 2))"
 done
-bots play-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 --duration "$PLAY_SECONDS"
+# The first 8 s (the ramp: 10,000 connections, every join a patch to the room) are not timed.
+bots play-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 --duration "$PLAY_SECONDS" \
+    --warmup 8 --poll-us "$POLL_US"
+bots play-sleeping-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 \
+    --duration "$((PLAY_SECONDS / 2 > 20 ? PLAY_SECONDS / 2 : 20))" --warmup 8 --poll-us 0
 # The ramp of the fan-out run is its own load (each join is a patch to everyone already in the room): its first
 # 10 s are not timed.
 bots fanout-wordrooms wordrooms play --rooms 50 --players 2 --spectators 200 --game snowman --rate 5 \
-    --duration "$((ECHO_SECONDS * 2 + 10))" --warmup 10
+    --duration "$((ECHO_SECONDS * 2 + 10))" --warmup 10 --poll-us "$POLL_US"
 
 # --- Report -----------------------------------------------------------------------------------------------
 PYTHON_BIN=python3
@@ -227,7 +239,8 @@ WEBSOCKETS_VERSION="n/a"
         "open-files hard limit $(ulimit -Hn)"
     echo "swift: $(swift --version 2>/dev/null | head -n 1 || echo unknown); Python websockets $WEBSOCKETS_VERSION;" \
         "load average before: $LOAD_BEFORE (other processes share these cores: figures are indicative)"
-    echo "server on core 0 (1 event-loop thread), bots on core 1 (1 thread), niceness $NICE; reports in $OUT"
+    echo "server on core 0 (1 event-loop thread), bots on core 1 (1 thread), niceness $NICE;" \
+        "game-load bots poll every $POLL_US us; reports in $OUT"
     echo
     "$PYTHON_BIN" "$HERE/bench_table.py" "$OUT" $IDLE_SIZES
 } | tee "$OUT/summary.txt"

@@ -117,3 +117,21 @@ import WordGames
         #expect(builder.update(parts).isEmpty)
     }
 }
+
+/// Chat text is stored with whitespace collapsed; the ASCII fast path must agree with the general rule.
+@Suite struct ChatWhitespaceTests {
+    @Test(arguments: [
+        ("hello there", "hello there"),
+        ("  hello   there  ", "hello there"),
+        ("tab\tand\nnewline", "tab and newline"),
+        ("", ""),
+        ("   ", ""),
+        ("x", "x"),
+        ("café  au lait", "café au lait"),
+        ("no\u{00A0}break", "no break"),
+    ])
+    func collapses(_ input: String, _ expected: String) {
+        #expect(Room.collapsingWhitespace(input) == expected)
+        #expect(Room.collapsingWhitespace(input) == input.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
+    }
+}

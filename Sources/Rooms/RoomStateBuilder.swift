@@ -132,7 +132,7 @@ struct RoomStateBuilder {
         object["guesses"] = guesses.reset(view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
         object["wrongGuesses"] = JSONValue(view.wrongGuesses)
         object["maxWrongGuesses"] = JSONValue(view.maxWrongGuesses)
-        object["scores"] = snowmanScores.value(for: view.players, RoomGame.json)
+        object["scores"] = snowmanScores.value(for: Self.scoreLines(view), RoomGame.json)
         object["turn"] = nullable(view.turn?.rawValue)
         object["turnEndsAt"] = nullable(view.turnDeadline)
         object["word"] = nullable(view.word)
@@ -166,6 +166,16 @@ struct RoomStateBuilder {
         return .object(object)
     }
 
+    /// The players' lines as the scores show them: whose turn it is changes with every guess but is not part of
+    /// the scores (it is `turn`), so it must not make them look changed.
+    private static func scoreLines(_ view: SnowmanView) -> [SnowmanView.PlayerLine] {
+        view.players.map { line in
+            var shown = line
+            shown.hasTurn = false
+            return shown
+        }
+    }
+
     /// Found words only grow within one round of one match.
     private static func round(_ view: ScrambleView) -> Int {
         view.matchNumber &* 1_000 &+ view.roundNumber
@@ -181,7 +191,7 @@ struct RoomStateBuilder {
         update(&object, "guesses", \.guesses, view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
         set(&object, "wrongGuesses", JSONValue(view.wrongGuesses))
         set(&object, "maxWrongGuesses", JSONValue(view.maxWrongGuesses))
-        set(&object, "scores", snowmanScores.value(for: view.players, RoomGame.json))
+        set(&object, "scores", snowmanScores.value(for: Self.scoreLines(view), RoomGame.json))
         set(&object, "turn", nullable(view.turn?.rawValue))
         set(&object, "turnEndsAt", nullable(view.turnDeadline))
         set(&object, "word", nullable(view.word))
@@ -214,16 +224,17 @@ struct RoomStateBuilder {
 
     /// Sets `object[key]` to `value`, emitting the operations for the difference (none if it is the same).
     private mutating func set(_ object: inout JSONObject, _ key: String, _ value: JSONValue) {
-        guard let old = object[key] else {
+        // One lookup, and the old value changed where it is.
+        let found: Void? = object.withValue(forKey: key) { old in
+            if old.isPlainlyEqual(to: value) { return }
             push(key)
-            operations.append(.add(path: pointer, value: value))
+            operations += JSONPatch.diff(from: old, to: value, at: path)
             pop()
-            object[key] = value
-            return
+            old = value
         }
-        if old.isPlainlyEqual(to: value) { return }
+        guard found == nil else { return }
         push(key)
-        operations += JSONPatch.diff(from: old, to: value, at: path)
+        operations.append(.add(path: pointer, value: value))
         pop()
         object[key] = value
     }

@@ -586,6 +586,11 @@ public final class EventLoop: @unchecked Sendable {
     /// one batch leave in one `writev`.
     func outputQueued(on connection: Connection) {
         if connection.outbound.count > connection.outboundLimit, connection.phase != .closing {
+            // Before calling the peer slow, hand the socket what it takes now: a burst queued in one pass (say,
+            // the replies to a backlog read after a pause) is not a reader that fell behind.
+            flush(connection)
+            guard connections[Int(connection.fd)] === connection,
+                  connection.outbound.count > connection.outboundLimit else { return }
             counters.slowConsumers += 1
             // Too far behind: drop what it has not started to receive, keep the rest of the chunk being written
             // (so the stream stays whole frames), and end with a close frame that says why.

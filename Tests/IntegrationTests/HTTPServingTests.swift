@@ -187,6 +187,29 @@ import WebSocket
         }
     }
 
+    @Test func aBurstRepliedInOnePassIsNotASlowConsumer() async throws {
+        // 400 echoes of 1 KB arrive in one write and are answered in one pass: 400 KB queued at once, far over a
+        // 64 KiB allowance, but the socket takes it as fast as the client reads, so nobody is cut off.
+        try await withServer(configure: { $0.maxOutboundBytes = 64 * 1024 }) { server in
+            let client = try TestClient.webSocket(port: server.port)
+            let payload = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+            var burst: [UInt8] = []
+            for _ in 0..<400 {
+                burst += FrameEncoder.encode(.text, payload: payload, maskingKey: FrameEncoder.randomMaskingKey())
+            }
+            let shared = Unchecked(value: client)
+            let bytes = burst
+            let writer = Thread { try? shared.value.send(bytes) }
+            writer.start()
+            for _ in 0..<400 {
+                let message = try client.readMessage()
+                #expect(message.payload.count == payload.count)
+            }
+            let counters = waitFor { await server.transport.counters() }
+            #expect(counters.slowConsumers == 0)
+        }
+    }
+
     @Test func broadcastToAClientThatNeverReadsIsCutOff() async throws {
         var limits = GameLimits()
         limits.messagesPerSecond = 1_000_000

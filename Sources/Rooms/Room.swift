@@ -22,7 +22,12 @@ public actor Room {
     /// Time from a message arriving to its patch being queued to every member.
     private let fanout: LatencyHistogram?
 
-    var game: RoomGame
+    var game: RoomGame {
+        didSet { gameVersion &+= 1 }
+    }
+    /// Bumped on every change to `game` (any mutating call): when it has not moved, as after a chat line, the
+    /// state builder skips the game's part.
+    private var gameVersion = 0
     var members: [Member] = [] {
         didSet { membersVersion &+= 1 }
     }
@@ -408,7 +413,7 @@ public actor Room {
         }
         let operations = stateBuilder.update(RoomStateBuilder.Parts(
             code: code, kind: kind, isPublic: isPublic, host: host, members: members,
-            membersVersion: membersVersion, chat: chat, game: game))
+            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
         guard !operations.isEmpty else { return }
         seq += 1
         let frame = ServerMessage.patch(seq: seq, ops: JSONPatch(operations).json)

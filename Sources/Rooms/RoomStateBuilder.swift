@@ -20,6 +20,8 @@ struct RoomStateBuilder {
     private(set) var state: JSONValue = .null
     /// Whether `state` came from this builder's own parts (false at first and after `restore`).
     private var primed = false
+    /// `gameVersion` of the game part as last built.
+    private var builtGameVersion: Int?
     private var operations: [JSONPatch.Operation] = []
     private var path: [String] = []
 
@@ -53,6 +55,8 @@ struct RoomStateBuilder {
         /// Oldest first; ids increase.
         var chat: [ChatLine]
         var game: RoomGame
+        /// Must change whenever the game changes.
+        var gameVersion: Int
     }
 
     /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
@@ -83,6 +87,8 @@ struct RoomStateBuilder {
             set(&top, "host", nullable(parts.host?.rawValue))
             set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
             update(&top, "chat", \.chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
+            guard parts.gameVersion != builtGameVersion else { return }
+            builtGameVersion = parts.gameVersion
             push(parts.kind.rawValue)
             _ = top.withValue(forKey: parts.kind.rawValue) { game in
                 game.withObject { object in
@@ -119,6 +125,7 @@ struct RoomStateBuilder {
         case .snowman(let game): object[parts.kind.rawValue] = snowman(game.view)
         case .scramble(let game): object[parts.kind.rawValue] = scramble(game.view)
         }
+        builtGameVersion = parts.gameVersion
         return .object(object)
     }
 

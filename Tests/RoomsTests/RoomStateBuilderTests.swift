@@ -12,13 +12,17 @@ import WordGames
         var builder = RoomStateBuilder()
         var chat: [ChatLine] = []
         var chatIDs = 0
-        var game: RoomGame
+        var game: RoomGame {
+            didSet { gameVersion += 1 }
+        }
+        var gameVersion = 0
         var previous: JSONValue = .null
         var operations: [JSONPatch.Operation] = []
 
         var parts: RoomStateBuilder.Parts {
             RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: game.kind, isPublic: false,
-                                   host: PlayerID("p1"), members: [], membersVersion: 0, chat: chat, game: game)
+                                   host: PlayerID("p1"), members: [], membersVersion: 0, chat: chat, game: game,
+                                   gameVersion: gameVersion)
         }
 
         /// Updates the builder and checks its operations and state; returns the operations.
@@ -110,7 +114,8 @@ import WordGames
         var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
         game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
         let parts = RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: .snowman, isPublic: true, host: PlayerID("p1"),
-                                           members: [], membersVersion: 0, chat: [], game: .snowman(game))
+                                           members: [], membersVersion: 0, chat: [], game: .snowman(game),
+                                           gameVersion: 0)
         let operations = builder.update(parts)
         #expect(try JSONPatch(operations).apply(to: restored) == builder.state, "from what clients have")
         #expect(builder.state["stale"] == nil)

@@ -27,7 +27,7 @@ public enum LoadTest {
     /// - Returns: The merged figures of the run.
     /// - Throws: `StartError` if the event loops or the word lists cannot be set up.
     public static func run(_ options: BotOptions, log: @escaping (String) -> Void) throws(StartError) -> BotReport {
-        let fileLimit = ProcessUsage.raiseFileLimit()
+        let fileLimit = OpenFileLimit.raiseToHardLimit()
         let lexicon = try loadLexicon(for: options)
         let rate = options.effectiveRate ?? 1
         let context = RunContext(options: options, lexicon: lexicon,

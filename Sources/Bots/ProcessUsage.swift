@@ -24,18 +24,4 @@ public enum ProcessUsage {
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
     }
-
-    /// Raises the soft open-files limit to the hard limit: every bot connection is a descriptor.
-    ///
-    /// - Returns: The soft limit now in force, or -1 if it could not be read.
-    public static func raiseFileLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return limit.rlim_cur > UInt(Int.max) ? Int.max : Int(limit.rlim_cur)
-    }
 }

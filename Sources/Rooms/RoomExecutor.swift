@@ -187,13 +187,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         spare = []
         swap(&batch, &queue)
         pthread_mutex_unlock(mutex)
-        for work in batch {
-            switch work {
-            case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-            case .closure(let body): body()
-            case .stop: break
-            }
-        }
+        _ = perform(batch)
         batch.removeAll(keepingCapacity: true)
         pthread_mutex_lock(mutex)
         spare = batch
@@ -233,15 +227,21 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
             }
             swap(&batch, &queue)
             pthread_mutex_unlock(mutex)
-            for work in batch {
-                switch work {
-                case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
-                case .closure(let body): body()
-                case .stop: return
-                }
-            }
+            guard perform(batch) else { return }
             batch.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Runs a batch of work in order. Returns false at a `stop` (what follows it is not run).
+    private func perform(_ batch: [Work]) -> Bool {
+        for work in batch {
+            switch work {
+            case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+            case .closure(let body): body()
+            case .stop: return false
+            }
+        }
+        return true
     }
 }
 

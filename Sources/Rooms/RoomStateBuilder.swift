@@ -111,7 +111,9 @@ struct RoomStateBuilder {
 
     // MARK: Full builds
 
-    /// The whole state built from scratch; primes every kept part.
+    /// The whole state built from scratch; primes every kept part. Only on a fresh builder (first use, or after
+    /// `restore`): the game's part is built by the same updates as later changes, from an empty object, with the
+    /// operations of that build thrown away.
     private mutating func fullState(_ parts: Parts) -> JSONValue {
         var object = JSONObject()
         object.reserveCapacity(7)
@@ -121,55 +123,15 @@ struct RoomStateBuilder {
         object["host"] = nullable(parts.host?.rawValue)
         object["members"] = members.value(for: parts.membersVersion) { _ in Self.json(parts.members) }
         object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
+        var game = JSONObject()
+        game.reserveCapacity(17)
         switch parts.game {
-        case .snowman(let game): object[parts.kind.rawValue] = snowman(game.view)
-        case .scramble(let game): object[parts.kind.rawValue] = scramble(game.view)
+        case .snowman(let snowman): update(&game, snowman.view)
+        case .scramble(let scramble): update(&game, scramble.view)
         }
+        object[parts.kind.rawValue] = .object(game)
         builtGameVersion = parts.gameVersion
-        return .object(object)
-    }
-
-    private mutating func snowman(_ view: SnowmanView) -> JSONValue {
-        var object = JSONObject()
-        object.reserveCapacity(15)
-        object["gameNumber"] = JSONValue(view.gameNumber)
-        object["status"] = JSONValue(view.status.rawValue)
-        object["statusLine"] = JSONValue(view.statusLine)
-        object["positions"] = positions.value(for: view.positions, RoomGame.json)
-        object["guesses"] = guesses.reset(view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
-        object["wrongGuesses"] = JSONValue(view.wrongGuesses)
-        object["maxWrongGuesses"] = JSONValue(view.maxWrongGuesses)
-        object["scores"] = snowmanScores.value(for: Self.scoreLines(view), RoomGame.json)
-        object["turn"] = nullable(view.turn?.rawValue)
-        object["turnEndsAt"] = nullable(view.turnDeadline)
-        object["word"] = nullable(view.word)
-        object["canStartNext"] = JSONValue(view.canStartNextGame)
-        object["settings"] = snowmanSettings.value(for: view.settings, RoomGame.json)
-        object["nextSettings"] = nextSnowmanSettings.value(for: view.nextSettings, RoomGame.json)
-        object["history"] = history.reset(view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
-        return .object(object)
-    }
-
-    private mutating func scramble(_ view: ScrambleView) -> JSONValue {
-        var object = JSONObject()
-        object.reserveCapacity(17)
-        object["matchNumber"] = JSONValue(view.matchNumber)
-        object["phase"] = JSONValue(view.phase.rawValue)
-        object["statusLine"] = JSONValue(view.statusLine)
-        object["round"] = JSONValue(view.roundNumber)
-        object["rounds"] = JSONValue(view.totalRounds)
-        object["root"] = nullable(view.root)
-        object["minWordLength"] = JSONValue(view.minWordLength)
-        object["totalWords"] = nullable(view.totalWords)
-        object["found"] = found.reset(view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
-        object["phaseEndsAt"] = nullable(view.phaseEndsAt)
-        object["scores"] = scrambleScores.value(for: view.players, RoomGame.json)
-        object["scoreboard"] = scoreboard.value(for: view.scoreboard, RoomGame.json)
-        object["lastRound"] = lastRound.value(for: view.lastRound) { $0.map(RoomGame.json) ?? .null }
-        object["finalScoreboard"] = finalScoreboard.value(for: view.finalScoreboard) { $0.map(RoomGame.json) ?? .null }
-        object["canStartNext"] = JSONValue(view.canStartMatch)
-        object["settings"] = scrambleSettings.value(for: view.settings, RoomGame.json)
-        object["nextSettings"] = nextScrambleSettings.value(for: view.nextSettings, RoomGame.json)
+        operations = []
         return .object(object)
     }
 

@@ -682,33 +682,33 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func perform(_ task: LoopTask) {
-            switch task {
-            case .send(let fd, let generation, let frame):
+        switch task {
+        case .send(let fd, let generation, let frame):
+            connection(fd, generation)?.send(frame: frame)
+        case .broadcast(let frame, let targets):
+            for (fd, generation) in targets {
                 connection(fd, generation)?.send(frame: frame)
-            case .broadcast(let frame, let targets):
-                for (fd, generation) in targets {
-                    connection(fd, generation)?.send(frame: frame)
-                }
-            case .close(let fd, let generation, let code, let reason):
-                if let connection = connection(fd, generation) {
-                    startClose(connection, code: code, reason: reason)
-                }
-            case .httpResponse(let fd, let generation, let response, let keepAlive, let headOnly):
-                guard let connection = connection(fd, generation), connection.phase == .awaitingResponse else { return }
-                connection.phase = .http
-                queueResponse(response, on: connection, keepAlive: keepAlive, headOnly: headOnly)
-                if connection.phase == .http, !connection.inbound.isEmpty {
-                    var pending: [UInt8] = []
-                    swap(&pending, &connection.inbound)
-                    pending.withUnsafeMutableBytes { processRequests($0, on: connection) }
-                }
-            case .run(let body):
-                body(self)
-            case .connect(let request):
-                startConnecting(request)
-            case .shutdown:
-                beginShutdown()
             }
+        case .close(let fd, let generation, let code, let reason):
+            if let connection = connection(fd, generation) {
+                startClose(connection, code: code, reason: reason)
+            }
+        case .httpResponse(let fd, let generation, let response, let keepAlive, let headOnly):
+            guard let connection = connection(fd, generation), connection.phase == .awaitingResponse else { return }
+            connection.phase = .http
+            queueResponse(response, on: connection, keepAlive: keepAlive, headOnly: headOnly)
+            if connection.phase == .http, !connection.inbound.isEmpty {
+                var pending: [UInt8] = []
+                swap(&pending, &connection.inbound)
+                pending.withUnsafeMutableBytes { processRequests($0, on: connection) }
+            }
+        case .run(let body):
+            body(self)
+        case .connect(let request):
+            startConnecting(request)
+        case .shutdown:
+            beginShutdown()
+        }
     }
 
     /// The connection if it is still open to the application (its endpoint not yet told it closed).

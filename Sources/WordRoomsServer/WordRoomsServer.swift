@@ -163,17 +163,3 @@ public final class WordRoomsServer: Sendable {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }
-
-/// Raises the soft open-files limit to the hard limit: every connection is a descriptor.
-///
-/// - Returns: the new soft limit.
-public func raiseFileLimit() -> Int {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
-    if limit.rlim_cur < limit.rlim_max {
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-    return Int(limit.rlim_cur)
-}

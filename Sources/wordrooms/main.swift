@@ -26,7 +26,7 @@ do {
     exit(2)
 }
 
-let fileLimit = raiseFileLimit()
+let fileLimit = OpenFileLimit.raiseToHardLimit()
 let server: WordRoomsServer
 do {
     var rooms = RoomConfiguration()

@@ -18,7 +18,7 @@ func withServer(
     configure: (inout TransportConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (WordRoomsServer) throws -> Void
 ) async throws {
-    _ = raiseFileLimit()
+    _ = OpenFileLimit.raiseToHardLimit()
     var options = ServerOptions()
     options.host = host
     options.port = 0

@@ -14,7 +14,7 @@ public enum LoadTest {
         public let description: String
     }
 
-    /// How often the driver wakes the loops' timers and ramp.
+    /// How often the driver runs the loops' ramp and fixed-rate echoes.
     static let tickNanoseconds: UInt64 = 5_000_000
     /// How long the end of the run waits for connections to finish closing.
     static let closeWaitNanoseconds: UInt64 = 3_000_000_000
@@ -47,10 +47,11 @@ public enum LoadTest {
         } catch {
             throw StartError(description: "cannot create \(options.threads) event loops: \(error)")
         }
-        group.start()
         let workers = group.loops.enumerated().map { index, loop in
             LoopWorker(index: index, loop: loop, context: context, loops: group.loops.count)
         }
+        for worker in workers { worker.loop.add(worker) }
+        group.start()
         defer {
             // Shutting down closes what is still open, and the bots hear of it: they and their workers (which
             // they reach through unowned references) must outlive the loops.

@@ -13,6 +13,9 @@ struct TimerHeap {
 
     var count: Int { entries.count }
 
+    /// The deadline of the earliest entry (perhaps a stale one), nil when there is none.
+    var earliestDeadline: UInt64? { entries.first?.deadline }
+
     mutating func push(_ entry: Entry) {
         entries.append(entry)
         var child = entries.count - 1

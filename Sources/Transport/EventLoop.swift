@@ -154,6 +154,12 @@ public final class EventLoop: @unchecked Sendable {
                         drainMailbox()
                     } else if fd >= 0, fd < connections.count, let connection = connections[Int(fd)] {
                         handle(events: event.events, on: connection)
+                        // What this event asked for (a room's patch, an echo) leaves before the next socket is
+                        // read. Held until the whole batch is read, every reply would wait for the slowest part
+                        // of the batch: after a pause (a busy core, a descheduled VM) the batch holds hundreds
+                        // of moves, and the first would wait for all of them.
+                        runLocalWork()
+                        flushDirty()
                     }
                 }
             }
@@ -582,8 +588,8 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Marks a connection to be flushed once the current batch of events is handled, so many frames queued in
-    /// one batch leave in one `writev`.
+    /// Marks a connection to be flushed once the current event is handled, so the frames queued for it in the
+    /// meantime (a broadcast, the replies to many pipelined messages) leave in one `writev`.
     func outputQueued(on connection: Connection) {
         if connection.outbound.count > connection.outboundLimit, connection.phase != .closing {
             // Before calling the peer slow, hand the socket what it takes now: a burst queued in one pass (say,

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Transport
+import WebSocket
+
+/// When one pass of the event loop finds many sockets readable (after a pause: a busy core, a descheduled VM),
+/// the reply to each message must leave before the next socket is read, not once the whole batch is read. The
+/// replies here come from a loop companion, as a room's patches do: the endpoint only hands the message over.
+@Suite struct ReplyOrderTests {
+    /// Replies "ok" to every message from its `runPending`, and notes for each message how many earlier ones were
+    /// still unanswered on the wire when it was read. Only its loop's thread touches `open` and `pending`.
+    final class Replier: WebSocketEndpoint, HTTPApplication, LoopCompanion, @unchecked Sendable {
+        let maxMessageBytes = 1024
+        private var open: [Connection] = []
+        private var pending: [Connection] = []
+        let waiting = Mutex<[Int]>([])
+
+        func runPending() {
+            let due = pending
+            pending.removeAll()
+            for connection in due where connection.isOpen { connection.sendText("ok") }
+        }
+        func nextDeadline() -> Double? { pending.isEmpty ? nil : 0 }
+
+        func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? { self }
+        func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
+            .now(HTTPResponse(status: 404))
+        }
+
+        func didOpen(_ connection: Connection, request: HTTPRequestHead) { open.append(connection) }
+        func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {
+            // Earlier messages whose reply has not reached the socket yet: still to be made, or made and queued.
+            let unanswered = pending.count + open.filter { $0 !== connection && $0.outbound.count > 0 }.count
+            waiting.withLock { $0.append(unanswered) }
+            pending.append(connection)
+        }
+        func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {}
+        func didClose(_ connection: Connection, code: CloseCode?) { open.removeAll { $0 === connection } }
+    }
+
+    @Test func eachReplyLeavesBeforeTheNextSocketIsRead() async throws {
+        var configuration = TransportConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.threads = 1
+        let replier = Replier()
+        let server = try SocketServer(configuration: configuration, application: replier)
+        server.eventLoops[0].add(replier)
+        server.start()
+        defer { server.shutdown() }
+        try await onThread {
+            let clients = try (0..<4).map { _ in try TestClient.webSocket(port: server.port, path: "/") }
+            // Hold the loop while every client sends, so that one pass finds all four sockets readable.
+            server.eventLoops[0].execute { _ in usleep(300_000) }
+            Thread.sleep(forTimeInterval: 0.05)
+            for client in clients { try client.sendFrame(.text, Array("move".utf8)) }
+            for client in clients {
+                let reply = try client.readMessage()
+                #expect(String(decoding: reply.payload, as: UTF8.self) == "ok")
+            }
+        }
+        #expect(replier.waiting.withLock { $0 } == [0, 0, 0, 0])
+    }
+}

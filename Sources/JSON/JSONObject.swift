@@ -34,6 +34,7 @@ public struct JSONObject: Sendable {
     /// - Parameter members: The members, in the order they should be serialized.
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
         self.init()
+        self.members.reserveCapacity(members.underestimatedCount)
         for (key, value) in members {
             self[key] = value
         }

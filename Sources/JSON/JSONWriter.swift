@@ -32,6 +32,43 @@ public struct JSONWriter: Sendable {
         return buffer
     }
 
+    /// Appends the patch document (RFC 6902 §3) of `patch` to `buffer`: the same text as writing `patch.json`,
+    /// each operation as `{"op", "from"?, "path", "value"?}`, without building that JSON value first (a
+    /// broadcast patch is written once per change, and the intermediate objects cost more than the writing).
+    ///
+    /// - Parameters:
+    ///   - patch: The operations to write.
+    ///   - buffer: Bytes to append to.
+    public func write(_ patch: JSONPatch, into buffer: inout [UInt8]) {
+        var output = Output(capacity: Self.initialCapacity)
+        output.append(ASCII.openBracket)
+        for (index, operation) in patch.operations.enumerated() {
+            if index > 0 { output.append(ASCII.comma) }
+            output.append(literal: "{\"op\":")
+            switch operation {
+            case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
+                Self.write(operation.name, to: &output)
+                output.append(literal: ",\"path\":")
+                Self.write(path, to: &output)
+                output.append(literal: ",\"value\":")
+                Self.write(value, to: &output)
+            case .remove(let path):
+                Self.write(operation.name, to: &output)
+                output.append(literal: ",\"path\":")
+                Self.write(path, to: &output)
+            case .move(let from, let path), .copy(let from, let path):
+                Self.write(operation.name, to: &output)
+                output.append(literal: ",\"from\":")
+                Self.write(from, to: &output)
+                output.append(literal: ",\"path\":")
+                Self.write(path, to: &output)
+            }
+            output.append(ASCII.closeBrace)
+        }
+        output.append(ASCII.closeBracket)
+        output.withBytes { buffer.append(contentsOf: $0) }
+    }
+
     /// Enough for a typical patch message without growing; a full room state grows a few times.
     static let initialCapacity = 1024
 
@@ -123,6 +160,31 @@ public struct JSONWriter: Sendable {
                     appendEscape(for: byte, to: &output)
                 } else {
                     output.append(byte)
+                }
+            }
+        }
+        output.append(ASCII.quote)
+    }
+
+    /// A JSON Pointer as a JSON string: its RFC 6901 §3 form (`~` as `~0`, `/` as `~1`), escaped for JSON.
+    private static func write(_ pointer: JSONPointer, to output: inout Output) {
+        output.append(ASCII.quote)
+        for token in pointer.tokens {
+            output.append(ASCII.slash)
+            for byte in token.utf8 {
+                switch byte {
+                case JSONPointer.tilde:
+                    output.append(JSONPointer.tilde)
+                    output.append(ASCII.zero)
+                case ASCII.slash:
+                    output.append(JSONPointer.tilde)
+                    output.append(UInt8(ascii: "1"))
+                default:
+                    if needsEscape(byte) {
+                        appendEscape(for: byte, to: &output)
+                    } else {
+                        output.append(byte)
+                    }
                 }
             }
         }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // Swift's `String ==` and `String.hashValue` follow Unicode canonical equivalence, so "é" (U+00E9) equals
 // "e\u{301}". JSON does not: RFC 6902 §4.6 compares strings code point by code point, and RFC 8259 §8.3 says
 // implementations that compare member names code unit by code unit interoperate. These helpers compare and hash
@@ -10,9 +14,10 @@ extension String {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
+        // memcmp, not `elementsEqual`: the generic byte loop showed up in profiles of every object lookup.
         let contiguous = lhs.withContiguousStorageIfAvailable { left in
             rhs.withContiguousStorageIfAvailable { right in
-                left.elementsEqual(right)
+                left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
             }
         }
         if let contiguous, let result = contiguous {

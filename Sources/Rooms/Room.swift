@@ -143,7 +143,7 @@ public actor Room {
         case .join(let link, let name, let token, let lastSeq, let spectator):
             join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator, now: now)
         case .message(let linkID, let message, let receivedAt):
-            guard let index = members.firstIndex(where: { $0.link?.id == linkID }) else { return }
+            guard let index = memberIndex(linkID: linkID) else { return }
             do {
                 try handle(message, from: index, now: now)
                 if receivedAt > 0, let fanout {
@@ -153,7 +153,7 @@ public actor Room {
                 members[index].link?.send(frame: ServerMessage.error(error))
             }
         case .disconnected(let linkID):
-            guard let index = members.firstIndex(where: { $0.link?.id == linkID }) else { return }
+            guard let index = memberIndex(linkID: linkID) else { return }
             members[index].link = nil
             members[index].disconnectedAt = now
             publish(now: now)
@@ -406,25 +406,47 @@ public actor Room {
     /// Brings the state up to date; when it changed, broadcasts one patch frame to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
-        if members.allSatisfy({ $0.link == nil }) {
-            if emptySince == nil { emptySince = now }
-        } else {
-            emptySince = nil
+        // Members are looked at in place (by index) throughout: copying one out retains all its fields.
+        var anyoneConnected = false
+        for index in members.indices where members[index].link != nil {
+            anyoneConnected = true
+            break
         }
+        if anyoneConnected {
+            emptySince = nil
+        } else if emptySince == nil {
+            emptySince = now
+        }
+        // The game only when the builder will look at it: a copy of it retains everything the game holds.
+        // (Debug builds always pass it, to check each update against a full rebuild.)
+        var game: RoomGame?
+        #if DEBUG
+        game = self.game
+        #else
+        if stateBuilder.needsGame(version: gameVersion) { game = self.game }
+        #endif
         let operations = stateBuilder.update(RoomStateBuilder.Parts(
             code: code, kind: kind, isPublic: isPublic, host: host, members: members,
             membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
         guard !operations.isEmpty else { return }
         seq += 1
-        let frame = ServerMessage.patch(seq: seq, ops: JSONPatch(operations).json)
+        let frame = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
         history.append(frame, seq: seq)
         journal?.roomChanged(self)
-        for member in members {
-            if let link = member.link, link.id != except {
+        for index in members.indices {
+            if let link = members[index].link, link.id != except {
                 link.send(frame: frame)
             }
         }
         reportSummary()
+    }
+
+    /// The member connected through `linkID`.
+    private func memberIndex(linkID: UInt64) -> Int? {
+        for index in members.indices where members[index].link?.id == linkID {
+            return index
+        }
+        return nil
     }
 
     /// A fresh snapshot: the state and its `seq` (for tests and resync).
@@ -435,7 +457,8 @@ public actor Room {
     // MARK: Lobby summary and timers
 
     func reportSummary() {
-        let spectators = members.reduce(0) { $0 + ($1.isSpectator ? 1 : 0) }
+        var spectators = 0
+        for index in members.indices where members[index].isSpectator { spectators += 1 }
         let summary = RoomSummary(code: code, game: kind, players: members.count - spectators,
                                   spectators: spectators,
                                   maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
@@ -448,8 +471,8 @@ public actor Room {
     /// period ending, or the room's own disposal.
     func scheduleTimer(now: Double) {
         var next = game.nextDeadline
-        for member in members {
-            if let at = member.disconnectedAt {
+        for index in members.indices {
+            if let at = members[index].disconnectedAt {
                 next = min(next ?? .infinity, at + configuration.resumeGraceSeconds)
             }
         }

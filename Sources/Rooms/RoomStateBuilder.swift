@@ -54,9 +54,16 @@ struct RoomStateBuilder {
         var membersVersion: Int
         /// Oldest first; ids increase.
         var chat: [ChatLine]
-        var game: RoomGame
+        /// The game; may be nil when `needsGame(version:)` said the builder will not look at it.
+        var game: RoomGame?
         /// Must change whenever the game changes.
         var gameVersion: Int
+    }
+
+    /// Whether the next update looks at the game: it changed since the last build, or everything is built anew.
+    func needsGame(version: Int) -> Bool {
+        guard primed, case .object = state else { return true }
+        return version != builtGameVersion
     }
 
     /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
@@ -86,13 +93,13 @@ struct RoomStateBuilder {
         current.withObject { top in
             set(&top, "host", nullable(parts.host?.rawValue))
             set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
-            update(&top, "chat", \.chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
-            guard parts.gameVersion != builtGameVersion else { return }
+            chat = update(&top, "chat", chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
+            guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
             builtGameVersion = parts.gameVersion
             push(parts.kind.rawValue)
-            _ = top.withValue(forKey: parts.kind.rawValue) { game in
-                game.withObject { object in
-                    switch parts.game {
+            _ = top.withValue(forKey: parts.kind.rawValue) { value in
+                value.withObject { object in
+                    switch game {
                     case .snowman(let snowman): update(&object, snowman.view)
                     case .scramble(let scramble): update(&object, scramble.view)
                     }
@@ -125,12 +132,15 @@ struct RoomStateBuilder {
         object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
         var game = JSONObject()
         game.reserveCapacity(17)
+        assert(parts.game != nil, "a full build needs the game (see needsGame)")
         switch parts.game {
-        case .snowman(let snowman): update(&game, snowman.view)
-        case .scramble(let scramble): update(&game, scramble.view)
+        case .snowman(let snowman)?: update(&game, snowman.view)
+        case .scramble(let scramble)?: update(&game, scramble.view)
+        case nil: break
         }
         object[parts.kind.rawValue] = .object(game)
-        builtGameVersion = parts.gameVersion
+        // Without the game, its part is built by the next update that has it.
+        builtGameVersion = parts.game == nil ? nil : parts.gameVersion
         operations = []
         return .object(object)
     }
@@ -157,7 +167,7 @@ struct RoomStateBuilder {
         set(&object, "status", JSONValue(view.status.rawValue))
         set(&object, "statusLine", JSONValue(view.statusLine))
         set(&object, "positions", positions.value(for: view.positions, RoomGame.json))
-        update(&object, "guesses", \.guesses, view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
+        guesses = update(&object, "guesses", guesses, view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
         set(&object, "wrongGuesses", JSONValue(view.wrongGuesses))
         set(&object, "maxWrongGuesses", JSONValue(view.maxWrongGuesses))
         set(&object, "scores", snowmanScores.value(for: Self.scoreLines(view), RoomGame.json))
@@ -167,7 +177,7 @@ struct RoomStateBuilder {
         set(&object, "canStartNext", JSONValue(view.canStartNextGame))
         set(&object, "settings", snowmanSettings.value(for: view.settings, RoomGame.json))
         set(&object, "nextSettings", nextSnowmanSettings.value(for: view.nextSettings, RoomGame.json))
-        update(&object, "history", \.history, view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
+        history = update(&object, "history", history, view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
     }
 
     private mutating func update(_ object: inout JSONObject, _ view: ScrambleView) {
@@ -179,7 +189,7 @@ struct RoomStateBuilder {
         set(&object, "root", nullable(view.root))
         set(&object, "minWordLength", JSONValue(view.minWordLength))
         set(&object, "totalWords", nullable(view.totalWords))
-        update(&object, "found", \.found, view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
+        found = update(&object, "found", found, view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
         set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
         set(&object, "scores", scrambleScores.value(for: view.players, RoomGame.json))
         set(&object, "scoreboard", scoreboard.value(for: view.scoreboard, RoomGame.json))
@@ -211,16 +221,18 @@ struct RoomStateBuilder {
     /// Brings the list at `object[key]` up to date with `list`: `remove` for the entries that dropped off its
     /// oldest end and `add` for the new ones at its newest end, applied in place; a `replace` of the whole list
     /// when it was reset (a new game or round) or changed too much for entry-by-entry operations to be smaller.
+    ///
+    /// Takes the list's `JSONLog` and returns it updated (the caller stores it back): reaching it through a key
+    /// path on `self` instead would copy the whole builder.
     private mutating func update<Element: Equatable>(
-        _ object: inout JSONObject, _ key: String, _ logPath: WritableKeyPath<RoomStateBuilder, JSONLog<Element>>,
+        _ object: inout JSONObject, _ key: String, _ log: JSONLog<Element>,
         _ list: [Element], generation: Int, ordinal: ((Element) -> Int)?, _ build: (Element) -> JSONValue
-    ) {
-        var log = self[keyPath: logPath]
-        defer { self[keyPath: logPath] = log }
+    ) -> JSONLog<Element> {
+        var log = log
         let edit = log.edit(to: list, generation: generation, ordinal: ordinal)
         switch edit {
         case .unchanged:
-            return
+            return log
         case .reset:
             set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
         case .edit(let dropped, let added):
@@ -258,6 +270,7 @@ struct RoomStateBuilder {
                 set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
             }
         }
+        return log
     }
 
     // MARK: Paths

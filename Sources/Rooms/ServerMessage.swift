@@ -11,8 +11,16 @@ enum ServerMessage {
         return FrameEncoder.encode(.text, payload: payload)
     }
 
-    static func patch(seq: Int, ops: JSONValue) -> [UInt8] {
-        frame(["type": "patch", "seq": JSONValue(seq), "ops": ops])
+    /// `{"type":"patch","seq":…,"ops":[…]}`, the operations written straight from the patch.
+    static func patch(seq: Int, ops: JSONPatch) -> [UInt8] {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(256)
+        payload.append(contentsOf: #"{"type":"patch","seq":"#.utf8)
+        payload.append(contentsOf: String(seq).utf8)
+        payload.append(contentsOf: #","ops":"#.utf8)
+        JSONWriter().write(ops, into: &payload)
+        payload.append(UInt8(ascii: "}"))
+        return FrameEncoder.encode(.text, payload: payload)
     }
 
     static func snapshot(seq: Int, state: JSONValue, now: Double) -> [UInt8] {

@@ -68,6 +68,26 @@ import Testing
         }
     }
 
+    @Test func writesAPatchAsItsJSONDocumentWouldBeWritten() throws {
+        // Tokens that need RFC 6901 escaping (~ and /) and JSON escaping (quote, backslash, control characters).
+        let odd = JSONPointer(tokens: ["a~b", "c/d", "q\"u\\o\u{1}te", "é", "0"])
+        let patch = JSONPatch([
+            .add(path: JSONPointer(tokens: ["chat", "3"]), value: ["id": 4, "text": "hi \"there\""]),
+            .remove(path: JSONPointer(tokens: ["chat", "0"])),
+            .replace(path: odd, value: [1, 2.5, nil, true]),
+            .move(from: odd, path: JSONPointer(tokens: [])),
+            .copy(from: JSONPointer(tokens: ["x"]), path: JSONPointer(tokens: ["y", ""])),
+            .test(path: JSONPointer(tokens: ["turn"]), value: "p1"),
+        ])
+        var direct: [UInt8] = [9]
+        JSONWriter().write(patch, into: &direct)
+        #expect(direct == [9] + JSONWriter().serialize(patch.json))
+        #expect(try JSONPatch(json: JSONParser().parse(Array(direct.dropFirst()))).json == patch.json)
+        var empty: [UInt8] = []
+        JSONWriter().write(JSONPatch([]), into: &empty)
+        #expect(String(decoding: empty, as: UTF8.self) == "[]")
+    }
+
     @Test func roundTripsDoublesBitForBit() throws {
         var random = SeededGenerator(seed: 0xD0B1E)
         var samples: [Double] = [.leastNonzeroMagnitude, .greatestFiniteMagnitude, .ulpOfOne, 0.1 + 0.2, 1e21, 1e-7]

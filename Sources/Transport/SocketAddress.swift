@@ -63,7 +63,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public var description: String {

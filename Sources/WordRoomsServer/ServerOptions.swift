@@ -188,7 +188,7 @@ public struct ServerOptions: Sendable, Equatable {
     static func shardFromHostname() -> Int? {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return nil }
-        let name = String(cString: buffer)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let digits = name.reversed().prefix { $0.isNumber }
         guard !digits.isEmpty, let number = Int(String(digits.reversed())), (0...21).contains(number) else { return nil }
         return number

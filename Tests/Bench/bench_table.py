@@ -9,6 +9,7 @@ both servers and their ratio, then the game-load figures of WordRooms. Standard 
 
 import json
 import os
+import statistics
 import sys
 
 
@@ -121,6 +122,30 @@ def main():
               f"{fmt(dig(report, 'server', 'start', 'resident_bytes'), 'bytes')} -> "
               f"{fmt(dig(report, 'server', 'end', 'resident_bytes'), 'bytes')}")
         print(f"  bots             CPU {fmt(dig(report, 'bots', 'cpu_percent'), '%')} of one core")
+        if name == "play-wordrooms":
+            print_repeats(directory)
+
+
+def print_repeats(directory):
+    """The move -> patch p99 of every game load run (play-wordrooms, play-wordrooms-2, ...) and their median."""
+    runs = [load(directory, "play-wordrooms")]
+    index = 2
+    while os.path.exists(os.path.join(directory, f"play-wordrooms-{index}.json")):
+        runs.append(load(directory, f"play-wordrooms-{index}"))
+        index += 1
+    if len(runs) < 2:
+        return
+    p99s = [dig(run, "play", "move_to_patch", "p99_us") for run in runs if run is not None]
+    p99s = [value for value in p99s if value is not None]
+    cpus = [dig(run, "server", "cpu_percent") for run in runs if run is not None]
+    cpus = [value for value in cpus if value is not None]
+    if not p99s:
+        return
+    label = f"all {len(runs)} runs"
+    print(f"  {label:<17}move -> patch p99 " + ", ".join(fmt(value, 'us') for value in p99s)
+          + f"; median {fmt(statistics.median(p99s), 'us')}")
+    if cpus:
+        print(f"  {'':<17}server CPU " + ", ".join(fmt(value, '%') for value in cpus))
 
 
 if __name__ == "__main__":

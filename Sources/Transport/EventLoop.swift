@@ -94,10 +94,18 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Cross-thread entry
 
     /// Hands `task` to the loop thread. Callable from any thread; from the loop's own thread the task runs before
-    /// the loop next sleeps, without a lock or a wake-up.
+    /// the loop next sleeps, without a lock or a wake-up (a frame to send is queued to its connection at once).
     func submit(_ task: LoopTask) {
         if isCurrentThread {
-            local.append(task)
+            switch task {
+            case .send, .broadcast:
+                // A frame for a connection of this loop, from work this loop runs (a room hosted here): queued to
+                // the connection right away rather than through the task list, which would only copy it twice.
+                // Closes and the rest still wait their turn, so a room's "send, then close" keeps its order.
+                perform(task)
+            default:
+                local.append(task)
+            }
             return
         }
         let first = mailbox.withLock { tasks in

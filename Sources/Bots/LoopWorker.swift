@@ -132,7 +132,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         }
     }
 
-    /// Wakes the bots whose time has come. The loop calls this after every batch of events and sleeps no longer
+    /// Wakes the bots whose time has come. The loop calls this after every event and sleeps no longer
     /// than `nextDeadline`, so a move leaves when its bot planned it, give or take the loop's polling interval.
     /// (Woken by the driver's tick instead, every bot due within the tick's 5 ms would move at once: the server
     /// would see 10,000 players' moves as 200 bursts a second, a load no real crowd makes.)

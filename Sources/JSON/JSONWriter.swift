@@ -45,19 +45,17 @@ public struct JSONWriter: Sendable {
         for (index, operation) in patch.operations.enumerated() {
             if index > 0 { output.append(ASCII.comma) }
             output.append(literal: "{\"op\":")
+            Self.write(operation.name, to: &output)
             switch operation {
             case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
-                Self.write(operation.name, to: &output)
                 output.append(literal: ",\"path\":")
                 Self.write(path, to: &output)
                 output.append(literal: ",\"value\":")
                 Self.write(value, to: &output)
             case .remove(let path):
-                Self.write(operation.name, to: &output)
                 output.append(literal: ",\"path\":")
                 Self.write(path, to: &output)
             case .move(let from, let path), .copy(let from, let path):
-                Self.write(operation.name, to: &output)
                 output.append(literal: ",\"from\":")
                 Self.write(from, to: &output)
                 output.append(literal: ",\"path\":")

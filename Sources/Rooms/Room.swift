@@ -407,12 +407,7 @@ public actor Room {
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
         // Members are looked at in place (by index) throughout: copying one out retains all its fields.
-        var anyoneConnected = false
-        for index in members.indices where members[index].link != nil {
-            anyoneConnected = true
-            break
-        }
-        if anyoneConnected {
+        if members.indices.contains(where: { members[$0].link != nil }) {
             emptySince = nil
         } else if emptySince == nil {
             emptySince = now
@@ -443,10 +438,7 @@ public actor Room {
 
     /// The member connected through `linkID`.
     private func memberIndex(linkID: UInt64) -> Int? {
-        for index in members.indices where members[index].link?.id == linkID {
-            return index
-        }
-        return nil
+        members.indices.first { members[$0].link?.id == linkID }
     }
 
     /// A fresh snapshot: the state and its `seq` (for tests and resync).

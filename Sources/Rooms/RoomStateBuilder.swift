@@ -62,8 +62,13 @@ struct RoomStateBuilder {
 
     /// Whether the next update looks at the game: it changed since the last build, or everything is built anew.
     func needsGame(version: Int) -> Bool {
-        guard primed, case .object = state else { return true }
-        return version != builtGameVersion
+        !buildsOnKeptState || version != builtGameVersion
+    }
+
+    /// Whether an update can patch the kept state part by part; otherwise it builds everything and diffs.
+    private var buildsOnKeptState: Bool {
+        guard primed, case .object = state else { return false }
+        return true
     }
 
     /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
@@ -76,7 +81,7 @@ struct RoomStateBuilder {
     ///
     /// - Returns: The operations that turn the previous state into the new one (empty when nothing changed).
     mutating func update(_ parts: Parts) -> [JSONPatch.Operation] {
-        guard primed, state.withObject({ _ in }) != nil else {
+        guard buildsOnKeptState else {
             let full = fullState(parts)
             let patch = JSONPatch.diff(from: state, to: full)
             state = full
@@ -167,7 +172,8 @@ struct RoomStateBuilder {
         set(&object, "status", JSONValue(view.status.rawValue))
         set(&object, "statusLine", JSONValue(view.statusLine))
         set(&object, "positions", positions.value(for: view.positions, RoomGame.json))
-        guesses = update(&object, "guesses", guesses, view.guesses, generation: view.gameNumber, ordinal: nil, RoomGame.json)
+        guesses = update(&object, "guesses", guesses, view.guesses, generation: view.gameNumber, ordinal: nil,
+                         RoomGame.json)
         set(&object, "wrongGuesses", JSONValue(view.wrongGuesses))
         set(&object, "maxWrongGuesses", JSONValue(view.maxWrongGuesses))
         set(&object, "scores", snowmanScores.value(for: Self.scoreLines(view), RoomGame.json))

@@ -406,8 +406,15 @@ public actor Room {
     /// Brings the state up to date; when it changed, broadcasts one patch frame to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
-        // Members are looked at in place (by index) throughout: copying one out retains all its fields.
-        if members.indices.contains(where: { members[$0].link != nil }) {
+        // Members are looked at in place (by index) throughout: copying one out retains all its fields. Plain
+        // loops rather than closures: a closure formed in the actor checks at run time that it runs on the
+        // actor's executor, a cost every change paid several times over.
+        var anyoneConnected = false
+        for index in members.indices where members[index].link != nil {
+            anyoneConnected = true
+            break
+        }
+        if anyoneConnected {
             emptySince = nil
         } else if emptySince == nil {
             emptySince = now
@@ -438,7 +445,8 @@ public actor Room {
 
     /// The member connected through `linkID`.
     private func memberIndex(linkID: UInt64) -> Int? {
-        members.indices.first { members[$0].link?.id == linkID }
+        for index in members.indices where members[index].linkID == linkID { return index }
+        return nil
     }
 
     /// A fresh snapshot: the state and its `seq` (for tests and resync).

@@ -6,14 +6,12 @@ import WordGames
 ///
 /// One encoder per part of a view (per entry for lists), so that `RoomStateBuilder` can rebuild only what changed.
 extension RoomGame {
-    static func json(_ positions: [SnowmanView.Position]) -> JSONValue {
-        .array(positions.map { position -> JSONValue in
-            [
-                "id": JSONValue(position.id),
-                "letter": nullable(position.letter),
-                "missed": JSONValue(position.isMissed),
-            ]
-        })
+    static func json(_ position: SnowmanView.Position) -> JSONValue {
+        [
+            "id": JSONValue(position.id),
+            "letter": nullable(position.letter),
+            "missed": JSONValue(position.isMissed),
+        ]
     }
 
     static func json(_ guess: SnowmanGame.Guess) -> JSONValue {
@@ -25,16 +23,12 @@ extension RoomGame {
         ]
     }
 
-    static func json(_ players: [SnowmanView.PlayerLine]) -> JSONValue {
-        .array(players.map { line -> JSONValue in
-            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
-        })
+    static func json(_ line: SnowmanView.PlayerLine) -> JSONValue {
+        ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
     }
 
-    static func json(_ players: [ScrambleView.PlayerLine]) -> JSONValue {
-        .array(players.map { line -> JSONValue in
-            ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
-        })
+    static func json(_ line: ScrambleView.PlayerLine) -> JSONValue {
+        ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
     }
 
     static func json(_ record: SnowmanGame.Record) -> JSONValue {
@@ -70,14 +64,16 @@ extension RoomGame {
     }
 
     static func json(_ lines: [ScoreLine]) -> JSONValue {
-        .array(lines.map { line -> JSONValue in
-            [
-                "player": JSONValue(line.player.rawValue),
-                "name": JSONValue(line.name),
-                "score": JSONValue(line.score),
-                "rank": JSONValue(line.rank),
-            ]
-        })
+        .array(lines.map { json($0) })
+    }
+
+    static func json(_ line: ScoreLine) -> JSONValue {
+        [
+            "player": JSONValue(line.player.rawValue),
+            "name": JSONValue(line.name),
+            "score": JSONValue(line.score),
+            "rank": JSONValue(line.rank),
+        ]
     }
 
     static func json(_ settings: SnowmanSettings) -> JSONValue {

@@ -28,16 +28,16 @@ struct RoomStateBuilder {
     private var members = JSONMemo<Int>()
     private var chat = JSONLog<ChatLine>(newestAt: .back)
 
-    private var positions = JSONMemo<[SnowmanView.Position]>()
+    private var positions = JSONRows<SnowmanView.Position>()
     private var guesses = JSONLog<SnowmanGame.Guess>(newestAt: .back)
-    private var snowmanScores = JSONMemo<[SnowmanView.PlayerLine]>()
+    private var snowmanScores = JSONRows<SnowmanView.PlayerLine>()
     private var snowmanSettings = JSONMemo<SnowmanSettings>()
     private var nextSnowmanSettings = JSONMemo<SnowmanSettings>()
     private var history = JSONLog<SnowmanGame.Record>(newestAt: .back)
 
     private var found = JSONLog<ScrambleGame.FoundWord>(newestAt: .front)
-    private var scrambleScores = JSONMemo<[ScrambleView.PlayerLine]>()
-    private var scoreboard = JSONMemo<[ScoreLine]>()
+    private var scrambleScores = JSONRows<ScrambleView.PlayerLine>()
+    private var scoreboard = JSONRows<ScoreLine>()
     private var lastRound = JSONMemo<ScrambleGame.RoundSummary?>()
     private var finalScoreboard = JSONMemo<[ScoreLine]?>()
     private var scrambleSettings = JSONMemo<ScrambleSettings>()
@@ -171,12 +171,12 @@ struct RoomStateBuilder {
         set(&object, "gameNumber", JSONValue(view.gameNumber))
         set(&object, "status", JSONValue(view.status.rawValue))
         set(&object, "statusLine", JSONValue(view.statusLine))
-        set(&object, "positions", positions.value(for: view.positions, RoomGame.json))
+        positions = update(&object, "positions", positions, view.positions, RoomGame.json)
         guesses = update(&object, "guesses", guesses, view.guesses, generation: view.gameNumber, ordinal: nil,
                          RoomGame.json)
         set(&object, "wrongGuesses", JSONValue(view.wrongGuesses))
         set(&object, "maxWrongGuesses", JSONValue(view.maxWrongGuesses))
-        set(&object, "scores", snowmanScores.value(for: Self.scoreLines(view), RoomGame.json))
+        snowmanScores = update(&object, "scores", snowmanScores, Self.scoreLines(view), RoomGame.json)
         set(&object, "turn", nullable(view.turn?.rawValue))
         set(&object, "turnEndsAt", nullable(view.turnDeadline))
         set(&object, "word", nullable(view.word))
@@ -197,8 +197,8 @@ struct RoomStateBuilder {
         set(&object, "totalWords", nullable(view.totalWords))
         found = update(&object, "found", found, view.found, generation: Self.round(view), ordinal: nil, RoomGame.json)
         set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
-        set(&object, "scores", scrambleScores.value(for: view.players, RoomGame.json))
-        set(&object, "scoreboard", scoreboard.value(for: view.scoreboard, RoomGame.json))
+        scrambleScores = update(&object, "scores", scrambleScores, view.players, RoomGame.json)
+        scoreboard = update(&object, "scoreboard", scoreboard, view.scoreboard, RoomGame.json)
         set(&object, "lastRound", lastRound.value(for: view.lastRound) { $0.map(RoomGame.json) ?? .null })
         set(&object, "finalScoreboard",
             finalScoreboard.value(for: view.finalScoreboard) { $0.map(RoomGame.json) ?? .null })
@@ -277,6 +277,50 @@ struct RoomStateBuilder {
             }
         }
         return log
+    }
+
+    /// Brings the list at `object[key]` up to date with `list`: when only entries changed (the list kept its
+    /// length), each changed entry is rebuilt and diffed in place, so a move that changes one score line costs
+    /// one line; otherwise the whole list is rebuilt and diffed.
+    ///
+    /// Takes the list's `JSONRows` and returns it updated, like the `JSONLog` update.
+    private mutating func update<Element: Equatable>(
+        _ object: inout JSONObject, _ key: String, _ rows: JSONRows<Element>, _ list: [Element],
+        _ build: (Element) -> JSONValue
+    ) -> JSONRows<Element> {
+        var rows = rows
+        let previous = rows.previous
+        let change = rows.change(to: list)
+        rows.remember(list)
+        switch change {
+        case .unchanged:
+            return rows
+        case .whole:
+            set(&object, key, .array(list.map(build)))
+            return rows
+        case .entries:
+            break
+        }
+        push(key)
+        var applied = false
+        _ = object.withValue(forKey: key) { value in
+            applied = value.withArray { (items: inout [JSONValue]) -> Void in
+                guard items.count == list.count else { return }
+                for index in list.indices where list[index] != previous[index] {
+                    let json = build(list[index])
+                    push(String(index))
+                    operations += JSONPatch.diff(from: items[index], to: json, at: path)
+                    pop()
+                    items[index] = json
+                }
+            } != nil
+        }
+        pop()
+        if !applied {
+            // Not the array this builder made (cannot happen with our own builds): replace it.
+            set(&object, key, .array(list.map(build)))
+        }
+        return rows
     }
 
     // MARK: Paths

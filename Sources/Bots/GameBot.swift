@@ -8,8 +8,10 @@ import WebSocket
 /// One bot of the `play` and `churn` scenarios: a player (the host, who creates the room, or a joiner), a
 /// spectator, or a churner, which drops its connection, resumes, checks its state and leaves, in a loop.
 ///
-/// Every bot rebuilds the room's state from `welcome`, `patch` and `snapshot` (`RoomReplica`) and decides its
-/// moves from that state only, as a person looking at the web client would.
+/// Every bot follows the room's state through `welcome`, `patch` and `snapshot`, checking the sequence
+/// (`RoomReplica`), and decides its moves from the state at its own seq only, as a person looking at the web
+/// client would. Players and spectators read that state from the room's `RoomStates`, which applies each patch
+/// once for all of them; churners, whose resumes are the point, rebuild their own.
 ///
 /// Created and used on one event-loop thread only: its worker's. `@unchecked Sendable` because the transport
 /// requires endpoints to be `Sendable`; the bot is never touched from another thread.
@@ -120,6 +122,13 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     }
 
     private var isPlayer: Bool { role != .spectator }
+    /// Whether the bot reads its state from the room's shared `RoomStates` rather than rebuilding its own.
+    private var sharesStates: Bool { role != .churner }
+
+    /// The room's state as of the last message this bot read.
+    private var state: JSONValue {
+        sharesStates ? room.states.state(near: replica.seq) : replica.state
+    }
     private var interval: UInt64 { worker.context.moveInterval }
 
     // MARK: Lifecycle
@@ -283,8 +292,12 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
                 worker.stats.protocolError("bad-welcome")
                 return
             }
-            _ = replica.welcome(seq: seq, state: state)
-            if role == .spectator { room.spectators.welcome(seq: seq, state: state) }
+            if sharesStates {
+                replica.start(seq: seq)
+                if let problem = room.states.given(state, at: seq) { worker.stats.protocolError(problem.rawValue) }
+            } else {
+                _ = replica.welcome(seq: seq, state: state)
+            }
             self.you = you
             self.token = token
             phase = .inRoom
@@ -330,13 +343,21 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
 
     private func receivedPatch(_ patch: DecodedPatch, now: UInt64) {
         worker.stats.patches += 1
-        if role == .spectator {
-            receivedSpectatorPatch(patch, now: now)
-            return
-        }
-        switch replica.patch(seq: patch.seq, operations: patch.operations) {
+        let result = sharesStates
+            ? replica.follow(seq: patch.seq, valid: patch.operations != nil)
+            : replica.patch(seq: patch.seq, operations: patch.operations)
+        switch result {
         case .applied:
+            if sharesStates, let problem = room.states.read(patch, seq: replica.seq) {
+                worker.stats.protocolError(problem.rawValue)
+                if problem == .patchFailed {
+                    // As with a replica of its own: wait for a snapshot of the state the server has.
+                    requestResync()
+                    return
+                }
+            }
             room.patchRead(seq: replica.seq, at: now, delivery: &worker.stats.patchDelivery)
+            guard isPlayer else { return }
             if !pending.isEmpty, let operations = patch.operations,
                Self.touches(operations, room.game == .snowman ? Self.guessesPath : Self.foundPath)
                 || Self.touches(operations, Self.chatPath) {
@@ -347,29 +368,17 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             break
         case .sendResync(let problem):
             worker.stats.protocolError(problem.rawValue)
-            if !verifying {
-                worker.stats.resyncs += 1
-                send(["type": "resync"])
-            }
+            requestResync()
         }
     }
 
-    /// A spectator checks the sequence and that the patch is the one the room's shared replica applied
-    /// (`SpectatorStream`); it has no moves to time and nothing to decide.
-    private func receivedSpectatorPatch(_ patch: DecodedPatch, now: UInt64) {
-        switch replica.follow(seq: patch.seq, valid: patch.operations != nil) {
-        case .applied:
-            if let problem = room.spectators.read(patch, seq: replica.seq) {
-                worker.stats.protocolError(problem.rawValue)
-            }
-            room.patchRead(seq: replica.seq, at: now, delivery: &worker.stats.patchDelivery)
-        case .skipped:
-            break
-        case .sendResync(let problem):
-            worker.stats.protocolError(problem.rawValue)
-            worker.stats.resyncs += 1
-            send(["type": "resync"])
-        }
+    /// Asks for a snapshot after a gap or a patch that did not apply (unless one is on its way already for a
+    /// resumed churner's check).
+    private func requestResync() {
+        replica.awaitSnapshot()
+        guard !verifying else { return }
+        worker.stats.resyncs += 1
+        send(["type": "resync"])
     }
 
     private func receivedSnapshot(_ message: JSONValue, now: UInt64) {
@@ -379,7 +388,14 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             return
         }
         let recovering = replica.awaitingSnapshot
-        let matched = replica.snapshot(seq: seq, state: state)
+        let matched: Bool
+        if sharesStates {
+            matched = !recovering && seq == replica.seq && room.states.state(at: seq) == state
+            replica.start(seq: seq)
+            if let problem = room.states.given(state, at: seq) { worker.stats.protocolError(problem.rawValue) }
+        } else {
+            matched = replica.snapshot(seq: seq, state: state)
+        }
         if verifying {
             verifying = false
             if matched {
@@ -497,15 +513,15 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let window = newest ?? .max
         switch move.kind {
         case .guess(let letter):
-            guard case .array(let guesses)? = replica.state["snowman"]?["guesses"] else { return false }
+            guard case .array(let guesses)? = state["snowman"]?["guesses"] else { return false }
             return guesses.suffix(window).contains {
                 $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you
             }
         case .word(let word, let valid):
-            guard valid, case .array(let found)? = replica.state["scramble"]?["found"] else { return false }
+            guard valid, case .array(let found)? = state["scramble"]?["found"] else { return false }
             return found.prefix(window).contains { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
         case .chat(let text):
-            guard case .array(let lines)? = replica.state["chat"] else { return false }
+            guard case .array(let lines)? = state["chat"] else { return false }
             return lines.suffix(window).contains { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
         }
     }
@@ -553,7 +569,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     private func act(now: UInt64) {
         guard worker.running, phase == .inRoom, isPlayer, !replica.awaitingSnapshot, !verifying,
               let you else { return }
-        let state = replica.state
+        let state = self.state
         if let due = nextMoveAt, now >= due {
             // Keep the cadence: the next move is one interval after this one was due, unless far behind.
             nextMoveAt = now - due > interval ? now + interval : due + interval
@@ -669,7 +685,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
                 nextMoveAt = now + UInt64(worker.random.unit() * Double(interval))
             }
             consider(nextMoveAt!)
-            let state = replica.state
+            let state = self.state
             // Only hosts start games; the others have nothing else to wait for.
             let isHost = state["host"]?.stringValue == you
             if !isHost { overSeenAt = nil }

@@ -18,13 +18,12 @@ final class RoomPlan {
     /// Everyone but the host, in joining order: players, churners, then spectators.
     var joiners: [GameBot] = []
     /// The last few patch messages bots of this room decoded, newest last. The server sends every member the
-    /// same bytes, so the others reuse the decoding when their message is byte for byte the same (each still
-    /// applies it to its own state). A few, not one: members read a busy room's patches interleaved.
+    /// same bytes, so the others reuse the decoding when their message is byte for byte the same. A few, not one: members read a busy room's patches interleaved.
     private var recentPatches: [DecodedPatch] = []
     private static let recentPatchCount = 4
 
-    /// The spectators' shared replica.
-    var spectators = SpectatorStream()
+    /// The room's states by seq, shared by its players and spectators (churners keep their own).
+    var states = RoomStates()
 
     /// When the members read each recent patch (by seq), kept until the patch is known to show a timed move
     /// (then every reading becomes a delivery time) or falls out of the window (joins, timers and host actions

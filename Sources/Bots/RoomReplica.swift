@@ -44,8 +44,20 @@ struct RoomReplica {
         return seq == self.seq
     }
 
-    /// Follows a patch without applying it: only the sequence rule is checked (for spectators, whose room's
-    /// patches are applied once to a shared replica, see `SpectatorStream`).
+    /// Drops patches until the next snapshot (the bot found something wrong and asked for one).
+    mutating func awaitSnapshot() {
+        awaitingSnapshot = true
+    }
+
+    /// Starts following the room at `seq` without keeping its state (a welcome or snapshot for a bot that reads
+    /// its room's states from `RoomStates`).
+    mutating func start(seq: Int) {
+        self.seq = seq
+        awaitingSnapshot = false
+    }
+
+    /// Follows a patch without applying it: only the sequence rule is checked (for bots whose room's patches
+    /// are applied once for all of them, see `RoomStates`).
     mutating func follow(seq: Int?, valid: Bool) -> PatchResult {
         if awaitingSnapshot { return .skipped }
         guard let seq, valid else {

@@ -59,7 +59,14 @@ public struct JSONObject: Sendable {
         if let index {
             return index[ObjectKey(key)]
         }
-        return members.firstIndex { $0.key.bytewiseEquals(key) }
+        // Keys are compared where they lie: a closure over the members (`firstIndex`) copied each one out,
+        // retaining its key and value, which made this the costliest step of applying a patch.
+        return members.withUnsafeBufferPointer { buffer -> Int? in
+            for position in buffer.indices where buffer[position].key.bytewiseEquals(key) {
+                return position
+            }
+            return nil
+        }
     }
 
     /// The value of the member named `key`; setting `nil` removes the member, setting a new key appends it.

@@ -15,8 +15,12 @@ struct OutboundQueue: ~Copyable {
         var owned: Bool
     }
 
+    /// The only frame queued, when it is a shared one: most connections of a game room get one patch at a time,
+    /// so it is kept here, inline, rather than in `chunks`, whose storage (a different, cold, cache line for every
+    /// connection of a broadcast) would be touched twice for each frame. `chunks` is empty while it is set.
+    private var single: [UInt8]?
     private var chunks: [Chunk] = []
-    /// Bytes of the first chunk already written.
+    /// Bytes of the first chunk (or of `single`) already written.
     private var headOffset = 0
     /// Total bytes not yet written.
     private(set) var count = 0
@@ -26,12 +30,25 @@ struct OutboundQueue: ~Copyable {
     /// Queues a pre-encoded frame without copying it.
     mutating func append(shared bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        chunks.append(Chunk(bytes: bytes, owned: false))
+        if count == 0, chunks.isEmpty {
+            single = bytes
+        } else {
+            spillSingle()
+            chunks.append(Chunk(bytes: bytes, owned: false))
+        }
         count += bytes.count
+    }
+
+    /// Moves `single` into `chunks` before a second chunk joins it.
+    private mutating func spillSingle() {
+        guard let bytes = single else { return }
+        single = nil
+        chunks.append(Chunk(bytes: bytes, owned: false))
     }
 
     /// Lets `body` append bytes to an owned scratch buffer at the tail of the queue.
     mutating func appendOwned(pool: BufferPool, _ body: (inout [UInt8]) -> Void) {
+        spillSingle()
         if chunks.isEmpty || !chunks[chunks.count - 1].owned {
             chunks.append(Chunk(bytes: pool.take(), owned: true))
         }
@@ -54,6 +71,7 @@ struct OutboundQueue: ~Copyable {
 
     /// Drops everything queued (the peer is gone).
     mutating func removeAll(pool: BufferPool) {
+        single = nil
         for index in chunks.indices where chunks[index].owned {
             pool.give(takeBytes(index))
         }
@@ -73,6 +91,17 @@ struct OutboundQueue: ~Copyable {
     mutating func flush(fd: Int32, pool: BufferPool, iovecs: UnsafeMutablePointer<iovec>) throws(SystemError) -> Bool {
         while count > 0 {
             let written: Int
+            if let bytes = single {
+                written = try Self.write(bytes, from: headOffset, fd: fd)
+                if written < 0 { return false }
+                count -= written
+                headOffset += written
+                if count == 0 {
+                    single = nil
+                    headOffset = 0
+                }
+                continue
+            }
             if chunks.count == 1 {
                 written = try writeSingle(fd: fd)
             } else {
@@ -88,11 +117,15 @@ struct OutboundQueue: ~Copyable {
     private static let sendFlags = Int32(MSG_NOSIGNAL)
 
     private func writeSingle(fd: Int32) throws(SystemError) -> Int {
-        let offset = headOffset
-        let result = chunks[0].bytes.withUnsafeBytes { raw in
+        try Self.write(chunks[0].bytes, from: headOffset, fd: fd)
+    }
+
+    /// Sends `bytes` from `offset`: the count written, or -1 when the socket would block.
+    private static func write(_ bytes: [UInt8], from offset: Int, fd: Int32) throws(SystemError) -> Int {
+        let result = bytes.withUnsafeBytes { raw in
             Result { () throws(SystemError) in
                 // send rather than write: sockets only, and it skips the file layer's checks on every call.
-                try nonBlocking("send") { Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Self.sendFlags) }
+                try nonBlocking("send") { Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags) }
             }
         }
         switch result {

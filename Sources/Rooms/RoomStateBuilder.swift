@@ -242,35 +242,40 @@ struct RoomStateBuilder {
         case .reset:
             set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
         case .edit(let dropped, let added):
-            push(key)
+            // The closures below use locals only: reaching `self` from inside them made the compiler copy the
+            // whole builder (every kept part) on each change.
+            let base = path + [key]
+            func element(_ index: Int) -> JSONPointer { JSONPointer(tokens: base + [String(index)]) }
+            var edits: [JSONPatch.Operation] = []
+            edits.reserveCapacity(dropped + added)
             var applied = false
             _ = object.withValue(forKey: key) { value in
                 applied = value.withArray { (items: inout [JSONValue]) -> Void in
                     switch log.newestAt {
                     case .back:
-                        for _ in 0..<dropped {
-                            operations.append(.remove(path: element(0)))
-                            items.removeFirst()
+                        if dropped > 0 {
+                            for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
+                            items.removeFirst(dropped)
                         }
                         for entry in list[(list.count - added)...] {
                             let json = build(entry)
-                            operations.append(.add(path: element(items.count), value: json))
+                            edits.append(.add(path: element(items.count), value: json))
                             items.append(json)
                         }
                     case .front:
                         for _ in 0..<dropped {
-                            operations.append(.remove(path: element(items.count - 1)))
+                            edits.append(.remove(path: element(items.count - 1)))
                             items.removeLast()
                         }
                         for (index, entry) in list[..<added].enumerated() {
                             let json = build(entry)
-                            operations.append(.add(path: element(index), value: json))
+                            edits.append(.add(path: element(index), value: json))
                             items.insert(json, at: index)
                         }
                     }
                 } != nil
             }
-            pop()
+            operations += edits
             if !applied {
                 // Not an array where one was expected (cannot happen with our own builds): replace it.
                 set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
@@ -301,21 +306,22 @@ struct RoomStateBuilder {
         case .entries:
             break
         }
-        push(key)
+        // Locals only inside the closures (see the `JSONLog` update).
+        let base = path + [key]
+        var edits: [JSONPatch.Operation] = []
         var applied = false
         _ = object.withValue(forKey: key) { value in
-            applied = value.withArray { (items: inout [JSONValue]) -> Void in
-                guard items.count == list.count else { return }
+            applied = value.withArray { (items: inout [JSONValue]) -> Bool in
+                guard items.count == list.count else { return false }
                 for index in list.indices where list[index] != previous[index] {
                     let json = build(list[index])
-                    push(String(index))
-                    operations += JSONPatch.diff(from: items[index], to: json, at: path)
-                    pop()
+                    edits += JSONPatch.diff(from: items[index], to: json, at: base + [String(index)])
                     items[index] = json
                 }
-            } != nil
+                return true
+            } ?? false
         }
-        pop()
+        operations += edits
         if !applied {
             // Not the array this builder made (cannot happen with our own builds): replace it.
             set(&object, key, .array(list.map(build)))

@@ -125,9 +125,10 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     /// Whether the bot reads its state from the room's shared `RoomStates` rather than rebuilding its own.
     private var sharesStates: Bool { role != .churner }
 
-    /// The room's state as of the last message this bot read.
+    /// The room's state as of the last message this bot read (or, for a bot that shares it, a little later:
+    /// see `RoomStates`).
     private var state: JSONValue {
-        sharesStates ? room.states.state(near: replica.seq) : replica.state
+        sharesStates ? room.states.state : replica.state
     }
     private var interval: UInt64 { worker.context.moveInterval }
 
@@ -390,7 +391,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let recovering = replica.awaitingSnapshot
         let matched: Bool
         if sharesStates {
-            matched = !recovering && seq == replica.seq && room.states.state(at: seq) == state
+            matched = !recovering && seq == replica.seq && room.states.seq == seq && room.states.state == state
             replica.start(seq: seq)
             if let problem = room.states.given(state, at: seq) { worker.stats.protocolError(problem.rawValue) }
         } else {

@@ -22,7 +22,7 @@ final class RoomPlan {
     private var recentPatches: [DecodedPatch] = []
     private static let recentPatchCount = 4
 
-    /// The room's states by seq, shared by its players and spectators (churners keep their own).
+    /// The room's state, shared by its players and spectators (churners keep their own).
     var states = RoomStates()
 
     /// When the members read each recent patch (by seq), kept until the patch is known to show a timed move

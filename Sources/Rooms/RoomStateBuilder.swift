@@ -11,7 +11,9 @@ import WordGames
 /// - parts whose JSON is kept (`JSONMemo`) are rebuilt only when what they show changed, and then diffed by
 ///   themselves;
 /// - lists that grow at one end (`JSONLog`: chat, guesses, found words, finished games) become `add` and
-///   `remove` operations for the entries that came and went, applied to the kept state in place.
+///   `remove` operations for the entries that came and went, applied to the kept state in place;
+/// - lists whose entries change where they are (`JSONRows`: scores, letter positions, standings) rebuild and
+///   diff only the entries that changed.
 ///
 /// The first update (and the first after `restore`) builds everything and diffs it against what clients have.
 /// Debug builds check every update against a full rebuild and the operations against the previous state.
@@ -332,10 +334,6 @@ struct RoomStateBuilder {
     // MARK: Paths
 
     private var pointer: JSONPointer { JSONPointer(tokens: path) }
-
-    private func element(_ index: Int) -> JSONPointer {
-        JSONPointer(tokens: path + [String(index)])
-    }
 
     private mutating func push(_ token: String) { path.append(token) }
     private mutating func pop() { path.removeLast() }

@@ -94,6 +94,27 @@ import WordGames
         #expect(try room.update().isEmpty)
     }
 
+    @Test func aScoreChangeIsAnOperationOnItsLineOnly() throws {
+        var game = ScrambleGame(lexicon: Self.lists.lexicon, roots: Self.lists.roots)
+        for (id, name) in [("p1", "Ana"), ("p2", "Bo"), ("p3", "Cy")] {
+            game.addPlayer(Player(id: PlayerID(id), name: name), now: 0)
+        }
+        var random = SplitMix64(seed: 7)
+        try game.startMatch(now: 0, using: &random)
+        var room = Room(game: .scramble(game))
+        try room.update()
+        let word = try #require(solutions(room).first)
+        guard case .scramble(var playing) = room.game else { return }
+        _ = try playing.submit(word, by: PlayerID("p2"), now: 1)
+        room.game = .scramble(playing)
+        let paths = try room.update().map { $0.path.description }
+        // Bo's line of the scores (second of three) changes in place; the other lines are not touched.
+        #expect(paths.contains("/scramble/scores/1/score"))
+        #expect(!paths.contains { $0 == "/scramble/scores" || $0.hasPrefix("/scramble/scores/0") || $0.hasPrefix("/scramble/scores/2") })
+        // Standings reorder (Bo moves to the top): whole lines or their fields, never the whole list.
+        #expect(!paths.contains("/scramble/scoreboard"))
+    }
+
     @Test func aNewRoundReplacesTheFoundWords() throws {
         var room = try scrambleRoom()
         try room.update()

@@ -54,6 +54,8 @@ public actor Room {
     private var timer: UInt64?
     private var timerDeadline: Double?
     var lastSummary: RoomSummary?
+    /// `membersVersion` when the summary was last built.
+    private var summarizedMembersVersion = -1
     var disposed = false
     /// Version of the last record handed to the journal.
     var persistedVersion = 0
@@ -457,11 +459,16 @@ public actor Room {
     // MARK: Lobby summary and timers
 
     func reportSummary() {
+        // Most changes (a guess, a word, a chat line) change neither the members nor the game's status: the
+        // summary is only built when one of them did (or after `lastSummary` was cleared to force a report).
+        let status = game.status
+        guard membersVersion != summarizedMembersVersion || status != lastSummary?.status else { return }
+        summarizedMembersVersion = membersVersion
         var spectators = 0
         for index in members.indices where members[index].isSpectator { spectators += 1 }
         let summary = RoomSummary(code: code, game: kind, players: members.count - spectators,
                                   spectators: spectators,
-                                  maxPlayers: configuration.maxPlayers, status: game.status, isPublic: isPublic)
+                                  maxPlayers: configuration.maxPlayers, status: status, isPublic: isPublic)
         guard summary != lastSummary else { return }
         lastSummary = summary
         registry?.roomChanged(summary)

@@ -113,10 +113,10 @@ public struct ScrambleGame: Sendable {
     public internal(set) var finalScoreboard: [ScoreLine]?
 
     /// Every valid word of the current round, longest first. Internal on purpose: rooms see only `view`.
-    internal(set) var solutions: [String] = []
+    var solutions: [String] = []
     var matchRoots: [String] = []
     /// Everyone who was a player at some point of the current match, in join order.
-    internal(set) var participants: [Player] = []
+    var participants: [Player] = []
     let lexicon: Lexicon
     let rootPool: [String]
 
@@ -323,18 +323,19 @@ public struct ScrambleGame: Sendable {
     /// character in word order.
     static func spellingProblem(of word: String, from root: String) -> Rejection.SpellingProblem? {
         guard let available = LetterCounts(root) else { return nil }
-        var used: [Character: Int] = [:]
+        // Counted in place like the root's letters (a dictionary of characters was most of a word's cost).
+        var used = LetterCounts()
         for character in word {
-            guard let ascii = character.asciiValue, LetterCounts.index(of: ascii) != nil else {
+            guard let ascii = character.asciiValue, let index = LetterCounts.index(of: ascii) else {
                 return .notALetter(String(character))
             }
-            let count = used[character, default: 0] + 1
-            used[character] = count
-            if count > available[character] {
+            let have = available.count(of: index)
+            if used.count(of: index) == have {
                 let letter = character.uppercased()
-                return available[character] == 0
-                    ? .missingLetter(letter) : .tooMany(letter: letter, available: available[character])
+                return have == 0 ? .missingLetter(letter) : .tooMany(letter: letter, available: have)
             }
+            // Never above the root's count, itself at most `LetterCounts.maxCount`.
+            used.add(index)
         }
         return nil
     }

@@ -81,7 +81,7 @@ public struct SnowmanGame: Sendable {
     public internal(set) var history: [Record] = []
 
     /// The secret word's letters, uppercase. Internal on purpose: rooms see only `view`.
-    internal(set) var secret: [Character] = []
+    var secret: [Character] = []
     /// Which positions of `secret` have been guessed.
     internal(set) var revealed: [Bool] = []
     /// Everyone who was a player at some point of the current game, in join order.

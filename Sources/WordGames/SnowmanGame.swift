@@ -83,9 +83,9 @@ public struct SnowmanGame: Sendable {
     /// The secret word's letters, uppercase. Internal on purpose: rooms see only `view`.
     var secret: [Character] = []
     /// Which positions of `secret` have been guessed.
-    internal(set) var revealed: [Bool] = []
+    var revealed: [Bool] = []
     /// Everyone who was a player at some point of the current game, in join order.
-    internal(set) var participants: [Player] = []
+    var participants: [Player] = []
     let words: WordList
 
     /// Creates a room's Snowman table and starts its first game; players join with `addPlayer(_:now:)`.

@@ -247,7 +247,7 @@ struct RoomStateBuilder {
             // The closures below use locals only: reaching `self` from inside them made the compiler copy the
             // whole builder (every kept part) on each change.
             let base = path + [key]
-            func element(_ index: Int) -> JSONPointer { JSONPointer(tokens: base + [String(index)]) }
+            func element(_ index: Int) -> JSONPointer { JSONPointer(tokens: Self.tokens(base, index)) }
             var edits: [JSONPatch.Operation] = []
             edits.reserveCapacity(dropped + added)
             var applied = false
@@ -317,7 +317,7 @@ struct RoomStateBuilder {
                 guard items.count == list.count else { return false }
                 for index in list.indices where list[index] != previous[index] {
                     let json = build(list[index])
-                    edits += JSONPatch.diff(from: items[index], to: json, at: base + [String(index)])
+                    edits += JSONPatch.diff(from: items[index], to: json, at: Self.tokens(base, index))
                     items[index] = json
                 }
                 return true
@@ -334,6 +334,13 @@ struct RoomStateBuilder {
     // MARK: Paths
 
     private var pointer: JSONPointer { JSONPointer(tokens: path) }
+
+    /// `base` followed by an array index, in one allocation (`base + [token]` makes two).
+    private static func tokens(_ base: [String], _ index: Int) -> [String] {
+        var tokens = base
+        tokens.append(String(index))
+        return tokens
+    }
 
     private mutating func push(_ token: String) { path.append(token) }
     private mutating func pop() { path.removeLast() }

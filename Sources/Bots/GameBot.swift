@@ -125,8 +125,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     /// Whether the bot reads its state from the room's shared `RoomStates` rather than rebuilding its own.
     private var sharesStates: Bool { role != .churner }
 
-    /// The room's state as of the last message this bot read (or, for a bot that shares it, a little later:
-    /// see `RoomStates`).
+    /// The room's state as of the last message this bot read (for a bot that shares it, possibly later: see
+    /// `RoomStates`).
     private var state: JSONValue {
         sharesStates ? room.states.state : replica.state
     }
@@ -362,7 +362,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
             if !pending.isEmpty, let operations = patch.operations,
                Self.touches(operations, room.game == .snowman ? Self.guessesPath : Self.foundPath)
                 || Self.touches(operations, Self.chatPath) {
-                resolveShownMoves(now: now, record: true, newest: Self.newestWindow(operations))
+                resolveShownMoves(now: now, record: true, newest: Self.newestWindow(operations), patch: operations)
             }
             decide(now: now)
         case .skipped:
@@ -495,10 +495,13 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
     /// (letter and player), word (word and player) or chat line (text and player) is in the state is the patch
     /// that contains its effect. A patch adds entries at the newest end of a list (the back of guesses and chat,
     /// the front of found words), so only the `newest` entries there need looking at.
-    private func resolveShownMoves(now: UInt64, record: Bool, newest: Int? = nil) {
+    private func resolveShownMoves(now: UInt64, record: Bool, newest: Int? = nil, patch: JSONPatch? = nil) {
+        // A bot reading behind the room's shared state (see `RoomStates`) tells from the patch itself: the newer
+        // state may no longer hold its entry (a new round, chat lines scrolled away) or may hold it early.
+        let revealedBy = sharesStates && room.states.seq != replica.seq ? patch : nil
         let before = pending.count
         pending.removeAll { move in
-            guard shows(move, newest: newest) else { return false }
+            guard shows(move, newest: newest, revealedBy: revealedBy) else { return false }
             if record, move.sentAt >= worker.timingFrom {
                 worker.stats.moveToPatch.record(fromNanoseconds: move.sentAt, to: now)
                 room.moveShown(seq: replica.seq, sentAt: move.sentAt, delivery: &worker.stats.patchDelivery)
@@ -509,22 +512,56 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         worker.stats.pendingMoves -= before - pending.count
     }
 
-    private func shows(_ move: PendingMove, newest: Int?) -> Bool {
+    /// Whether the move's entry (the mover's guess, word or chat line) is in the state, among its `newest`
+    /// entries, or, with `revealedBy`, whether that patch puts it there.
+    private func shows(_ move: PendingMove, newest: Int?, revealedBy patch: JSONPatch? = nil) -> Bool {
         guard let you else { return false }
-        let window = newest ?? .max
+        let list: [String]
+        let isEntry: (JSONValue) -> Bool
         switch move.kind {
         case .guess(let letter):
-            guard case .array(let guesses)? = state["snowman"]?["guesses"] else { return false }
-            return guesses.suffix(window).contains {
-                $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you
-            }
+            list = Self.guessesPath
+            isEntry = { $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you }
         case .word(let word, let valid):
-            guard valid, case .array(let found)? = state["scramble"]?["found"] else { return false }
-            return found.prefix(window).contains { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
+            guard valid else { return false }
+            list = Self.foundPath
+            isEntry = { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
         case .chat(let text):
-            guard case .array(let lines)? = state["chat"] else { return false }
-            return lines.suffix(window).contains { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
+            list = Self.chatPath
+            isEntry = { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
         }
+        if let patch { return Self.reveals(patch, in: list, isEntry) }
+        var value: JSONValue? = state
+        for token in list { value = value?[token] }
+        guard case .array(let entries)? = value else { return false }
+        let window = newest ?? .max
+        // Guesses and chat grow at the back, found words at the front.
+        return list == Self.foundPath ? entries.prefix(window).contains(where: isEntry)
+                                      : entries.suffix(window).contains(where: isEntry)
+    }
+
+    /// Whether `patch` adds an entry to the list at `list` for which `isEntry` holds: an `add` or `replace` of the
+    /// entry itself, of the list, or of a container holding the list (entries of these lists never change once
+    /// added, so those are the only ways one appears).
+    static func reveals(_ patch: JSONPatch, in list: [String], _ isEntry: (JSONValue) -> Bool) -> Bool {
+        for operation in patch.operations {
+            let value: JSONValue
+            switch operation {
+            case .add(_, let added): value = added
+            case .replace(_, let replacement): value = replacement
+            default: continue
+            }
+            let tokens = operation.path.tokens
+            if tokens.count == list.count + 1, tokens.starts(with: list) {
+                if isEntry(value) { return true }
+                continue
+            }
+            guard tokens.count <= list.count, list.starts(with: tokens) else { continue }
+            var inner: JSONValue? = value
+            for token in list[tokens.count...] { inner = inner?[token] }
+            if case .array(let entries)? = inner, entries.contains(where: isEntry) { return true }
+        }
+        return false
     }
 
     // MARK: Deciding and moving

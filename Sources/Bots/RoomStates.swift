@@ -9,10 +9,11 @@ import JSON
 /// the first member to read a seq applies that patch, in place, and every later reading of the seq must be the
 /// same bytes.
 ///
-/// A member that reads a seq after others have read further sees the newer state. That state was already on its
-/// way to it: a patch exists here only once a member read it, and the server writes each patch to all members
-/// at once, so a move can look shown at most one frame early, by the microseconds between two members' copies.
-/// Used on the room's event-loop thread only.
+/// A member that reads a seq after others have read further (its connection is slower, or the room's patches
+/// came in a burst) decides its moves from the newer state, which the server has already sent it too. To time
+/// its own moves it does not look at that state, which may show a move early or no longer show it (a new round,
+/// chat lines scrolled away), but at the patch it is reading (`GameBot.reveals`). Used on the room's event-loop
+/// thread only.
 struct RoomStates {
     /// What was wrong with a member's message.
     enum Problem: String {

@@ -391,9 +391,12 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         let recovering = replica.awaitingSnapshot
         let matched: Bool
         if sharesStates {
-            matched = !recovering && seq == replica.seq && room.states.seq == seq && room.states.state == state
+            // `given` compares the snapshot with the state built for its seq, when there is one.
+            let comparable = !recovering && seq == replica.seq && room.states.seq == seq
+            let problem = room.states.given(state, at: seq)
+            if let problem { worker.stats.protocolError(problem.rawValue) }
+            matched = comparable && problem == nil
             replica.start(seq: seq)
-            if let problem = room.states.given(state, at: seq) { worker.stats.protocolError(problem.rawValue) }
         } else {
             matched = replica.snapshot(seq: seq, state: state)
         }
@@ -518,6 +521,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         guard let you else { return false }
         let list: [String]
         let isEntry: (JSONValue) -> Bool
+        // Guesses and chat grow at the back, found words at the front.
+        var newestFirst = false
         switch move.kind {
         case .guess(let letter):
             list = Self.guessesPath
@@ -525,6 +530,7 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         case .word(let word, let valid):
             guard valid else { return false }
             list = Self.foundPath
+            newestFirst = true
             isEntry = { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
         case .chat(let text):
             list = Self.chatPath
@@ -535,9 +541,8 @@ final class GameBot: WebSocketEndpoint, WakeableBot, @unchecked Sendable {
         for token in list { value = value?[token] }
         guard case .array(let entries)? = value else { return false }
         let window = newest ?? .max
-        // Guesses and chat grow at the back, found words at the front.
-        return list == Self.foundPath ? entries.prefix(window).contains(where: isEntry)
-                                      : entries.suffix(window).contains(where: isEntry)
+        return newestFirst ? entries.prefix(window).contains(where: isEntry)
+                           : entries.suffix(window).contains(where: isEntry)
     }
 
     /// Whether `patch` adds an entry to the list at `list` for which `isEntry` holds: an `add` or `replace` of the

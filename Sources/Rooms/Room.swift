@@ -412,7 +412,7 @@ public actor Room {
         // loops rather than closures: a closure formed in the actor checks at run time that it runs on the
         // actor's executor, a cost every change paid several times over.
         var anyoneConnected = false
-        for index in members.indices where members[index].link != nil {
+        for index in members.indices where members[index].linkID != nil {
             anyoneConnected = true
             break
         }

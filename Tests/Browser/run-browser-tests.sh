@@ -37,9 +37,12 @@ fi
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
+# WORDROOMS_SCRATCH picks another build directory (several checkouts or engineers building at once).
+SCRATCH=()
+[ -n "${WORDROOMS_SCRATCH:-}" ] && SCRATCH=(--scratch-path "$WORDROOMS_SCRATCH")
 log "building the server"
-(cd "$REPO" && swift build --product wordrooms 2>&1 | tail -n 3)
-BIN_DIR="$(cd "$REPO" && swift build --product wordrooms --show-bin-path)"
+(cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms 2>&1 | tail -n 3)
+BIN_DIR="$(cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms --show-bin-path)"
 
 mkdir -p "$ARTIFACTS"
 SERVER_LOG="$ARTIFACTS/server.log"
@@ -60,5 +63,14 @@ done
 log "server at $URL"
 
 export SE_OFFLINE=true
-timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" \
-  "$VENV/bin/python" "$HERE/browser_test.py" --base-url "$URL" --repo "$REPO" --artifacts "$ARTIFACTS"
+# The server's pid, for suites that pause it (SIGSTOP) to see the page notice a silent server.
+export WORDROOMS_SERVER_PID="$SERVER_PID"
+# Every suite runs against the same server, one after another; BROWSER_SUITES picks some (names without .py).
+status=0
+for suite in ${BROWSER_SUITES:-$(cd "$HERE" && ls *_test.py | sed 's/\.py$//')}; do
+  log "suite $suite"
+  timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" \
+    "$VENV/bin/python" "$HERE/$suite.py" --base-url "$URL" --repo "$REPO" --artifacts "$ARTIFACTS" || status=1
+  kill -CONT "$SERVER_PID" 2>/dev/null || true
+done
+exit "$status"

@@ -1,7 +1,10 @@
-// The game socket reconnects with backoff, stops when replaced, and sends queued moves after the resume.
+// The game socket reconnects with backoff, stops when replaced, and sends queued moves after the resume; a
+// heartbeat notices a silent server, tries are bounded, and waking the page reconnects at once.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConnection, backoffDelay, socketURL, BACKOFF, CLOSE_REPLACED, CLOSE_REMOVED } from '../../web/js/core/connection.js';
+import {
+  createConnection, backoffDelay, socketURL, isHeartbeatReply, BACKOFF, HEARTBEAT, MAX_ATTEMPTS, CLOSE_REPLACED, CLOSE_REMOVED,
+} from '../../web/js/core/connection.js';
 
 /** A stand-in for the browser's WebSocket that the test opens, closes and reads. */
 class FakeSocket {
@@ -19,7 +22,7 @@ class FakeSocket {
   serverCloses(code = 1006) { this.readyState = 3; this.onclose?.({ code }); }
 }
 
-/** Timers that run only when the test says so. */
+/** Timers that run only when the test says so, in time order (also those set while advancing). */
 function manualTimers() {
   let clock = 0;
   const pending = new Map();
@@ -29,16 +32,30 @@ function manualTimers() {
     clearTimeout(id) { pending.delete(id); },
     now: () => clock,
     advance(ms) {
-      clock += ms;
-      for (const [id, timer] of [...pending]) {
-        if (timer.at <= clock) { pending.delete(id); timer.fn(); }
+      const end = clock + ms;
+      for (;;) {
+        let due = null;
+        for (const [id, timer] of pending) {
+          if (timer.at <= end && (due === null || timer.at < pending.get(due).at)) due = id;
+        }
+        if (due === null) break;
+        const timer = pending.get(due);
+        pending.delete(due);
+        clock = Math.max(clock, timer.at);
+        timer.fn();
       }
+      clock = end;
+    },
+    /** Moves the clock without running timers, then runs the overdue ones (a tab whose timers were held back). */
+    jump(ms) {
+      clock += ms;
+      this.advance(0);
     },
     get count() { return pending.size; },
   };
 }
 
-function setUp() {
+function setUp({ random = () => 0.5 } = {}) {
   FakeSocket.instances = [];
   const timers = manualTimers();
   const statuses = [];
@@ -46,7 +63,7 @@ function setUp() {
   let opens = 0;
   let connection;
   connection = createConnection({
-    url: 'ws://example.test/ws', WebSocketImpl: FakeSocket, timers, random: () => 0.5,
+    url: 'ws://example.test/ws', WebSocketImpl: FakeSocket, timers, random,
     onMessage: (message) => messages.push(message),
     onStatus: (status) => statuses.push(status),
     onOpen: () => { opens += 1; connection.send({ type: 'join', code: 'QHTW', token: 'T', seq: 3 }); },
@@ -154,7 +171,8 @@ describe('connection', () => {
     assert.equal(connection.isOpen, false);
     connection.retryNow();
     assert.equal(FakeSocket.instances.length, 2);
-    assert.equal(timers.count, 0, 'the scheduled retry was cancelled');
+    timers.advance(BACKOFF.maxMs);
+    assert.equal(FakeSocket.instances.length, 2, 'the scheduled retry was cancelled');
   });
 
   test('stop() closes for good', () => {
@@ -164,4 +182,224 @@ describe('connection', () => {
     timers.advance(60_000);
     assert.equal(FakeSocket.instances.length, 1);
   });
+});
+
+/** Every socket the test made, sent pings only. */
+const pingsOf = (socket) => socket.sent.filter((message) => message.type === 'ping');
+
+describe('heartbeat', () => {
+  test('while open, a ping with a growing id goes out every 5 s', () => {
+    const { timers, latest } = setUp();
+    latest().serverOpens();
+    timers.advance(HEARTBEAT.intervalMs - 1);
+    assert.deepEqual(pingsOf(latest()), []);
+    timers.advance(1);
+    latest().serverSends({ type: 'pong', id: 1 });
+    timers.advance(HEARTBEAT.intervalMs);
+    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }, { type: 'ping', id: 2 }]);
+  });
+
+  test('pongs reach nobody; any message keeps the socket alive', () => {
+    const { timers, messages, latest, statuses } = setUp();
+    latest().serverOpens();
+    for (let second = 0; second < 60; second += 1) {
+      timers.advance(1000);
+      if (second % 5 === 4) latest().serverSends({ type: 'pong', id: second });
+    }
+    assert.deepEqual(messages, [], 'pongs are not passed on');
+    assert.equal(FakeSocket.instances.length, 1, 'still the first socket');
+    assert.equal(statuses.at(-1).status, 'online');
+    // A server without the heartbeat refuses pings; that also proves it alive and is not passed on either.
+    latest().serverSends({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "ping".' });
+    assert.deepEqual(messages, []);
+    latest().serverSends({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "dance".' });
+    assert.equal(messages.length, 1, 'other errors are passed on');
+  });
+
+  test('a socket that hears nothing for 15 s is dropped and reopened, without any close event', () => {
+    const { timers, statuses, latest } = setUp();
+    latest().serverOpens();
+    const first = latest();
+    timers.advance(HEARTBEAT.timeoutMs - 1);
+    assert.equal(FakeSocket.instances.length, 1, 'not yet');
+    assert.ok(pingsOf(first).length >= 2, 'pings went out');
+    timers.advance(1);
+    assert.equal(first.readyState, 3, 'the silent socket is closed');
+    assert.equal(first.onmessage, null, 'and nothing from it is listened to any more');
+    assert.equal(statuses.at(-1).status, 'reconnecting');
+    timers.advance(BACKOFF.initialMs);
+    assert.equal(FakeSocket.instances.length, 2, 'a new socket is opening');
+  });
+
+  test('the 15 s count from the last message, of any kind', () => {
+    const { timers, latest } = setUp();
+    latest().serverOpens();
+    timers.advance(12_000);
+    latest().serverSends({ type: 'patch', seq: 2, ops: [] });
+    timers.advance(14_000);
+    assert.equal(FakeSocket.instances.length, 1, '14 s after the patch: alive');
+    timers.advance(1_000);
+    assert.equal(latest().readyState, 3, '15 s after the patch: dead');
+  });
+
+  test('a background tab whose timers were held back pings before it judges the silence', () => {
+    const { timers, latest } = setUp();
+    latest().serverOpens();
+    const socket = latest();
+    // The browser ran no timer for 40 s; the socket is fine: the answer to a ping arrives at once.
+    const originalSend = socket.send.bind(socket);
+    socket.send = (text) => {
+      originalSend(text);
+      const message = JSON.parse(text);
+      if (message.type === 'ping') socket.serverSends({ type: 'pong', id: message.id });
+    };
+    timers.jump(40_000);
+    assert.equal(socket.readyState, 1, 'not declared dead for a silence it did not ask about');
+    timers.advance(30_000);
+    assert.equal(FakeSocket.instances.length, 1);
+    // Held back again, and this time the server is gone: the unanswered ping decides, 10 s later.
+    socket.send = originalSend;
+    timers.jump(40_000);
+    assert.equal(socket.readyState, 1);
+    timers.advance(HEARTBEAT.timeoutMs - HEARTBEAT.intervalMs);
+    assert.equal(socket.readyState, 3);
+  });
+
+  test('a socket that never opens is given up after 10 s', () => {
+    const { timers, statuses, latest } = setUp();
+    const stuck = latest();
+    timers.advance(HEARTBEAT.connectTimeoutMs);
+    assert.equal(stuck.readyState, 3);
+    assert.equal(statuses.at(-1).status, 'reconnecting');
+    timers.advance(BACKOFF.initialMs);
+    assert.equal(FakeSocket.instances.length, 2);
+  });
+});
+
+describe('bounded retries', () => {
+  test('jitter makes the delays differ between clients', () => {
+    const delays = new Set([0, 0.25, 0.5, 0.75, 0.99].map((value) => backoffDelay(3, () => value)));
+    assert.equal(delays.size, 5);
+  });
+
+  test(`after ${MAX_ATTEMPTS} failed tries it stops and says so; retryNow() starts over`, () => {
+    const { connection, timers, statuses, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(1006);
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+      timers.advance(BACKOFF.maxMs * 1.2);
+      latest().serverCloses(1006);
+    }
+    assert.equal(FakeSocket.instances.length, 1 + MAX_ATTEMPTS);
+    assert.equal(statuses.at(-1).status, 'failed');
+    assert.equal(connection.failed, true);
+    timers.advance(10 * 60_000);
+    assert.equal(FakeSocket.instances.length, 1 + MAX_ATTEMPTS, 'no more tries by itself');
+    const waited = statuses.filter((status) => status.status === 'reconnecting' && status.retryAt !== null).length;
+    assert.equal(waited, MAX_ATTEMPTS);
+    connection.retryNow();
+    assert.equal(FakeSocket.instances.length, 2 + MAX_ATTEMPTS);
+    assert.equal(connection.failed, false);
+    latest().serverCloses(1006);
+    assert.equal(statuses.at(-1).retryAt - timers.now(), BACKOFF.initialMs, 'the backoff starts over');
+  });
+
+  test('the tries take about a minute against a server that accepts but never answers', () => {
+    const { timers, statuses, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(1006);
+    const startedAt = timers.now();
+    while (statuses.at(-1).status !== 'failed') {
+      timers.advance(1000);
+      assert.ok(timers.now() - startedAt < 3 * 60_000, 'gives up in the end');
+    }
+    const seconds = (timers.now() - startedAt) / 1000;
+    assert.ok(seconds > 45 && seconds < 150, `${seconds} s`);
+  });
+});
+
+describe('waking up', () => {
+  test('visible again / online: a socket waiting for its retry reconnects at once, backoff reset', () => {
+    const { connection, timers, statuses, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(1006);
+    timers.advance(500);
+    latest().serverCloses(1006);
+    timers.advance(1000);
+    latest().serverCloses(1006);
+    assert.equal(statuses.at(-1).retryAt - timers.now(), 2000, 'third retry would wait 2 s');
+    connection.wake();
+    assert.equal(FakeSocket.instances.length, 4, 'opened at once');
+    latest().serverCloses(1006);
+    assert.equal(statuses.at(-1).retryAt - timers.now(), BACKOFF.initialMs, 'backoff reset');
+  });
+
+  test('waking after giving up reconnects', () => {
+    const { connection, timers, statuses, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(1006);
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+      timers.advance(BACKOFF.maxMs * 1.2);
+      latest().serverCloses(1006);
+    }
+    assert.equal(statuses.at(-1).status, 'failed');
+    connection.wake();
+    assert.equal(statuses.at(-1).status, 'reconnecting');
+    latest().serverOpens();
+    assert.equal(statuses.at(-1).status, 'online');
+  });
+
+  test('waking with an open socket pings it and reconnects if it stays silent', () => {
+    const { connection, timers, latest } = setUp();
+    latest().serverOpens();
+    const first = latest();
+    timers.advance(1000);
+    connection.wake();
+    assert.deepEqual(pingsOf(first).at(-1), { type: 'ping', id: 1 });
+    first.serverSends({ type: 'pong', id: 1 });
+    timers.advance(HEARTBEAT.probeMs);
+    assert.equal(FakeSocket.instances.length, 1, 'an answer keeps it');
+    connection.wake();
+    timers.advance(HEARTBEAT.probeMs);
+    assert.equal(first.readyState, 3, 'silence drops it');
+    assert.equal(FakeSocket.instances.length, 2, 'and a new one opens at once');
+  });
+
+  test('a page whose seat another tab took does not wake up by itself', () => {
+    const { connection, latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(CLOSE_REPLACED);
+    connection.wake();
+    assert.equal(FakeSocket.instances.length, 1);
+  });
+});
+
+describe('reopen (Back out of a room keeping the seat)', () => {
+  test('closes the socket and opens a fresh one at once, dropping queued room moves', () => {
+    const { connection, statuses, latest, timers } = setUp();
+    latest().serverOpens();
+    const first = latest();
+    latest().serverCloses(1006);
+    connection.send({ type: 'guess', letter: 'e' });
+    timers.advance(500);
+    latest().serverOpens();
+    const second = latest();
+    connection.reopen();
+    assert.equal(second.readyState, 3);
+    assert.notEqual(first, second);
+    assert.equal(FakeSocket.instances.length, 3);
+    assert.equal(statuses.at(-1).status, 'connecting', 'no "connection lost" for a step the page chose');
+    connection.send({ type: 'chat', text: 'old room' });
+    connection.reopen();
+    latest().serverOpens();
+    assert.deepEqual(latest().sent.filter((message) => message.type !== 'join'), [], 'nothing of the old room is sent');
+  });
+});
+
+test('isHeartbeatReply', () => {
+  assert.equal(isHeartbeatReply({ type: 'pong', id: 3 }), true);
+  assert.equal(isHeartbeatReply({ type: 'error', code: 'rate-limited', move: 'ping' }), true);
+  assert.equal(isHeartbeatReply({ type: 'error', code: 'unknown-type', message: 'The server does not know messages of type "peek".' }), false);
+  assert.equal(isHeartbeatReply({ type: 'patch' }), false);
+  assert.equal(isHeartbeatReply(null), false);
 });

@@ -1,9 +1,10 @@
-// The controller joins on route changes, remembers seats, keeps the URL, and re-sends moves lost with a socket.
+// The controller peeks and joins on route changes, remembers seats, keeps the URL, steps out of a room on Back
+// keeping the seat, and re-sends moves lost with a socket.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createController, moveArrived } from '../../web/js/controller.js';
-import { createStore, initialState, CONNECTION } from '../../web/js/core/store.js';
-import { loadSeat } from '../../web/js/core/prefs.js';
+import { createStore, initialState, CONNECTION, ROOM } from '../../web/js/core/store.js';
+import { loadSeat, loadPrefs, savePrefs } from '../../web/js/core/prefs.js';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
@@ -25,14 +26,18 @@ function snowmanState(guesses = []) {
   };
 }
 
+const CLIENT = 'AbCdEfGhIjKlMnOpQrStUv';
+
 /** A controller with a fake socket, storage, history and timers. */
-function setUp({ name = 'Ana', path = '/' } = {}) {
-  const store = createStore({ initial: initialState({ name }), now: () => 0 });
+function setUp({ name = 'Ana', path = '/', client = null } = {}) {
+  const store = createStore({ initial: initialState({ name, client }), now: () => 0 });
   const sent = [];
   const connection = {
     isOpen: false,
+    reopened: 0,
     send(message) { if (this.isOpen) sent.push(message); return this.isOpen; },
     retryNow() {},
+    reopen() { this.reopened += 1; this.isOpen = false; },
   };
   const timers = [];
   const pushed = [];
@@ -61,16 +66,22 @@ function setUp({ name = 'Ana', path = '/' } = {}) {
   };
   const receive = (message) => { for (const reply of store.receive(message)) connection.send(reply); };
   const runTimers = () => { while (timers.length) timers.shift()(); };
-  return { store, controller, sent, pushed, storage, goOnline, goOffline, receive, runTimers };
+  return { store, controller, connection, sent, pushed, location, storage, goOnline, goOffline, receive, runTimers };
 }
 
+const peekAnswer = (code = 'QHTW') => ({
+  type: 'room', code, game: 'snowman', players: 1, spectators: 0, maxPlayers: 16, locked: false, full: false, status: 'playing',
+});
+
 describe('joining', () => {
-  test('opening /r/CODE joins with the name once the socket is open, then remembers the seat', () => {
+  test('opening /r/CODE peeks once the socket is open, then joins with the name, then remembers the seat', () => {
     const t = setUp({ path: '/r/QHTW' });
     t.controller.start({ name: 'room', code: 'QHTW' });
     assert.deepEqual(t.sent, [], 'nothing sent while closed');
     t.goOnline();
-    assert.deepEqual(t.sent, [{ type: 'join', code: 'QHTW', name: 'Ana' }]);
+    assert.deepEqual(t.sent, [{ type: 'peek', code: 'QHTW' }]);
+    t.receive(peekAnswer());
+    assert.deepEqual(t.sent.at(-1), { type: 'join', code: 'QHTW', name: 'Ana' });
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 3, serverTime: 0, state: snowmanState() });
     assert.deepEqual(loadSeat(t.storage.session, 'QHTW'), { token: TOKEN, seq: 3, state: snowmanState() });
     t.receive({ type: 'patch', seq: 4, ops: [{ op: 'replace', path: '/public', value: false }] });
@@ -92,7 +103,7 @@ describe('joining', () => {
     t.controller.start({ name: 'lobby' });
     assert.deepEqual(t.sent, [{ type: 'lobby', subscribe: true }, { type: 'lobby', subscribe: true }]);
     assert.equal(t.controller.createRoom({ game: 'snowman', isPublic: false, settings: { maxWrongGuesses: 99 }, name: ' Ana ' }), null);
-    assert.deepEqual(t.sent.at(-1), { type: 'create', game: 'snowman', name: 'Ana', public: false, settings: { maxWrongGuesses: 10, turnSeconds: null } });
+    assert.deepEqual(t.sent.at(-1), { type: 'create', game: 'snowman', name: 'Ana', public: false, settings: { maxWrongGuesses: 10, turnSeconds: 60 } });
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
     assert.deepEqual(t.pushed, ['/r/QHTW']);
     assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: false });
@@ -102,6 +113,7 @@ describe('joining', () => {
     const t = setUp({ path: '/r/QHTW' });
     t.controller.start({ name: 'room', code: 'QHTW' });
     t.goOnline();
+    t.receive(peekAnswer());
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
     t.controller.leave();
     assert.deepEqual(t.sent.at(-1), { type: 'leave' });
@@ -117,6 +129,7 @@ describe('moves across a dropped connection', () => {
     const t = setUp({ path: '/r/QHTW' });
     t.controller.start({ name: 'room', code: 'QHTW' });
     t.goOnline();
+    t.receive(peekAnswer());
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
     t.sent.length = 0;
     return t;
@@ -179,4 +192,112 @@ test('moveArrived recognises guesses, words and chat lines in the state', () => 
   assert.equal(moveArrived(state, 'p1', { type: 'chat', text: 'hi   there' }, 3), true);
   assert.equal(moveArrived(state, 'p1', { type: 'chat', text: 'hi there' }, 4), false, 'an older identical line does not count');
   assert.equal(moveArrived(state, 'p2', { type: 'chat', text: 'hi there' }, 0), false);
+});
+
+describe('game night page flow', () => {
+  function seatedAt(code = 'QHTW', options = {}) {
+    const t = setUp({ path: `/r/${code}`, ...options });
+    t.controller.start({ name: 'room', code });
+    t.goOnline();
+    t.receive(peekAnswer(code));
+    t.receive({ type: 'welcome', code, you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
+    t.sent.length = 0;
+    return t;
+  }
+
+  test('Back from a room keeps the seat: no leave, a fresh socket, and the seat stays remembered', () => {
+    const t = seatedAt();
+    t.location.pathname = '/';
+    t.controller.navigate({ name: 'lobby' });
+    assert.ok(!t.sent.some((message) => message.type === 'leave'), 'no leave sent');
+    assert.equal(t.connection.reopened, 1, 'the room\'s socket is swapped for one in no room');
+    assert.deepEqual(loadSeat(t.storage.session, 'QHTW')?.token, TOKEN, 'the seat is still remembered');
+    assert.equal(t.store.getState().ui.keptSeat.code, 'QHTW', 'the lobby can offer to go back');
+    t.goOnline();
+    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true });
+    // Forward: the seat resumes with its token, without a peek.
+    t.location.pathname = '/r/QHTW';
+    t.controller.navigate({ name: 'room', code: 'QHTW' });
+    assert.deepEqual(t.sent.at(-1), { type: 'join', code: 'QHTW', token: TOKEN, seq: 1 });
+    assert.equal(t.store.getState().ui.keptSeat, null);
+  });
+
+  test('the kept seat is offered only for the server\'s grace period', () => {
+    const t = seatedAt();
+    t.controller.navigate({ name: 'lobby' });
+    assert.ok(t.store.getState().ui.keptSeat);
+    t.runTimers();
+    assert.equal(t.store.getState().ui.keptSeat, null);
+  });
+
+  test('the Leave action still gives the seat up', () => {
+    const t = seatedAt();
+    t.controller.leave();
+    assert.deepEqual(t.sent.at(-1), { type: 'leave' });
+    assert.equal(t.connection.reopened, 0);
+  });
+
+  test('a saved name the server refuses is forgotten from the preferences', () => {
+    const t = setUp({ path: '/r/QHTW', name: 'Bad\u202Ename' });
+    savePrefs(t.storage.local, { name: 'Bad\u202Ename' });
+    t.controller.start({ name: 'room', code: 'QHTW' });
+    t.goOnline();
+    t.receive(peekAnswer());
+    assert.equal(t.sent.at(-1).name, 'Bad\u202Ename');
+    t.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain bidirectional text controls.', move: 'join' });
+    assert.equal(t.store.getState().room.status, ROOM.NEEDS_NAME);
+    assert.equal(loadPrefs(t.storage.local).name, '', 'a reload asks again instead of failing again');
+    assert.equal(t.controller.setName('Hal 👩‍💻'), null, 'emoji names are accepted');
+    assert.deepEqual(t.sent.at(-1), { type: 'join', code: 'QHTW', name: 'Hal 👩‍💻' });
+  });
+
+  test('names are checked as the server checks them, by grapheme', () => {
+    const t = setUp();
+    assert.equal(t.controller.setName('🏳️‍🌈 Ro'), null);
+    assert.equal(t.controller.setName('👩‍💻'.repeat(20)), null, '20 emoji of 3 code points each are 20 characters');
+    assert.equal(t.controller.setName('x'.repeat(21)), 'Names can be at most 20 characters.');
+    assert.equal(t.controller.setName('a\u202Eb'), 'Names cannot contain bidirectional text controls.');
+  });
+
+  test('create and join carry the browser\'s client id', () => {
+    const t = setUp({ client: CLIENT });
+    t.goOnline();
+    t.controller.createRoom({ game: 'snowman', isPublic: true, settings: {}, name: 'Ana' });
+    assert.equal(t.sent.at(-1).type, 'create');
+    assert.equal(t.sent.at(-1).client, CLIENT);
+    const u = setUp({ path: '/r/QHTW', client: CLIENT });
+    u.controller.start({ name: 'room', code: 'QHTW' });
+    u.goOnline();
+    u.receive(peekAnswer());
+    assert.deepEqual(u.sent.at(-1), { type: 'join', code: 'QHTW', name: 'Ana', client: CLIENT });
+  });
+
+  test('a full room\'s Watch joins as a spectator', () => {
+    const t = setUp({ path: '/r/QHTW' });
+    t.controller.start({ name: 'room', code: 'QHTW' });
+    t.goOnline();
+    t.receive({ ...peekAnswer(), players: 16, full: true });
+    assert.equal(t.store.getState().room.error.code, 'room-full');
+    t.controller.watch();
+    assert.deepEqual(t.sent.at(-1), { type: 'join', code: 'QHTW', name: 'Ana', spectator: true });
+  });
+
+  test('a reconnect while checking a room peeks again', () => {
+    const t = setUp({ path: '/r/QHTW' });
+    t.controller.start({ name: 'room', code: 'QHTW' });
+    t.goOnline();
+    t.goOffline();
+    t.goOnline();
+    assert.deepEqual(t.sent, [{ type: 'peek', code: 'QHTW' }, { type: 'peek', code: 'QHTW' }]);
+  });
+
+  test('/r/abc is a page of its own, not a redirect', () => {
+    const t = setUp({ path: '/r/abc' });
+    t.controller.start({ name: 'bad-code', text: 'abc' });
+    t.goOnline();
+    assert.deepEqual(t.pushed, [], 'the address stays');
+    assert.equal(t.store.getState().route.name, 'bad-code');
+    assert.equal(t.controller.joinByCode('qhtw'), null);
+    assert.deepEqual(t.pushed, ['/r/QHTW']);
+  });
 });

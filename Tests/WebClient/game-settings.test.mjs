@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   SETTINGS, settingSpec, clampSetting, stepSetting, formatSetting, defaultSettings, normalizeSettings, parseRoomCode,
-  cleanName, settingBounds,
+  cleanName, settingBounds, nameProblem, graphemeCount, MAX_NAME_LENGTH,
 } from '../../web/js/core/game-settings.js';
 
 describe('ranges from PROTOCOL.md', () => {
@@ -59,7 +59,7 @@ test('round length steps by 15 seconds', () => {
 });
 
 test('defaults match the server defaults and normalizing drops unknown keys', () => {
-  assert.deepEqual(defaultSettings('snowman'), { maxWrongGuesses: 7, turnSeconds: null });
+  assert.deepEqual(defaultSettings('snowman'), { maxWrongGuesses: 7, turnSeconds: 60 });
   assert.deepEqual(defaultSettings('scramble'), { rounds: 6, roundSeconds: 90, minWordLength: 3 });
   assert.deepEqual(normalizeSettings('scramble', { rounds: 99, bogus: 1 }), { rounds: 20, roundSeconds: 90, minWordLength: 3 });
   assert.deepEqual(Object.keys(SETTINGS), ['snowman', 'scramble']);
@@ -81,4 +81,40 @@ test('names are trimmed, collapsed and at most 20 characters', () => {
   assert.equal(cleanName('   '), null);
   assert.equal(cleanName('x'.repeat(20)), 'x'.repeat(20));
   assert.equal(cleanName('x'.repeat(21)), null);
+});
+
+describe('names count grapheme clusters and accept emoji', () => {
+  test('emoji names from game night are accepted', () => {
+    assert.equal(cleanName('Hal 👩‍💻'), 'Hal 👩‍💻');
+    assert.equal(cleanName(' 🏳️‍🌈   Ro '), '🏳️‍🌈 Ro');
+    assert.equal(nameProblem('Hal 👩‍💻'), null);
+    assert.equal(cleanName('Zoë'), 'Zoë');
+  });
+
+  test('the 20-character limit counts what people see', () => {
+    assert.equal(graphemeCount('👩‍💻'), 1);
+    assert.equal(graphemeCount('🏳️‍🌈'), 1);
+    assert.equal(graphemeCount('👨‍👩‍👧‍👦🇫🇷'), 2);
+    const twenty = '👩‍💻'.repeat(MAX_NAME_LENGTH);
+    assert.equal(cleanName(twenty), twenty, '20 emoji of several code points each');
+    assert.equal(cleanName('👩‍💻'.repeat(MAX_NAME_LENGTH + 1)), null);
+    assert.equal(nameProblem('x'.repeat(21)), 'Names can be at most 20 characters.');
+  });
+
+  test('without Intl.Segmenter the count is approximated the same way', () => {
+    for (const [text, count] of [['Hal 👩‍💻', 5], ['🏳️‍🌈 Ro', 4], ['👨‍👩‍👧‍👦', 1], ['🇫🇷🇩🇪', 2], ['e\u0301', 1], ['👍🏽x', 2], ['abc', 3]]) {
+      assert.equal(graphemeCount(text, { segmenter: null }), count, text);
+    }
+  });
+
+  test('refused with the server\'s reasons: controls, bidirectional controls, only invisible characters', () => {
+    assert.equal(nameProblem('   '), 'Type a name of 1 to 20 characters.');
+    assert.equal(nameProblem('a\u0007b'), 'Names cannot contain control characters.');
+    assert.equal(nameProblem('a\u0085b'), 'Names cannot contain control characters.', 'C1 too');
+    assert.equal(nameProblem('evil\u202Egnp.exe'), 'Names cannot contain bidirectional text controls.');
+    assert.equal(nameProblem('\u2066Ana\u2069'), 'Names cannot contain bidirectional text controls.');
+    assert.equal(nameProblem('\u200B\u200B'), 'Names cannot be only invisible characters.');
+    assert.equal(nameProblem('\u3164'), 'Names cannot be only invisible characters.');
+    assert.equal(cleanName('\u200B'), null);
+  });
 });

@@ -1,7 +1,9 @@
 // Preferences and seats survive in storage; paths map to routes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPrefs, savePrefs, loadSeat, saveSeat, forgetSeat, PREFS_KEY } from '../../web/js/core/prefs.js';
+import {
+  loadPrefs, savePrefs, loadSeat, saveSeat, forgetSeat, loadClientId, newClientId, base64url, PREFS_KEY, CLIENT_KEY,
+} from '../../web/js/core/prefs.js';
 import { routeFromPath, pathForRoute, sameRoute, roomLink } from '../../web/js/core/router.js';
 
 /** A Storage stand-in; `full` makes writes throw like an exceeded quota. */
@@ -63,11 +65,60 @@ describe('routes', () => {
     assert.deepEqual(routeFromPath('/'), { name: 'lobby' });
     assert.deepEqual(routeFromPath('/r/qhtw'), { name: 'room', code: 'QHTW' });
     assert.deepEqual(routeFromPath('/r/QHTW/'), { name: 'room', code: 'QHTW' });
-    assert.deepEqual(routeFromPath('/r/TOOLONG'), { name: 'lobby' });
+    assert.deepEqual(routeFromPath('/r/TOOLONG'), { name: 'bad-code', text: 'TOOLONG' });
     assert.deepEqual(routeFromPath('/elsewhere'), { name: 'lobby' });
     assert.equal(pathForRoute({ name: 'room', code: 'QHTW' }), '/r/QHTW');
     assert.equal(pathForRoute({ name: 'lobby' }), '/');
     assert.equal(sameRoute({ name: 'room', code: 'QHTW' }, routeFromPath('/r/qhtw')), true);
     assert.equal(roomLink('http://h:1', 'QHTW'), 'http://h:1/r/QHTW');
+  });
+});
+
+describe('bad room codes', () => {
+  test('/r/ with something that is not a code is its own page, keeping its address', () => {
+    assert.deepEqual(routeFromPath('/r/abc'), { name: 'bad-code', text: 'abc' });
+    assert.equal(pathForRoute(routeFromPath('/r/abc')), '/r/abc');
+    assert.deepEqual(routeFromPath('/r/'), { name: 'bad-code', text: '' });
+    assert.deepEqual(routeFromPath('/r/QH7W'), { name: 'bad-code', text: 'QH7W' });
+    assert.deepEqual(routeFromPath('/r/a%20b'), { name: 'bad-code', text: 'a b' });
+    assert.deepEqual(routeFromPath('/r/%E0%A4%A'), { name: 'bad-code', text: '%E0%A4%A' }, 'a broken escape does not throw');
+    assert.equal(routeFromPath(`/r/${'x'.repeat(500)}`).text.length, 40);
+    assert.equal(sameRoute(routeFromPath('/r/abc'), { name: 'lobby' }), false);
+  });
+});
+
+describe('client id', () => {
+  test('is made once: 16 random bytes as 22 base64url characters, kept under wordrooms.client', () => {
+    const storage = memoryStorage();
+    let calls = 0;
+    const random = (array) => { calls += 1; for (let i = 0; i < array.length; i += 1) array[i] = (i * 37 + 11) & 255; return array; };
+    const id = loadClientId(storage, random);
+    assert.match(id, /^[A-Za-z0-9_-]{22}$/);
+    assert.equal(storage.getItem(CLIENT_KEY), id);
+    assert.equal(loadClientId(storage, random), id, 'the same id on the next visit');
+    assert.equal(calls, 1);
+  });
+
+  test('uses crypto.getRandomValues by default, and ids differ', () => {
+    const a = newClientId();
+    const b = newClientId();
+    assert.match(a, /^[A-Za-z0-9_-]{22}$/);
+    assert.notEqual(a, b);
+  });
+
+  test('a damaged stored id is replaced; no storage still gives an id', () => {
+    const storage = memoryStorage();
+    storage.setItem(CLIENT_KEY, 'short');
+    assert.match(loadClientId(storage), /^[A-Za-z0-9_-]{22}$/);
+    assert.notEqual(storage.getItem(CLIENT_KEY), 'short');
+    assert.match(loadClientId(null), /^[A-Za-z0-9_-]{22}$/);
+    assert.match(loadClientId(memoryStorage({ full: true })), /^[A-Za-z0-9_-]{22}$/);
+  });
+
+  test('base64url', () => {
+    assert.equal(base64url(new Uint8Array([0xfb, 0xff, 0xbf])), '-_-_');
+    assert.equal(base64url(new Uint8Array([0x4d, 0x61])), 'TWE');
+    assert.equal(base64url(new Uint8Array([0x4d])), 'TQ');
+    assert.equal(base64url(new Uint8Array(16)).length, 22);
   });
 });

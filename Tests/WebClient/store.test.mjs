@@ -2,7 +2,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createStore, initialState, joinMessage, canAct, isHost, me, serverNow, CONNECTION, ROOM,
+  createStore, initialState, joinMessage, peekMessage, canAct, isHost, me, serverNow, CONNECTION, ROOM,
 } from '../../web/js/core/store.js';
 
 const TOKEN = '9f0c2d4e6a8b1c3d5e7f90a1b2c3d4e5';
@@ -145,25 +145,174 @@ describe('patches and gaps', () => {
   });
 });
 
+/** The peek answer for room QHTW (PROTOCOL.md). */
+function peekAnswer(overrides = {}) {
+  return {
+    type: 'room', code: 'QHTW', game: 'snowman', players: 3, spectators: 0, maxPlayers: 16, locked: false, full: false,
+    status: 'playing', ...overrides,
+  };
+}
+
 describe('joining and leaving', () => {
-  test('entering a room without a seat joins with the name, or waits for one', () => {
+  test('entering a room without a seat peeks first, then joins with the name, or waits for one', () => {
     const named = createStore({ initial: initialState({ name: 'Bob' }) });
     named.setRoute({ name: 'room', code: 'QHTW' });
+    assert.equal(named.getState().room.status, ROOM.CHECKING);
+    assert.deepEqual(peekMessage(named.getState()), { type: 'peek', code: 'QHTW' });
+    assert.equal(joinMessage(named.getState()), null, 'no join before the peek answers');
+    named.receive(peekAnswer());
     assert.equal(named.getState().room.status, ROOM.JOINING);
+    assert.equal(peekMessage(named.getState()), null);
     assert.deepEqual(joinMessage(named.getState()), { type: 'join', code: 'QHTW', name: 'Bob' });
 
     const anonymous = createStore({ initial: initialState() });
     anonymous.setRoute({ name: 'room', code: 'QHTW' });
+    anonymous.receive(peekAnswer());
     assert.equal(anonymous.getState().room.status, ROOM.NEEDS_NAME);
+    assert.equal(anonymous.getState().room.peek.players, 3, 'the prompt can say who is there');
     assert.equal(joinMessage(anonymous.getState()), null);
     anonymous.setName('Cleo');
     assert.equal(anonymous.getState().room.status, ROOM.JOINING);
     assert.deepEqual(joinMessage(anonymous.getState()), { type: 'join', code: 'QHTW', name: 'Cleo' });
   });
 
-  test('watching a full room joins as a spectator', () => {
+  test('a peek answer for another room, or when not checking, changes nothing', () => {
+    const store = createStore({ initial: initialState({ name: 'Bob' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    const before = store.getState();
+    store.receive(peekAnswer({ code: 'ABCD' }));
+    assert.equal(store.getState(), before);
+  });
+
+  test('a wrong code says "Room not found" before any name is asked for', () => {
+    const store = createStore({ initial: initialState() });
+    store.setRoute({ name: 'room', code: 'ZZZZ' });
+    store.receive({ type: 'error', code: 'room-not-found', title: 'Room not found', message: 'There is no room with that code.', move: 'peek' });
+    const { room } = store.getState();
+    assert.equal(room.status, ROOM.FAILED);
+    assert.equal(room.error.code, 'room-not-found');
+    assert.equal(room.error.title, 'Room not found');
+    assert.equal(joinMessage(store.getState()), null);
+  });
+
+  test('a full room says so up front and offers to watch', () => {
+    const store = createStore({ initial: initialState({ name: 'Bob' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive(peekAnswer({ players: 16, full: true }));
+    const { room } = store.getState();
+    assert.equal(room.status, ROOM.FAILED);
+    assert.equal(room.error.code, 'room-full');
+    assert.match(room.error.title, /watch instead/);
+    assert.match(room.error.message, /All 16 seats/);
+    store.watch();
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Bob', spectator: true });
+  });
+
+  test('watching a full room without a name asks for one, then joins as a spectator', () => {
+    const store = createStore({ initial: initialState() });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive({ type: 'error', code: 'room-full', title: 'Room full', message: 'All 16 seats are taken.', move: 'join' });
+    assert.equal(store.getState().room.error.code, 'room-full');
+    store.watch();
+    assert.equal(store.getState().room.status, ROOM.NEEDS_NAME);
+    store.setName('Cleo');
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Cleo', spectator: true });
+  });
+
+  test('a locked room says so up front; a spectator route to a full room goes on to join', () => {
+    const locked = createStore({ initial: initialState({ name: 'Bob' }) });
+    locked.setRoute({ name: 'room', code: 'QHTW' });
+    locked.receive(peekAnswer({ locked: true }));
+    assert.equal(locked.getState().room.status, ROOM.FAILED);
+    assert.equal(locked.getState().room.error.code, 'room-locked');
+    assert.equal(locked.getState().room.error.title, 'Room locked');
+
+    const watching = createStore({ initial: initialState({ name: 'Bob' }) });
+    watching.setRoute({ name: 'room', code: 'QHTW', spectator: true });
+    watching.receive(peekAnswer({ full: true }));
+    assert.deepEqual(joinMessage(watching.getState()), { type: 'join', code: 'QHTW', name: 'Bob', spectator: true });
+  });
+
+  test('a server without peek: the unknown-type refusal lets the join go ahead', () => {
+    const store = createStore({ initial: initialState({ name: 'Bob' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "peek".' });
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+    assert.equal(store.getState().notice, null, 'nothing to show the player');
+  });
+
+  test('a remembered seat resumes at once, without a peek', () => {
+    const store = createStore({ initial: initialState({ name: 'Ana' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' }, { token: TOKEN, seq: 12, state: roomState() });
+    assert.equal(peekMessage(store.getState()), null);
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+  });
+
+  test('every join carries the browser\'s client id, resumes too', () => {
+    const store = createStore({ initial: initialState({ name: 'Bob', client: 'AbCdEfGhIjKlMnOpQrStUv' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive(peekAnswer());
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Bob', client: 'AbCdEfGhIjKlMnOpQrStUv' });
+    store.receive(welcome({ code: 'QHTW' }));
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', token: TOKEN, client: 'AbCdEfGhIjKlMnOpQrStUv', seq: 7 });
+  });
+
+  test('a refused name goes back to the name form with the server\'s reason, and is no longer kept', () => {
+    const store = createStore({ initial: initialState({ name: 'Bad\u202Ename' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive(peekAnswer());
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+    store.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain bidirectional text controls.', move: 'join' });
+    const { room, player } = store.getState();
+    assert.equal(room.status, ROOM.NEEDS_NAME, 'not a dead-end failure');
+    assert.equal(room.nameError, 'Names cannot contain bidirectional text controls.');
+    assert.equal(room.nameDraft, 'Bad\u202Ename', 'the form shows what was refused, to edit');
+    assert.equal(player.name, '', 'the saved name is forgotten, so the next visit asks again');
+    assert.equal(joinMessage(store.getState()), null);
+    store.setName('Good name');
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+    assert.equal(store.getState().room.nameError, null);
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Good name' });
+  });
+
+  test('a refused name on create is forgotten too', () => {
+    const store = createStore({ initial: initialState({ name: 'x' }) });
+    store.setUI({ createPending: true });
+    store.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Nope.', move: 'create' });
+    assert.equal(store.getState().player.name, '');
+    assert.equal(store.getState().ui.createPending, false);
+    assert.equal(store.getState().notice.move, 'create');
+  });
+
+  test('a join refused because the host removed this browser shows the removal, with no way back in', () => {
+    const store = createStore({ initial: initialState({ name: 'Cleo', client: 'AbCdEfGhIjKlMnOpQrStUv' }) });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    store.receive(peekAnswer());
+    store.receive({ type: 'error', code: 'kicked', title: 'Removed from the room', message: 'The host removed you.', move: 'join' });
+    assert.equal(store.getState().room.status, ROOM.FAILED);
+    assert.equal(store.getState().room.error.code, 'kicked');
+    assert.equal(joinMessage(store.getState()), null);
+  });
+
+  test('pongs change nothing', () => {
+    const store = joinedStore();
+    const before = store.getState();
+    assert.deepEqual(store.receive({ type: 'pong', id: 4 }), []);
+    assert.equal(store.getState(), before);
+  });
+
+  test('the connection can report that it gave up', () => {
+    const store = joinedStore();
+    store.setConnection({ status: CONNECTION.FAILED, attempt: 8, retryAt: null });
+    assert.equal(store.getState().connection.status, 'failed');
+    assert.equal(canAct(store.getState()), false);
+  });
+
+  test('watching from the lobby joins as a spectator', () => {
     const store = createStore({ initial: initialState({ name: 'Bob' }) });
     store.setRoute({ name: 'room', code: 'QHTW', spectator: true });
+    store.receive(peekAnswer());
     assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Bob', spectator: true });
   });
 
@@ -186,6 +335,7 @@ describe('joining and leaving', () => {
   test('a refused join fails the room with the server message', () => {
     const store = createStore({ initial: initialState({ name: 'Ana' }) });
     store.setRoute({ name: 'room', code: 'ZZZZ' });
+    store.receive({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "peek".' });
     store.receive({ type: 'error', code: 'room-not-found', title: 'Room not found', message: 'There is no room with that code.', move: 'join' });
     const { room, notice } = store.getState();
     assert.equal(room.status, ROOM.FAILED);

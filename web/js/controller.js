@@ -4,11 +4,15 @@
 // Moves are never dropped silently: each guess, word or chat line stays pending until the room's state shows it
 // or the server refuses it. If the socket drops first, pending moves are checked against the state once the seat
 // is resumed and sent again only if the server never saw them.
+//
+// Stepping out of a room (Back, a phone's back swipe, the brand link) keeps the seat: no `leave` is sent, the seat
+// stays in sessionStorage and the socket is swapped for a fresh one, so the server holds the seat for its grace
+// period and Forward or reopening the room resumes it. Only the Leave button (after its confirmation) gives it up.
 
-import { canAct, joinMessage, ROOM, isHost } from './core/store.js';
+import { canAct, joinMessage, peekMessage, ROOM, isHost, SEAT_GRACE_SECONDS } from './core/store.js';
 import { loadSeat, saveSeat, forgetSeat, savePrefs } from './core/prefs.js';
 import { pathForRoute, sameRoute, roomLink } from './core/router.js';
-import { cleanName, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
+import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
 
 /** Moves whose arrival can be seen in the room state, so they are tracked until seen. */
 const TRACKED_MOVES = new Set(['guess', 'word', 'chat']);
@@ -49,14 +53,17 @@ export function moveArrived(state, you, message, afterChatId = 0) {
  * @param {object} deps.store
  * @param {object} deps.connection
  * @param {{local: Storage, session: Storage}} deps.storage
- * @param {object} deps.browser `{location, history, fetch, clipboard, copyFallback, setTimeout, clearTimeout}`
+ * @param {object} deps.browser `{location, history, fetch, clipboard, copyFallback, setTimeout, clearTimeout, now}`
+ *   (`now` in milliseconds, Date.now by default)
  */
 export function createController({ store, connection, storage, browser }) {
+  const clock = browser.now ?? (() => Date.now());
   /** `{message, afterChatId}` for each move not yet seen in the state. */
   let pending = [];
   let settleTimer = null;
   /** Set when the socket (re)opens; the first room change after it is the resumed welcome. */
   let resuming = false;
+  let keptSeatTimer = null;
 
   function send(message) {
     connection.send(message);
@@ -65,6 +72,22 @@ export function createController({ store, connection, storage, browser }) {
   function sendJoin() {
     const join = joinMessage(store.getState());
     if (join && connection.isOpen) send(join);
+  }
+
+  function sendPeek() {
+    const peek = peekMessage(store.getState());
+    if (peek && connection.isOpen) send(peek);
+  }
+
+  /** Shows "Back to room CODE" in the lobby while the server still keeps the seat we stepped out of. */
+  function keepSeat(code) {
+    const untilMs = clock() + SEAT_GRACE_SECONDS * 1000;
+    store.setKeptSeat({ code, until: untilMs });
+    if (keptSeatTimer !== null) browser.clearTimeout(keptSeatTimer);
+    keptSeatTimer = browser.setTimeout(() => {
+      keptSeatTimer = null;
+      if (store.getState().ui.keptSeat?.code === code) store.setKeptSeat(null);
+    }, SEAT_GRACE_SECONDS * 1000);
   }
 
   // MARK: lobby
@@ -101,7 +124,12 @@ export function createController({ store, connection, storage, browser }) {
     }
     const room = state.room;
     const before = previous.room;
-    if (room && room.status === ROOM.JOINING && (before?.code !== room.code || before?.status === ROOM.NEEDS_NAME || before?.status === ROOM.FAILED)) {
+    const entered = before?.code !== room?.code;
+    if (room && room.status === ROOM.CHECKING && (entered || before?.status !== ROOM.CHECKING)) {
+      sendPeek();
+    }
+    if (room && room.status === ROOM.JOINING
+        && (entered || [ROOM.NEEDS_NAME, ROOM.FAILED, ROOM.CHECKING].includes(before?.status))) {
       sendJoin();
     }
     if (room !== before) {
@@ -168,6 +196,8 @@ export function createController({ store, connection, storage, browser }) {
       resuming = state.room?.status === ROOM.JOINED;
       if (state.route.name === 'lobby') {
         send({ type: 'lobby', subscribe: true });
+      } else if (state.room?.status === ROOM.CHECKING) {
+        sendPeek();
       } else {
         sendJoin();
       }
@@ -189,13 +219,16 @@ export function createController({ store, connection, storage, browser }) {
         browser.location.assign(pathForRoute(route));
         return;
       }
-      if (state.route.name === 'room' && state.room && state.room.status === ROOM.JOINED
-          && (route.name !== 'room' || route.code !== state.room.code)) {
-        // Leaving the page of a room gives the seat up, as the Leave button does.
-        send({ type: 'leave' });
-        forgetSeat(storage.session, state.room.code);
-      }
+      const stepOut = state.route.name === 'room' && state.room
+        && (state.room.status === ROOM.JOINED || state.room.status === ROOM.JOINING)
+        && (route.name !== 'room' || route.code !== state.room.code);
       store.setRoute(route, route.name === 'room' ? loadSeat(storage.session, route.code) : null);
+      if (stepOut) {
+        // Stepping out of a room keeps the seat (Back is not Leave): its socket goes, so the server holds the
+        // seat for the grace period, and the seat stays remembered for Forward or a return.
+        if (state.room.token && loadSeat(storage.session, state.room.code)) keepSeat(state.room.code);
+        connection.reopen();
+      }
     },
 
     /** Opens the room of a typed code; returns an error sentence for a malformed code. */
@@ -208,22 +241,32 @@ export function createController({ store, connection, storage, browser }) {
 
     /** Creates a room; returns an error sentence when the form is incomplete. */
     createRoom({ game, isPublic, settings, name }) {
+      const problem = nameProblem(name);
+      if (problem) return problem;
       const cleaned = cleanName(name);
-      if (!cleaned) return 'Type a name of 1 to 20 characters.';
       if (!connection.isOpen) return 'Not connected to the server yet. Try again in a moment.';
       store.setName(cleaned);
       store.setUI({ createPending: true });
       store.dismissNotice();
-      send({ type: 'create', game, name: cleaned, public: isPublic, settings: normalizeSettings(game, settings) });
+      const client = store.getState().player.client;
+      send({
+        type: 'create', game, name: cleaned, public: isPublic, settings: normalizeSettings(game, settings),
+        ...(client ? { client } : {}),
+      });
       return null;
     },
 
-    /** Sets the player's name; in a room waiting for one, that joins it. */
+    /** Sets the player's name; in a room waiting for one, that joins it. Returns the reason a name is refused. */
     setName(name, { spectator = false } = {}) {
-      const cleaned = cleanName(name);
-      if (!cleaned) return 'Type a name of 1 to 20 characters.';
-      store.setName(cleaned, { spectator });
+      const problem = nameProblem(name);
+      if (problem) return problem;
+      store.setName(cleanName(name), { spectator });
       return null;
+    },
+
+    /** From a full room's page: watch it instead. */
+    watch() {
+      store.watch();
     },
 
     guess(letter) {
@@ -259,9 +302,11 @@ export function createController({ store, connection, storage, browser }) {
       return move({ type: 'chat', text: trimmed });
     },
 
+    /** Gives the seat up for good (the Leave button, once confirmed); Back keeps it instead. */
     leave() {
       const state = store.getState();
       if (!state.room) return;
+      if (state.ui.keptSeat?.code === state.room.code) store.setKeptSeat(null);
       if (state.room.status === ROOM.JOINED && connection.isOpen) {
         store.leaving();
         send({ type: 'leave' });
@@ -332,6 +377,23 @@ export function createController({ store, connection, storage, browser }) {
     /** For tests: the moves still waiting to show up in the state. */
     get pendingMoves() {
       return pending.map((item) => item.message);
+    },
+
+    // MARK: host tools of game night (room views): lift a ban, lock the room, skip a Snowman turn.
+
+    /** Lets a removed player back in (`banId` from state.bans). */
+    unban(banId) {
+      return move({ type: 'unban', ban: String(banId) });
+    },
+
+    /** Locks the room (nobody new joins; resumes still work) or opens it again. */
+    lockRoom(locked) {
+      return move({ type: 'lock', locked: Boolean(locked) });
+    },
+
+    /** Skips the current Snowman turn (host only). */
+    skipTurn() {
+      return move({ type: 'skip' });
     },
   };
 }

@@ -1,9 +1,16 @@
-// The game socket: one WebSocket to /ws, reopened with exponential backoff whenever it drops, and a queue for
-// moves made while it is down. What to send after (re)opening (the join that resumes the seat, the lobby
-// subscription) is the caller's `onOpen`; the queue is flushed after it, so queued moves reach the room after the
-// resume (the server holds messages that arrive while a join is on its way).
+// The game socket: one WebSocket to /ws, reopened with backoff whenever it drops, and a queue for moves made while
+// it is down. What to send after (re)opening (the join that resumes the seat, the lobby subscription) is the
+// caller's `onOpen`; the queue is flushed after it, so queued moves reach the room after the resume (the server
+// holds messages that arrive while a join is on its way).
 //
-// The WebSocket constructor and the timer functions are passed in, so the reconnect logic is tested in Node.
+// A socket can die without a close event (a server that vanished, a NAT that forgot the flow, a phone that slept):
+// while open, the connection sends an application-level `ping` every 5 s (PROTOCOL.md), and when nothing at all
+// has arrived for 15 s it drops the socket and reconnects. A socket that does not open within 10 s is given up
+// the same way. After a bounded number of failed tries it stops and reports `failed`, so the page can say so and
+// offer "Try again" instead of spinning; `wake()` (the tab became visible, the network came back) and `retryNow()`
+// start over at once with the backoff reset.
+//
+// The WebSocket constructor and the timer functions are passed in, so all of this is tested in Node.
 
 /** Close code the server uses when a newer connection resumed the same seat (PROTOCOL.md). */
 export const CLOSE_REPLACED = 4000;
@@ -12,10 +19,24 @@ export const CLOSE_REMOVED = 4001;
 
 /** First retry delay, doubling up to the maximum; ±20 % jitter spreads the retries of many clients. */
 export const BACKOFF = Object.freeze({ initialMs: 500, maxMs: 10_000, jitter: 0.2 });
+/**
+ * Failed tries in a row before giving up: 0.5 + 1 + 2 + 4 + 8 + 10 + 10 + 10 s of waiting, plus up to
+ * `connectTimeoutMs` per try against a server that accepts but does not answer: about a minute.
+ */
+export const MAX_ATTEMPTS = 8;
+
+/**
+ * The heartbeat: a `ping` every `intervalMs` while open; dead when nothing arrived for `timeoutMs` although a ping
+ * has been unanswered for `timeoutMs - intervalMs` (so a background tab whose timers the browser slowed down is
+ * not declared dead just because it pinged late); a socket still opening after `connectTimeoutMs` is given up;
+ * `wake()` on an open socket pings at once and reconnects if nothing arrives within `probeMs`.
+ */
+export const HEARTBEAT = Object.freeze({ intervalMs: 5_000, timeoutMs: 15_000, connectTimeoutMs: 10_000, probeMs: 4_000 });
 
 /** Moves worth sending late; joins, lobby subscriptions and resyncs are made afresh on every open instead. */
-const QUEUEABLE = new Set(['guess', 'word', 'chat', 'new_game', 'settings', 'kick', 'host', 'leave']);
+const QUEUEABLE = new Set(['guess', 'word', 'chat', 'new_game', 'settings', 'kick', 'host', 'leave', 'lock', 'unban', 'skip']);
 const MAX_QUEUED = 32;
+const OPEN = 1;
 
 /**
  * Milliseconds to wait before reconnect attempt `attempt` (1 for the first retry).
@@ -39,29 +60,70 @@ export function socketURL(location) {
 }
 
 /**
+ * Whether `message` is the heartbeat's business only: a `pong`, or the refusal of a `ping` by a server that
+ * predates the heartbeat (it still proves the socket alive).
+ */
+export function isHeartbeatReply(message) {
+  if (message?.type === 'pong') return true;
+  return message?.type === 'error' && (message.move === 'ping'
+    || (message.code === 'unknown-type' && /"ping"/.test(String(message.message ?? ''))));
+}
+
+/**
  * Creates the connection; call `start()` to open it.
  * @param {object} options
  * @param {string | (() => string)} options.url the socket's URL, or a function giving it at each (re)connect
  * @param {Function} options.WebSocketImpl the WebSocket constructor
- * @param {(message: object) => void} options.onMessage each JSON message received
- * @param {(status: object) => void} options.onStatus `{status, attempt, retryAt, closeCode}`
+ * @param {(message: object) => void} options.onMessage each JSON message received (never heartbeat replies)
+ * @param {(status: object) => void} options.onStatus `{status, attempt, retryAt, closeCode}`; status is
+ *   `connecting`, `online`, `reconnecting`, `replaced` or `failed` (gave up after `maxAttempts` tries)
  * @param {() => void} options.onOpen called when the socket opens, before queued moves are sent
  * @param {object} [options.timers] `{setTimeout, clearTimeout, now}` (now in milliseconds)
  * @param {() => number} [options.random]
+ * @param {object} [options.heartbeat] see HEARTBEAT
+ * @param {number} [options.maxAttempts] see MAX_ATTEMPTS
  */
 export function createConnection({
   url, WebSocketImpl, onMessage, onStatus, onOpen,
   timers = { setTimeout: (...a) => setTimeout(...a), clearTimeout: (...a) => clearTimeout(...a), now: () => Date.now() },
   random = Math.random,
+  heartbeat = HEARTBEAT,
+  maxAttempts = MAX_ATTEMPTS,
 }) {
   let socket = null;
   let attempt = 0;
   let retryTimer = null;
   let stopped = false;
+  /** Another connection took our seat (close 4000): only `retryNow()` reconnects. */
+  let replaced = false;
+  /** Gave up after too many tries: only `retryNow()` or `wake()` reconnects. */
+  let failed = false;
+  let everOpened = false;
   let queue = [];
+  // Heartbeat state of the open socket.
+  let pingTimer = null;
+  let watchdogTimer = null;
+  let connectTimer = null;
+  let probeTimer = null;
+  let lastHeardAt = 0;
+  /** When the oldest ping not followed by any message went out, or null. */
+  let unansweredSince = null;
+  let pingId = 0;
 
   function report(status, extra = {}) {
     onStatus({ status, attempt, retryAt: null, closeCode: null, ...extra });
+  }
+
+  function clear(timer) {
+    if (timer !== null) timers.clearTimeout(timer);
+    return null;
+  }
+
+  function stopTimers() {
+    pingTimer = clear(pingTimer);
+    watchdogTimer = clear(watchdogTimer);
+    connectTimer = clear(connectTimer);
+    probeTimer = clear(probeTimer);
   }
 
   function detach(old) {
@@ -71,10 +133,76 @@ export function createConnection({
     old.onerror = null;
   }
 
-  function open() {
+  /** Lets go of the current socket without waiting for a close handshake that may never complete. */
+  function release(code) {
+    stopTimers();
+    if (!socket) return;
+    const old = socket;
+    socket = null;
+    detach(old);
+    try {
+      if (code === undefined) old.close();
+      else old.close(code);
+    } catch {
+      // Already closing.
+    }
+  }
+
+  function ping() {
+    if (!socket || socket.readyState !== OPEN) return;
+    pingId += 1;
+    if (unansweredSince === null) unansweredSince = timers.now();
+    transmit({ type: 'ping', id: pingId });
+  }
+
+  function schedulePing() {
+    pingTimer = timers.setTimeout(() => {
+      pingTimer = null;
+      ping();
+      schedulePing();
+    }, heartbeat.intervalMs);
+  }
+
+  function scheduleWatchdog(delay) {
+    watchdogTimer = timers.setTimeout(checkSilence, Math.max(1, delay));
+  }
+
+  function checkSilence() {
+    watchdogTimer = null;
+    const now = timers.now();
+    const quiet = now - lastHeardAt;
+    if (quiet < heartbeat.timeoutMs) {
+      scheduleWatchdog(heartbeat.timeoutMs - quiet);
+      return;
+    }
+    const answerMs = heartbeat.timeoutMs - heartbeat.intervalMs;
+    if (unansweredSince === null) {
+      // Silent, but we have not asked (our timers were held back): ask now and judge the answer.
+      ping();
+      scheduleWatchdog(answerMs);
+      return;
+    }
+    const waited = now - unansweredSince;
+    if (waited < answerMs) {
+      scheduleWatchdog(answerMs - waited);
+      return;
+    }
+    // Nothing for timeoutMs, and a ping unanswered: the socket is dead even if the browser has not noticed.
+    release();
+    scheduleRetry(null);
+  }
+
+  function heard() {
+    lastHeardAt = timers.now();
+    unansweredSince = null;
+    probeTimer = clear(probeTimer);
+  }
+
+  function open({ fresh = false } = {}) {
     retryTimer = null;
     if (stopped) return;
-    report(attempt === 0 ? 'connecting' : 'reconnecting');
+    failed = false;
+    report(fresh || !everOpened ? 'connecting' : 'reconnecting');
     let created;
     try {
       created = new WebSocketImpl(typeof url === 'function' ? url() : url);
@@ -83,8 +211,19 @@ export function createConnection({
       return;
     }
     socket = created;
+    connectTimer = timers.setTimeout(() => {
+      connectTimer = null;
+      if (socket !== created || created.readyState === OPEN) return;
+      release();
+      scheduleRetry(null);
+    }, heartbeat.connectTimeoutMs);
     created.onopen = () => {
+      connectTimer = clear(connectTimer);
       attempt = 0;
+      everOpened = true;
+      heard();
+      schedulePing();
+      scheduleWatchdog(heartbeat.timeoutMs);
       report('online');
       onOpen?.();
       const pending = queue;
@@ -92,25 +231,30 @@ export function createConnection({
       for (const message of pending) transmit(message);
     };
     created.onmessage = (event) => {
+      heard();
       let message;
       try {
         message = JSON.parse(event.data);
       } catch {
         return;
       }
+      if (isHeartbeatReply(message)) return;
       onMessage(message);
     };
     created.onclose = (event) => {
       detach(created);
-      if (socket === created) socket = null;
+      if (socket !== created) return;
+      socket = null;
+      stopTimers();
       if (event?.code === CLOSE_REPLACED) {
+        replaced = true;
         report('replaced', { closeCode: event.code });
         return;
       }
       if (event?.code === CLOSE_REMOVED) {
         // Nothing went wrong with the network: reconnect at once for the lobby, without a "reconnecting" state.
         attempt = 0;
-        open();
+        open({ fresh: true });
         return;
       }
       scheduleRetry(event?.code ?? null);
@@ -122,6 +266,11 @@ export function createConnection({
 
   function scheduleRetry(closeCode) {
     if (stopped || retryTimer !== null) return;
+    if (attempt >= maxAttempts) {
+      failed = true;
+      report('failed', { closeCode });
+      return;
+    }
     attempt += 1;
     const delay = backoffDelay(attempt, random);
     report('reconnecting', { retryAt: timers.now() + delay, closeCode });
@@ -129,9 +278,18 @@ export function createConnection({
   }
 
   function transmit(message) {
-    if (!socket || socket.readyState !== 1) return false;
+    if (!socket || socket.readyState !== OPEN) return false;
     socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /** Opens a new socket at once, with the backoff reset. */
+  function restart({ fresh = false } = {}) {
+    retryTimer = clear(retryTimer);
+    attempt = 0;
+    stopped = false;
+    replaced = false;
+    open({ fresh });
   }
 
   return {
@@ -152,7 +310,7 @@ export function createConnection({
 
     /** Whether the socket is open. */
     get isOpen() {
-      return Boolean(socket && socket.readyState === 1);
+      return Boolean(socket && socket.readyState === OPEN);
     },
 
     /** Moves waiting for the socket. */
@@ -166,39 +324,64 @@ export function createConnection({
      */
     drop() {
       if (!socket) return;
-      const old = socket;
-      socket = null;
-      detach(old);
-      try {
-        old.close();
-      } catch {
-        // Already closing.
-      }
+      release();
       scheduleRetry(null);
     },
 
-    /** Reconnects at once (the network is back, or the player pressed "Retry now" / "Play here"). */
+    /**
+     * The page came back (tab visible again, network back online): reconnect at once with the backoff reset if
+     * the socket is down or we gave up; if it looks open, ping it and reconnect unless something arrives within
+     * `probeMs`. A page whose seat another tab took stays paused.
+     */
+    wake() {
+      if (replaced || stopped) return;
+      if (socket && socket.readyState === OPEN) {
+        if (probeTimer !== null) return;
+        const probed = socket;
+        ping();
+        probeTimer = timers.setTimeout(() => {
+          probeTimer = null;
+          if (socket !== probed) return;
+          release();
+          restart();
+        }, heartbeat.probeMs);
+        return;
+      }
+      if (socket) {
+        // Still opening: the connect timeout decides; the next failure waits as after a first one.
+        attempt = 0;
+        return;
+      }
+      restart();
+    },
+
+    /** Reconnects at once (the player pressed "Retry now", "Try again" or "Play here"). */
     retryNow() {
       if (socket) return;
-      if (retryTimer !== null) {
-        timers.clearTimeout(retryTimer);
-        retryTimer = null;
-      }
-      stopped = false;
-      open();
+      restart();
+    },
+
+    /**
+     * Closes the current socket and opens a fresh one at once, with nothing queued: the page stepped out of a
+     * room without leaving it (Back), so the server keeps the seat for its grace period while this page follows
+     * the lobby on a socket that is in no room.
+     */
+    reopen() {
+      queue = [];
+      release(1000);
+      restart({ fresh: true });
+    },
+
+    /** Whether the connection gave up after too many tries. */
+    get failed() {
+      return failed;
     },
 
     /** Closes for good (no reconnect). */
     stop() {
       stopped = true;
-      if (retryTimer !== null) timers.clearTimeout(retryTimer);
-      retryTimer = null;
-      if (socket) {
-        const old = socket;
-        socket = null;
-        detach(old);
-        old.close(1000);
-      }
+      retryTimer = clear(retryTimer);
+      release(1000);
     },
   };
 }

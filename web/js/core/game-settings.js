@@ -8,7 +8,7 @@ export const SETTINGS = Object.freeze({
   snowman: Object.freeze([
     Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed', min: 3, max: 10, step: 1, initial: 7 }),
     Object.freeze({
-      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: null, off: null, unit: 's',
+      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: 60, off: null, unit: 's',
     }),
   ]),
   scramble: Object.freeze([
@@ -85,7 +85,7 @@ export function defaultSettings(game) {
 /** `settings` with every known key clamped and unknown keys dropped, ready to send. */
 export function normalizeSettings(game, settings) {
   return Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [
-    spec.key, clampSetting(spec, settings?.[spec.key] ?? spec.initial),
+    spec.key, clampSetting(spec, settings?.[spec.key] ?? (hasOff(spec) && settings?.[spec.key] === null ? null : spec.initial)),
   ]));
 }
 
@@ -102,13 +102,82 @@ export function parseRoomCode(text) {
   return /^[A-Z]{4,5}$/.test(code) ? code : null;
 }
 
-/** Limits shared with the server (ClientMessage and NameRules). */
+/** Limits shared with the server (ClientMessage and NameRules). Names count grapheme clusters (what a person
+ * sees as one character: `👩‍💻` and `🏳️‍🌈` are one each), as the server does. */
 export const MAX_NAME_LENGTH = 20;
 export const MAX_CHAT_LENGTH = 200;
+/**
+ * `maxlength` for name inputs. The browser counts UTF-16 code units there (one family emoji is 11 of them), so the
+ * input allows more and the 20-character rule is checked on submit by `nameProblem`.
+ */
+export const NAME_INPUT_MAX_LENGTH = 120;
 
-/** A player name as the server will accept it (whitespace collapsed), or null when empty or too long. */
+const graphemes = typeof Intl !== 'undefined' && typeof Intl.Segmenter === 'function'
+  ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+  : null;
+
+/** Code points that extend the character before them (when Intl.Segmenter is missing). */
+const EXTENDING = /[\p{M}\u200D\uFE00-\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
+const REGIONAL_INDICATOR = /[\u{1F1E6}-\u{1F1FF}]/u;
+
+/**
+ * How many characters a person sees in `text`: grapheme clusters by Intl.Segmenter, or, in browsers without it
+ * (or with `segmenter: null`), an approximation that joins marks, variation selectors, skin tones, tags, ZWJ
+ * sequences and flag pairs to the character they belong to.
+ */
+export function graphemeCount(text, { segmenter = graphemes } = {}) {
+  const value = String(text ?? '');
+  if (segmenter) {
+    let count = 0;
+    for (const _ of segmenter.segment(value)) count += 1;
+    return count;
+  }
+  let count = 0;
+  let joined = false;
+  let pendingFlag = false;
+  for (const point of value) {
+    if (joined) {
+      joined = false;
+    } else if (EXTENDING.test(point)) {
+      joined = point === '\u200D';
+    } else if (REGIONAL_INDICATOR.test(point) && pendingFlag) {
+      pendingFlag = false;
+    } else {
+      pendingFlag = REGIONAL_INDICATOR.test(point);
+      count += 1;
+    }
+  }
+  return count;
+}
+
+/** C0 and C1 controls (tabs and newlines are collapsed to spaces before this is checked). */
+const CONTROL = /\p{Cc}/u;
+/** Bidirectional overrides, embeddings and isolates: they can make a name read as someone else's. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+/** What draws nothing: format characters, spaces, variation selectors, the Hangul fillers. */
+const INVISIBLE = /^[\p{Cf}\p{Z}\p{M}\uFE00-\uFE0F\u115F\u1160\u3164\uFFA0\u{E0000}-\u{E0FFF}]*$/u;
+
+/** A name as typed, with the whitespace trimmed and inner runs collapsed to one space (as the server does). */
+function collapse(text) {
+  return String(text ?? '').trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * Why the server would refuse `text` as a name (the sentence it sends), or null when it is fine. Emoji, accents and
+ * every other printable character are allowed; refused are empty or over-long names, control characters,
+ * bidirectional controls and names that are only invisible characters.
+ */
+export function nameProblem(text) {
+  const name = collapse(text);
+  if (name.length === 0) return 'Type a name of 1 to 20 characters.';
+  if (graphemeCount(name) > MAX_NAME_LENGTH) return `Names can be at most ${MAX_NAME_LENGTH} characters.`;
+  if (CONTROL.test(name)) return 'Names cannot contain control characters.';
+  if (BIDI_CONTROL.test(name)) return 'Names cannot contain bidirectional text controls.';
+  if (INVISIBLE.test(name)) return 'Names cannot be only invisible characters.';
+  return null;
+}
+
+/** A player name as the server will accept it (whitespace collapsed), or null when `nameProblem` has a reason. */
 export function cleanName(text) {
-  const name = String(text ?? '').trim().replace(/\s+/g, ' ');
-  if (name.length === 0 || [...name].length > MAX_NAME_LENGTH) return null;
-  return name;
+  return nameProblem(text) === null ? collapse(text) : null;
 }

@@ -1,4 +1,5 @@
-// What the client remembers between visits: the player's preferences (name, appearance, accent) in localStorage,
+// What the client remembers between visits: the player's preferences (name, appearance, accent) and a random
+// per-browser id (sent with every create and join, so a host's removal keeps that browser out) in localStorage,
 // and per room the seat to resume (token, seq and the state at seq) in sessionStorage, so a reload of /r/CODE in
 // the same tab comes back to the same seat while a second tab joins as another player.
 //
@@ -6,6 +7,7 @@
 // The same key and defaults are read by js/boot/theme.js before the first paint; keep the two in step.
 
 export const PREFS_KEY = 'wordrooms.prefs';
+export const CLIENT_KEY = 'wordrooms.client';
 const SEAT_PREFIX = 'wordrooms.seat.';
 
 export const THEMES = Object.freeze(['system', 'light', 'dark']);
@@ -79,4 +81,44 @@ export function forgetSeat(storage, code) {
   } catch {
     // Nothing to do: storage is unavailable.
   }
+}
+
+/** Client ids the server accepts (16-64 characters of the base64url alphabet). */
+const CLIENT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** `bytes` in base64url without padding. */
+export function base64url(bytes) {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const chunk = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const characters = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
+    for (let j = 0; j < characters; j += 1) text += BASE64URL[(chunk >> (18 - 6 * j)) & 63];
+  }
+  return text;
+}
+
+/** A fresh random client id: 16 random bytes as 22 base64url characters. */
+export function newClientId(getRandomValues = (array) => globalThis.crypto.getRandomValues(array)) {
+  return base64url(getRandomValues(new Uint8Array(16)));
+}
+
+/**
+ * This browser's client id: the stored one, or a new one that is stored for next time. Without storage (some
+ * private modes) the id lasts as long as the page.
+ */
+export function loadClientId(storage, getRandomValues) {
+  try {
+    const stored = storage?.getItem(CLIENT_KEY);
+    if (typeof stored === 'string' && CLIENT_ID.test(stored)) return stored;
+  } catch {
+    // Unavailable storage: make one for this page.
+  }
+  const id = newClientId(getRandomValues);
+  try {
+    storage?.setItem(CLIENT_KEY, id);
+  } catch {
+    // Full or refused: the id still works for this page.
+  }
+  return id;
 }

@@ -1,6 +1,9 @@
 // The client's one store: connection, route, lobby, room, player and settings. It applies the server's messages
-// (welcome, patch, snapshot, error, left, lobby) and tells its caller what to send back, so the sequence logic is
-// tested without a socket; views subscribe and redraw from the state it holds.
+// (welcome, patch, snapshot, error, left, lobby, and `room`, the answer to a peek) and tells its caller what to send
+// back, so the sequence logic is tested without a socket; views subscribe and redraw from the state it holds.
+//
+// Entering a room without a seat first peeks at it (`CHECKING`): a wrong code says "Room not found" and a full or
+// locked room says so before the player is asked for a name.
 //
 // The state is replaced, never mutated: every change makes a new top-level object, and a room state patched by
 // `applyPatch` shares its untouched parts with the previous one, so views compare with `===` to skip work.
@@ -14,10 +17,14 @@ export const CONNECTION = Object.freeze({
   RECONNECTING: 'reconnecting',
   /** Another tab resumed this seat (close code 4000); no automatic reconnect. */
   REPLACED: 'replaced',
+  /** Gave up after too many tries; the page offers "Try again". */
+  FAILED: 'failed',
 });
 
 /** Room statuses. */
 export const ROOM = Object.freeze({
+  /** Asking the server whether the room exists, is full or locked (`peek`), before asking for a name. */
+  CHECKING: 'checking',
   /** A name is needed before joining. */
   NEEDS_NAME: 'needs-name',
   JOINING: 'joining',
@@ -28,41 +35,58 @@ export const ROOM = Object.freeze({
 });
 
 /** Errors that end an attempt to be in the room (the room shows them instead of the game). */
-const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'bad-code', 'kicked', 'server-full']);
+const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full']);
 
-/** The state before anything happened. */
-export function initialState({ name = '', theme = 'system', accent = 'blue', route = { name: 'lobby' } } = {}) {
+/** How long the server keeps a seat after its socket went away (PROTOCOL.md), in seconds. */
+export const SEAT_GRACE_SECONDS = 120;
+
+/** The state before anything happened. `client` is this browser's id (prefs.js `loadClientId`). */
+export function initialState({
+  name = '', theme = 'system', accent = 'blue', route = { name: 'lobby' }, client = null,
+} = {}) {
   return {
     connection: { status: CONNECTION.CONNECTING, attempt: 0, retryAt: null },
     route,
     lobby: { status: 'loading', rooms: [], error: null },
     room: null,
-    player: { name },
+    player: { name, client },
     settings: { theme, accent },
     notice: null,
-    ui: { lobbyTab: 'snowman', dialog: null, createPending: false, selectedGame: null },
+    ui: { lobbyTab: 'snowman', dialog: null, createPending: false, selectedGame: null, keptSeat: null },
   };
 }
 
 /**
  * The `join` message that (re)enters the current room: with the resume token when we have one (and our `seq` when
  * we hold the state it belongs to, so the server can send just the missed patches), else with the player's name.
- * @returns {object|null} null when there is no room to join or a name is still needed.
+ * Every join carries this browser's `client` id, so that a removal by the host keeps the browser out.
+ * @returns {object|null} null when there is no room to join, it is still being checked, or a name is needed.
  */
 export function joinMessage(state) {
   const { room } = state;
-  if (!room || room.status === ROOM.FAILED || room.status === ROOM.LEAVING) return null;
+  if (!room || [ROOM.FAILED, ROOM.LEAVING, ROOM.CHECKING, ROOM.NEEDS_NAME].includes(room.status)) return null;
+  const client = state.player.client ? { client: state.player.client } : {};
   if (room.token) {
-    const message = { type: 'join', code: room.code, token: room.token };
+    const message = { type: 'join', code: room.code, token: room.token, ...client };
     if (room.state !== null && room.state !== undefined && Number.isInteger(room.seq)) message.seq = room.seq;
     return message;
   }
   if (state.player.name) {
-    const message = { type: 'join', code: room.code, name: state.player.name };
+    const message = { type: 'join', code: room.code, name: state.player.name, ...client };
     if (room.spectator) message.spectator = true;
     return message;
   }
   return null;
+}
+
+/** The `peek` that asks about the current room before joining it, or null when no check is due. */
+export function peekMessage(state) {
+  return state.room?.status === ROOM.CHECKING ? { type: 'peek', code: state.room.code } : null;
+}
+
+/** An error the client makes itself (from a peek answer), shaped like the server's. */
+function localError(code, title, message, move = 'peek') {
+  return { code, title, message, move };
 }
 
 /** Server time now, in seconds since 1970, from the client's clock and the offset measured at welcome. */
@@ -173,9 +197,61 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
     return [];
   }
 
-  function receiveError(message) {
-    const shown = notice(message);
+  /** The room after a peek (or a join) refused the way in, shown as a status page. */
+  function failRoom(room, shown, extra = {}) {
+    commit({ ...state, notice: shown, room: { ...room, status: ROOM.FAILED, error: shown, token: null, ...extra } });
+  }
+
+  function receivePeek(message) {
     const room = state.room;
+    if (!room || room.status !== ROOM.CHECKING || message.code !== room.code) return [];
+    const peek = {
+      game: message.game ?? null, players: message.players ?? 0, spectators: message.spectators ?? 0,
+      maxPlayers: message.maxPlayers ?? null, locked: Boolean(message.locked), full: Boolean(message.full),
+      status: message.status ?? null,
+    };
+    if (peek.locked) {
+      failRoom(room, notice(localError('room-locked', 'Room locked',
+        `The host has locked room ${room.code}, so nobody new can join right now. Ask them to unlock it, then try again.`)), { peek });
+      return [];
+    }
+    if (peek.full && !room.spectator) {
+      const seats = peek.maxPlayers ? `All ${peek.maxPlayers} seats` : 'All the seats';
+      failRoom(room, notice(localError('room-full', 'Room full — watch instead?',
+        `${seats} in room ${room.code} are taken. You can still watch the game and chat.`)), { peek });
+      return [];
+    }
+    commit(withRoom({ peek, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME }));
+    return [];
+  }
+
+  function receiveError(message) {
+    const room = state.room;
+    if (room?.status === ROOM.CHECKING && (message.move === 'peek' || message.code === 'unknown-type')) {
+      if (message.code === 'unknown-type' || message.code === 'bad-message') {
+        // A server without `peek`: join as before and let the join say what is wrong.
+        commit(withRoom({ status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME }));
+        return [];
+      }
+      failRoom(room, notice(message));
+      return [];
+    }
+    if (message.move === 'peek') return [];
+    const shown = notice(message);
+    if (message.code === 'bad-name' && (message.move === 'join' || message.move === 'create')) {
+      // The name (perhaps saved from an earlier visit) is refused: forget it, so it is asked for again, here and
+      // on the next visit; the form shows the server's reason with what was typed.
+      const refused = state.player.name;
+      const player = { ...state.player, name: '' };
+      if (message.move === 'create') {
+        commit({ ...state, notice: shown, player, ui: { ...state.ui, createPending: false } });
+        return [];
+      }
+      if (room && room.status === ROOM.JOINING && !room.token) {
+        commit({ ...state, notice: shown, player, room: { ...room, status: ROOM.NEEDS_NAME, nameError: shown.message, nameDraft: refused } });
+        return [];
+      }
+    }
     if (message.move === 'create') {
       commit({ ...state, notice: shown, ui: { ...state.ui, createPending: false } });
       return [];
@@ -194,7 +270,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
     }
     if (room && (FATAL_ROOM_ERRORS.has(message.code)
         || (message.move === 'join' && room.status === ROOM.JOINING && message.code !== 'already-in-room'))) {
-      commit({ ...state, notice: shown, room: { ...room, status: ROOM.FAILED, error: shown, token: null } });
+      failRoom(room, shown);
       return [];
     }
     commit({ ...state, notice: shown });
@@ -228,6 +304,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
         case 'lobby':
           commit({ ...state, lobby: { status: 'ready', rooms: Array.isArray(message.rooms) ? message.rooms : [], error: null } });
           return [];
+        case 'room': return receivePeek(message);
         default:
           return [];
       }
@@ -240,7 +317,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
 
     /**
      * Shows a route. Entering a room prepares a join: from a remembered seat (`seat`: token, seq and the state at
-     * seq) or, without one, with the player's name (as a spectator when `route.spectator`).
+     * seq) at once, or, without one, after a peek, with the player's name (as a spectator when `route.spectator`).
      */
     setRoute(route, seat = null) {
       if (route.name === 'room') {
@@ -250,13 +327,32 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
         }
         const room = {
           code: route.code, you: null, token: seat?.token ?? null, seq: seat?.seq ?? null, state: seat?.state ?? null,
-          status: seat?.token || state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, clockOffset: 0,
-          awaitingSnapshot: false, spectator: Boolean(route.spectator),
+          status: seat?.token ? ROOM.JOINING : ROOM.CHECKING, error: null, clockOffset: 0,
+          awaitingSnapshot: false, spectator: Boolean(route.spectator), peek: null, nameError: null, nameDraft: null,
         };
-        commit({ ...state, route, room, notice: null, ui: { ...state.ui, selectedGame: null } });
+        const keptSeat = state.ui.keptSeat?.code === route.code ? null : state.ui.keptSeat;
+        commit({ ...state, route, room, notice: null, ui: { ...state.ui, selectedGame: null, keptSeat } });
         return;
       }
       commit({ ...state, route, room: null, notice: state.route.name === 'lobby' ? state.notice : null });
+    },
+
+    /** From a full room's page: watch it instead (asks for a name first if there is none). */
+    watch() {
+      const room = state.room;
+      if (!room) return;
+      commit({
+        ...state, route: { ...state.route, spectator: true },
+        room: { ...room, spectator: true, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, token: null },
+      });
+    },
+
+    /**
+     * Remembers (or, with null, forgets) the seat kept in a room the page stepped out of without leaving:
+     * `{code, until}` (client seconds), for the lobby's "Back to room CODE".
+     */
+    setKeptSeat(keptSeat) {
+      commit({ ...state, ui: { ...state.ui, keptSeat } });
     },
 
     /** The player is leaving the room; the server answers `left`. */
@@ -269,7 +365,9 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
      * `spectator` is set.
      */
     setName(name, { spectator = false } = {}) {
-      const room = state.room?.status === ROOM.NEEDS_NAME ? { ...state.room, status: ROOM.JOINING, spectator } : state.room;
+      const room = state.room?.status === ROOM.NEEDS_NAME
+        ? { ...state.room, status: ROOM.JOINING, spectator: spectator || Boolean(state.room.spectator), nameError: null, nameDraft: null }
+        : state.room;
       commit({ ...state, player: { ...state.player, name }, room });
     },
 

@@ -2,13 +2,21 @@ import JSON
 
 /// A message from a client, parsed and bounds-checked. See `PROTOCOL.md` for the wire form of each.
 public enum ClientMessage: Sendable, Equatable {
-    case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject)
-    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
+    case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject, client: ClientID?)
+    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?)
+    /// What a room is like (game, players, locked, full) before joining it.
+    case peek(code: RoomCode)
+    /// The application-level heartbeat; answered at once with `pong` carrying the same `id`.
+    case ping(id: Int?)
     case guess(String)
     case word(String)
     case newGame
     case settings(JSONObject)
     case kick(player: String)
+    case unban(ban: String)
+    case lock(Bool)
+    /// Snowman: the host passes the current player's turn.
+    case skip
     case makeHost(player: String)
     case chat(String)
     case resync
@@ -27,11 +35,16 @@ public enum ClientMessage: Sendable, Equatable {
         switch self {
         case .create: "create"
         case .join: "join"
+        case .peek: "peek"
+        case .ping: "ping"
         case .guess: "guess"
         case .word: "word"
         case .newGame: "new_game"
         case .settings: "settings"
         case .kick: "kick"
+        case .unban: "unban"
+        case .lock: "lock"
+        case .skip: "skip"
         case .makeHost: "host"
         case .chat: "chat"
         case .resync: "resync"
@@ -64,30 +77,29 @@ public enum ClientMessage: Sendable, Equatable {
             guard let gameName = try fields.string("game", max: 16), let game = GameKind(rawValue: gameName) else {
                 throw .badMessage("\"create\" needs \"game\": \"snowman\" or \"scramble\".")
             }
-            guard let name = try fields.string("name", max: 64) else {
+            guard let name = try fields.name() else {
                 throw .badMessage("\"create\" needs your \"name\".")
             }
             let settings = try fields.object("settings") ?? JSONObject()
-            return .create(game: game, name: name, isPublic: try fields.bool("public") ?? true, settings: settings)
+            return .create(game: game, name: name, isPublic: try fields.bool("public") ?? true, settings: settings,
+                           client: try fields.client())
         case "join":
-            guard let codeText = try fields.string("code", max: 16) else {
-                throw .badMessage("\"join\" needs the room \"code\".")
-            }
-            guard let code = RoomCode(codeText) else {
-                throw RoomError(code: "bad-code", title: "Not a room code",
-                                message: "Room codes are 4 letters, like QHTW.", move: "join")
-            }
+            let code = try fields.code()
             var token: ResumeToken?
             if let text = try fields.string("token", max: 64) {
                 guard let parsed = ResumeToken(text) else { throw .badMessage("\"token\" must be 32 hex digits.") }
                 token = parsed
             }
-            let name = try fields.string("name", max: 64)
+            let name = try fields.name()
             guard name != nil || token != nil else {
                 throw .badMessage("\"join\" needs your \"name\", or a \"token\" to resume.")
             }
             return .join(code: code, name: name, token: token, lastSeq: try fields.int("seq"),
-                         spectator: try fields.bool("spectator") ?? false)
+                         spectator: try fields.bool("spectator") ?? false, client: try fields.client())
+        case "peek":
+            return .peek(code: try fields.code())
+        case "ping":
+            return .ping(id: try fields.int("id"))
         case "guess":
             guard let letter = try fields.string("letter", max: maxMoveCharacters) else {
                 throw .badMessage("\"guess\" needs a \"letter\".")
@@ -110,6 +122,18 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"kick\" needs the \"player\" id.")
             }
             return .kick(player: player)
+        case "unban":
+            guard let ban = try fields.string("ban", max: 16) else {
+                throw .badMessage("\"unban\" needs the \"ban\" id.")
+            }
+            return .unban(ban: ban)
+        case "lock":
+            guard let locked = try fields.bool("locked") else {
+                throw .badMessage("\"lock\" needs \"locked\": true or false.")
+            }
+            return .lock(locked)
+        case "skip":
+            return .skip
         case "host":
             guard let player = try fields.string("player", max: 16) else {
                 throw .badMessage("\"host\" needs the \"player\" id of the new host.")
@@ -137,16 +161,42 @@ public enum ClientMessage: Sendable, Equatable {
         let object: JSONObject
         let type: String
 
-        func string(_ key: String, max: Int) throws(RoomError) -> String? {
+        /// `maxBytes` defaults to four bytes a character; names allow more, since one emoji of a family or a
+        /// flag is a single character of up to 35 bytes.
+        func string(_ key: String, max: Int, maxBytes: Int? = nil) throws(RoomError) -> String? {
             guard let value = object[key], !value.isNull else { return nil }
             guard let text = value.stringValue else {
                 throw .badMessage("\"\(key)\" in \"\(type)\" must be a string.")
             }
-            guard text.utf8.count <= max * 4, text.count <= max else {
+            guard text.utf8.count <= maxBytes ?? max * 4, text.count <= max else {
                 throw RoomError(code: "too-long", title: "Too long",
                                 message: "\"\(key)\" can be at most \(max) characters.", move: type)
             }
             return text
+        }
+
+        /// The player's name as typed; `NameRules` checks it for real (the 64 here only bounds the work).
+        func name() throws(RoomError) -> String? {
+            try string("name", max: 64, maxBytes: 1024)
+        }
+
+        func code() throws(RoomError) -> RoomCode {
+            guard let text = try string("code", max: 16) else {
+                throw .badMessage("\"\(type)\" needs the room \"code\".")
+            }
+            guard let code = RoomCode(text) else {
+                throw RoomError(code: "bad-code", title: "Not a room code",
+                                message: "Room codes are 4 letters, like QHTW.", move: type)
+            }
+            return code
+        }
+
+        func client() throws(RoomError) -> ClientID? {
+            guard let text = try string("client", max: 64) else { return nil }
+            guard let id = ClientID(text) else {
+                throw .badMessage("\"client\" must be 16 to 64 letters, digits, '-' or '_'.")
+            }
+            return id
         }
 
         func bool(_ key: String) throws(RoomError) -> Bool? {

@@ -6,6 +6,8 @@ struct Member: Sendable {
     let id: PlayerID
     var name: String
     let token: ResumeToken
+    /// The browser's own id, when it sent one: what a removal bans besides the token.
+    var client: ClientID?
     let isSpectator: Bool
     /// The live connection, nil while disconnected.
     var link: (any ClientLink)? {
@@ -17,11 +19,12 @@ struct Member: Sendable {
     /// When the connection dropped; the seat is released `resumeGraceSeconds` later.
     var disconnectedAt: Double?
 
-    init(id: PlayerID, name: String, token: ResumeToken, isSpectator: Bool, link: (any ClientLink)?,
-         disconnectedAt: Double?) {
+    init(id: PlayerID, name: String, token: ResumeToken, client: ClientID? = nil, isSpectator: Bool,
+         link: (any ClientLink)?, disconnectedAt: Double?) {
         self.id = id
         self.name = name
         self.token = token
+        self.client = client
         self.isSpectator = isSpectator
         self.link = link
         self.linkID = link?.id
@@ -29,11 +32,30 @@ struct Member: Sendable {
     }
 }
 
-/// One line of room chat.
+/// One line of room chat: said by a member, or announced by the room itself (`player` and `name` nil), such as
+/// a skipped turn.
 struct ChatLine: Equatable, Sendable, Codable {
     let id: Int
-    let player: PlayerID
-    let name: String
+    let player: PlayerID?
+    let name: String?
     let text: String
     let at: Double
+
+    var isSystem: Bool { player == nil }
+}
+
+/// Someone the host removed: kept out of the room for its life, by resume token and by browser id, until the
+/// host lifts it. Only `id` and `name` are ever shown.
+struct Ban: Equatable, Sendable {
+    /// `b1`, `b2`... in the order of removal.
+    let id: String
+    let name: String
+    let token: ResumeToken
+    let client: ClientID?
+
+    func matches(token other: ResumeToken?, client otherClient: ClientID?) -> Bool {
+        if let other, token.matches(other) { return true }
+        if let client, let otherClient, client == otherClient { return true }
+        return false
+    }
 }

@@ -38,7 +38,16 @@ public actor Room {
     private var stateBuilder = RoomStateBuilder()
     var chatCounter = 0
     var memberCounter = 0
-    var kicked: [ResumeToken] = []
+    /// Who the host removed; they cannot come back while the room lives, unless the host lifts the ban.
+    var bans: [Ban] = []
+    var banCounter = 0
+    /// Set by the host: nobody new may join (resumes still may).
+    var locked = false
+    /// Who has the turn (Snowman) and since when, to pass the turn of a player who is away.
+    private var turnHolder: (player: PlayerID, since: Double)?
+    /// Whether `turnHolder` is away, as of the game and member versions in `notedVersions`.
+    private var turnHolderAway = false
+    private var notedVersions = (game: -1, members: -1)
     var random: SplitMix64
 
     /// `seq` of `state`; increases by one per change.
@@ -69,8 +78,22 @@ public actor Room {
         executor.asUnownedSerialExecutor()
     }
 
+    /// A `join` on its way to the room.
+    struct JoinRequest: Sendable {
+        var link: any ClientLink
+        var name: String?
+        var token: ResumeToken?
+        var lastSeq: Int?
+        var spectator: Bool
+        var client: ClientID?
+        /// Told whether the connection is now a member (false after any refusal, so it may try again).
+        var entered: (@Sendable (Bool) -> Void)?
+    }
+
     enum Input: Sendable {
-        case join(any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool)
+        case join(JoinRequest)
+        /// What the room is like, for someone deciding whether to join.
+        case peek(any ClientLink)
         /// `receivedAt`: monotonic seconds when the message came off the socket, for the fan-out histogram.
         case message(linkID: UInt64, ClientMessage, receivedAt: Double)
         case disconnected(linkID: UInt64)
@@ -103,10 +126,17 @@ public actor Room {
         }
     }
 
-    /// Queues a join; the joiner gets `welcome` or an `error`.
+    /// Queues a join; the joiner gets `welcome` or an `error`, and then `entered` hears which.
     public nonisolated func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?,
-                                 spectator: Bool) {
-        enqueue(.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator))
+                                 spectator: Bool, client: ClientID? = nil,
+                                 entered: (@Sendable (Bool) -> Void)? = nil) {
+        enqueue(.join(JoinRequest(link: link, name: name, token: token, lastSeq: lastSeq, spectator: spectator,
+                                  client: client, entered: entered)))
+    }
+
+    /// Queues a `peek`: `link` gets a `room` message describing the room (or `room-not-found` once it is gone).
+    public nonisolated func peek(_ link: any ClientLink) {
+        enqueue(.peek(link))
     }
 
     /// Queues a message from the connection `linkID`; `receivedAt` (monotonic seconds) is when it arrived.
@@ -135,17 +165,37 @@ public actor Room {
 
     private func apply(_ input: Input) {
         guard !disposed else {
-            if case .join(let link, _, _, _, _) = input {
-                link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
+            switch input {
+            case .join(let request):
+                request.link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
+                request.entered?(false)
+            case .peek(let link):
+                link.send(frame: ServerMessage.error(.roomNotFound.refusing("peek")))
+            default:
+                break
             }
             return
         }
         let now = clock()
+        // Turns that ran out since the last input are announced; only looked at once a deadline has passed, so
+        // that an ordinary move does not touch the game (which would make the state builder rebuild its part).
+        var announced = false
+        if let deadline = game.nextDeadline, now >= deadline {
+            for player in game.tick(now: now) {
+                announce("\(displayName(of: player)) ran out of time", now: now)
+                announced = true
+            }
+        }
         switch input {
-        case .join(let link, let name, let token, let lastSeq, let spectator):
-            join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator, now: now)
+        case .join(let request):
+            // Not `entered?(join(...))`: optional chaining would skip the join itself when nobody listens.
+            let seated = join(request, now: now)
+            request.entered?(seated)
+        case .peek(let link):
+            link.send(frame: peekFrame())
         case .message(let linkID, let message, let receivedAt):
-            guard let index = memberIndex(linkID: linkID) else { return }
+            // A connection that is not a member has nothing to say here (its session only sends once seated).
+            guard let index = memberIndex(linkID: linkID) else { break }
             do {
                 try handle(message, from: index, now: now)
                 if receivedAt > 0, let fanout {
@@ -155,84 +205,107 @@ public actor Room {
                 members[index].link?.send(frame: ServerMessage.error(error))
             }
         case .disconnected(let linkID):
-            guard let index = memberIndex(linkID: linkID) else { return }
+            guard let index = memberIndex(linkID: linkID) else { break }
             members[index].link = nil
             members[index].disconnectedAt = now
             publish(now: now)
         case .tick:
             timerDeadline = nil
-            _ = game.tick(now: now)
             releaseExpiredSeats(now: now)
             if disposeIfAbandoned(now: now) { return }
-            publish(now: now)
+            announced = true
         }
+        if noteTurn(now: now), skipAwayTurns(now: now) { announced = true }
+        if announced { publish(now: now) }
         scheduleTimer(now: now)
     }
 
-    private func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool,
-                      now: Double) {
-        if let token {
-            if kicked.contains(where: { $0.matches(token) }) {
-                link.send(frame: ServerMessage.error(RoomError(
-                    code: "kicked", title: "Removed from the room",
-                    message: "The host removed you from room \(code); you cannot rejoin it.", move: "join")))
-                return
-            }
-            if let index = members.firstIndex(where: { $0.token.matches(token) }) {
-                resume(index, link: link, lastSeq: lastSeq, now: now)
-                return
-            }
-            guard let name else {
-                link.send(frame: ServerMessage.error(RoomError(
-                    code: "seat-expired", title: "Seat released",
-                    message: "You were away too long and your seat in room \(code) was given up. Join again with a name.",
-                    move: "join")))
-                return
-            }
-            _ = name
+    /// Seats the joiner, or refuses with an `error` saying why.
+    ///
+    /// - Returns: Whether the connection is now a member.
+    private func join(_ request: JoinRequest, now: Double) -> Bool {
+        let link = request.link
+        func refuse(_ error: RoomError) -> Bool {
+            link.send(frame: ServerMessage.error(error.refusing("join")))
+            return false
         }
-        guard let rawName = name else { return }
+        if bans.contains(where: { $0.matches(token: request.token, client: request.client) }) {
+            return refuse(RoomError(code: "kicked", title: "Removed from the room",
+                                    message: "The host removed you from room \(code); you cannot rejoin it."))
+        }
+        if let token = request.token {
+            if let index = members.firstIndex(where: { $0.token.matches(token) }) {
+                resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
+                return true
+            }
+            guard request.name != nil else {
+                return refuse(RoomError(
+                    code: "seat-expired", title: "Seat released",
+                    message: "You were away too long and your seat in room \(code) was given up. Join again with a name."))
+            }
+        }
+        guard let rawName = request.name else { return false }
+        guard !locked else {
+            return refuse(RoomError(code: "room-locked", title: "Room locked",
+                                    message: "The host of room \(code) has locked it: nobody new can join for now."))
+        }
         let cleaned: String
         do {
             cleaned = try NameRules.clean(rawName)
         } catch {
-            link.send(frame: ServerMessage.error(error.refusing("join")))
-            return
+            return refuse(error)
         }
-        let players = members.filter { !$0.isSpectator }.count
-        let spectators = members.count - players
-        if spectator {
+        let (players, spectators) = headcount()
+        if request.spectator {
             guard spectators < configuration.maxSpectators else {
-                link.send(frame: ServerMessage.error(RoomError(
+                return refuse(RoomError(
                     code: "room-full", title: "Room full",
-                    message: "Room \(code) already has \(configuration.maxSpectators) spectators.", move: "join")))
-                return
+                    message: "Room \(code) already has \(configuration.maxSpectators) spectators."))
             }
         } else {
             guard players < configuration.maxPlayers else {
-                link.send(frame: ServerMessage.error(RoomError(
+                return refuse(RoomError(
                     code: "room-full", title: "Room full",
-                    message: "Room \(code) already has \(configuration.maxPlayers) players. You can still watch as a spectator.",
-                    move: "join")))
-                return
+                    message: "Room \(code) already has \(configuration.maxPlayers) players. You can still watch as a spectator."))
             }
         }
         memberCounter += 1
         let member = Member(
-            id: PlayerID((spectator ? "s" : "p") + String(memberCounter)),
+            id: PlayerID((request.spectator ? "s" : "p") + String(memberCounter)),
             name: NameRules.distinct(cleaned, among: members.map(\.name)),
-            token: ResumeToken.random(), isSpectator: spectator, link: link, disconnectedAt: nil)
+            token: ResumeToken.random(), client: request.client, isSpectator: request.spectator, link: link,
+            disconnectedAt: nil)
         members.append(member)
-        if !spectator {
+        if !request.spectator {
             game.addPlayer(Player(id: member.id, name: member.name), now: now)
             if host == nil { host = member.id }
         }
         emptySince = nil
         publish(now: now, except: link.id)
         link.send(frame: welcome(member, state: state))
+        return true
     }
 
-    private func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, now: Double) {
+    /// Players and spectators in the room.
+    private func headcount() -> (players: Int, spectators: Int) {
+        var spectators = 0
+        for index in members.indices where members[index].isSpectator { spectators += 1 }
+        return (members.count - spectators, spectators)
+    }
+
+    /// `{"type":"room",...}`: what someone about to join needs to know.
+    private func peekFrame() -> [UInt8] {
+        let (players, spectators) = headcount()
+        return ServerMessage.frame([
+            "type": "room", "code": JSONValue(code.rawValue), "game": JSONValue(kind.rawValue),
+            "players": JSONValue(players), "spectators": JSONValue(spectators),
+            "maxPlayers": JSONValue(configuration.maxPlayers), "locked": JSONValue(locked),
+            "full": JSONValue(players >= configuration.maxPlayers), "status": JSONValue(game.status),
+        ])
+    }
+
+    private func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, client: ClientID?, now: Double) {
+        if let client { members[index].client = client }
         if let old = members[index].link, old.id != link.id {
             old.send(frame: ServerMessage.error(RoomError(
                 code: "replaced", title: "Opened elsewhere",
@@ -295,12 +368,28 @@ public actor Room {
                                 message: "Use Leave to leave the room.", move: "kick")
             }
             let removed = members[targetIndex]
-            kicked.append(removed.token)
+            banCounter += 1
+            bans.append(Ban(id: "b\(banCounter)", name: removed.name, token: removed.token, client: removed.client))
+            if bans.count > configuration.maxBans { bans.removeFirst(bans.count - configuration.maxBans) }
             removed.link?.send(frame: ServerMessage.error(RoomError(
                 code: "kicked", title: "Removed from the room",
                 message: "The host removed you from room \(code).")))
             removed.link?.close(code: .other(4001), reason: "removed by the host")
             removeForGood(targetIndex, now: now)
+        case .unban(let id):
+            guard isHost else { throw Self.hostOnly("unban", "let removed players back") }
+            guard let banIndex = bans.firstIndex(where: { $0.id == id }) else {
+                throw RoomError(code: "no-such-ban", title: "Not removed",
+                                message: "Nobody removed from this room has the id \"\(id.prefix(16))\".", move: "unban")
+            }
+            bans.remove(at: banIndex)
+        case .lock(let lock):
+            guard isHost else { throw Self.hostOnly("lock", "lock the room") }
+            locked = lock
+        case .skip:
+            guard isHost else { throw Self.hostOnly("skip", "skip a turn") }
+            let skipped = try game.skipTurn(now: now)
+            announce("\(displayName(of: skipped))'s turn was skipped by the host", now: now)
         case .makeHost(let target):
             guard isHost else { throw Self.hostOnly("host", "hand over hosting") }
             guard let newHost = members.first(where: { $0.id.rawValue == target }) else {
@@ -321,20 +410,88 @@ public actor Room {
                                 message: "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.",
                                 move: "chat")
             }
-            chatCounter += 1
-            chat.append(ChatLine(id: chatCounter, player: member.id, name: member.name, text: text, at: now))
-            if chat.count > configuration.chatHistory { chat.removeFirst(chat.count - configuration.chatHistory) }
+            appendChat(ChatLine(id: chatCounter + 1, player: member.id, name: member.name, text: text, at: now))
         case .resync:
             member.link?.send(frame: ServerMessage.snapshot(seq: seq, state: state, now: now))
             return
         case .leave:
             member.link?.send(frame: ServerMessage.frame(["type": "left", "code": JSONValue(code.rawValue)]))
             removeForGood(index, now: now)
-        case .create, .join, .lobby:
+        case .create, .join, .lobby, .peek, .ping:
             throw RoomError(code: "already-in-room", title: "Already in a room",
                             message: "You are in room \(code). Leave it first.", move: message.type)
         }
         publish(now: now)
+    }
+
+    private func appendChat(_ line: ChatLine) {
+        chatCounter = line.id
+        chat.append(line)
+        if chat.count > configuration.chatHistory { chat.removeFirst(chat.count - configuration.chatHistory) }
+    }
+
+    /// A line in the chat from the room itself, such as a skipped turn.
+    private func announce(_ text: String, now: Double) {
+        appendChat(ChatLine(id: chatCounter + 1, player: nil, name: nil, text: text, at: now))
+    }
+
+    /// The name to show for `player`: the member's, or the game's for someone who has left.
+    private func displayName(of player: PlayerID) -> String {
+        for index in members.indices where members[index].id == player { return members[index].name }
+        if case .snowman(let snowman) = game,
+           let line = snowman.leaderboard.first(where: { $0.player == player }) {
+            return line.name
+        }
+        return "A player"
+    }
+
+    // MARK: Turns of players who are away
+
+    /// Notes who has the turn; returns whether it is held by a player who is away (then `skipAwayTurns` has
+    /// something to look at).
+    private func noteTurn(now: Double) -> Bool {
+        // Most inputs change neither the game nor the members: the answer then stands.
+        if notedVersions == (gameVersion, membersVersion) { return turnHolderAway }
+        notedVersions = (gameVersion, membersVersion)
+        turnHolderAway = false
+        guard let current = game.currentTurn else {
+            turnHolder = nil
+            return false
+        }
+        if turnHolder?.player != current { turnHolder = (current, now) }
+        guard let index = memberIndex(id: current) else { return false }
+        turnHolderAway = members[index].linkID == nil
+        return turnHolderAway
+    }
+
+    /// When the turn of its holder, who is away, passes on: `awayTurnSeconds` after they left or got the turn,
+    /// whichever came later. Nil when nobody else is connected to take the turn (passing it would only bring it
+    /// back to them, over and over).
+    private func awayTurnDeadline() -> Double? {
+        guard let holder = turnHolder, let index = memberIndex(id: holder.player),
+              let away = members[index].disconnectedAt else { return nil }
+        var anotherPlayerHere = false
+        for other in members.indices where other != index && !members[other].isSpectator
+            && members[other].linkID != nil {
+            anotherPlayerHere = true
+            break
+        }
+        guard anotherPlayerHere else { return nil }
+        return max(away, holder.since) + configuration.awayTurnSeconds
+    }
+
+    /// Passes the turns of players who are away past their grace; true when any was passed.
+    private func skipAwayTurns(now: Double) -> Bool {
+        var skippedAny = false
+        // Each pass moves the turn on by one; no more passes than players.
+        for _ in 0..<max(1, members.count) {
+            guard let deadline = awayTurnDeadline(), now >= deadline,
+                  let skipped = try? game.skipTurn(now: now) else { break }
+            announce("\(displayName(of: skipped))'s turn was skipped: disconnected", now: now)
+            skippedAny = true
+            guard noteTurn(now: now) else { break }
+        }
+        return skippedAny
     }
 
     /// `text` with runs of whitespace made one space and none at the ends. Plain ASCII text (most chat) is
@@ -430,7 +587,7 @@ public actor Room {
         if stateBuilder.needsGame(version: gameVersion) { game = self.game }
         #endif
         let operations = stateBuilder.update(RoomStateBuilder.Parts(
-            code: code, kind: kind, isPublic: isPublic, host: host, members: members,
+            code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
             membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
         guard !operations.isEmpty else { return }
         seq += 1
@@ -443,6 +600,12 @@ public actor Room {
             }
         }
         reportSummary()
+    }
+
+    /// The member with id `id`.
+    private func memberIndex(id: PlayerID) -> Int? {
+        for index in members.indices where members[index].id == id { return index }
+        return nil
     }
 
     /// The member connected through `linkID`.
@@ -485,6 +648,9 @@ public actor Room {
         }
         if let emptySince {
             next = min(next ?? .infinity, emptySince + configuration.emptyRoomGraceSeconds)
+        }
+        if let away = awayTurnDeadline() {
+            next = min(next ?? .infinity, away)
         }
         guard next != timerDeadline else { return }
         if let timer { executor.cancel(timer) }

@@ -12,6 +12,10 @@ public struct RoomConfiguration: Sendable {
     public var emptyRoomGraceSeconds: Double = 300
     /// Chat lines kept in the room state.
     public var chatHistory = 30
+    /// How long the turn of a player who disconnected waits for them before it passes to the next player.
+    public var awayTurnSeconds: Double = 10
+    /// Bans kept per room (the oldest is lifted when a host removes more).
+    public var maxBans = 64
     /// Patches kept for clients that resume; a longer gap gets a snapshot.
     public var patchHistory = 256
 

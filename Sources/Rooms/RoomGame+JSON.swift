@@ -76,6 +76,17 @@ extension RoomGame {
         ]
     }
 
+    static func json(_ standing: SnowmanGame.Standing) -> JSONValue {
+        [
+            "player": JSONValue(standing.player.rawValue),
+            "name": JSONValue(standing.name),
+            "total": JSONValue(standing.total),
+            "wins": JSONValue(standing.wins),
+            "games": JSONValue(standing.games),
+            "rank": JSONValue(standing.rank),
+        ]
+    }
+
     static func json(_ settings: SnowmanSettings) -> JSONValue {
         ["maxWrongGuesses": JSONValue(settings.maxWrongGuesses),
          "turnSeconds": nullable(settings.turnSeconds)]

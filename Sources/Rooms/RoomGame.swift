@@ -17,7 +17,7 @@ enum RoomGame: Sendable {
                      using generator: inout some RandomNumberGenerator) throws(RoomError) -> RoomGame {
         switch kind {
         case .snowman:
-            let parsed = try snowmanSettings(settings, base: .standard)
+            let parsed = try snowmanSettings(settings, base: .newRoom)
             return .snowman(SnowmanGame(words: lists.secrets, settings: parsed, now: now, using: &generator))
         case .scramble:
             let parsed = try scrambleSettings(settings, base: .standard)
@@ -91,18 +91,44 @@ enum RoomGame: Sendable {
         }
     }
 
-    /// Advances timers; true when something changed.
-    mutating func tick(now: Double) -> Bool {
+    /// Advances timers.
+    ///
+    /// - Returns: The players whose turn ran out (Snowman's turn timer), in order.
+    mutating func tick(now: Double) -> [PlayerID] {
         switch self {
         case .snowman(var game):
             let skipped = game.tick(now: now)
             self = .snowman(game)
-            return !skipped.isEmpty
+            return skipped
         case .scramble(var game):
-            let events = game.tick(now: now)
+            _ = game.tick(now: now)
             self = .scramble(game)
-            return !events.isEmpty
+            return []
         }
+    }
+
+    /// Whose turn it is in a game in progress (Snowman); nil for games without turns.
+    var currentTurn: PlayerID? {
+        guard case .snowman(let game) = self, game.status == .inProgress else { return nil }
+        return game.turn
+    }
+
+    /// Snowman: passes the current player's turn on.
+    ///
+    /// - Returns: The player whose turn was skipped.
+    mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
+        guard case .snowman(var game) = self else {
+            throw RoomError(code: "wrong-game", title: "Not in this game",
+                            message: "Word Scramble has no turns to skip.", move: "skip")
+        }
+        let skipped: PlayerID
+        do {
+            skipped = try game.skipTurn(now: now)
+        } catch {
+            throw RoomError(error, move: "skip")
+        }
+        self = .snowman(game)
+        return skipped
     }
 
     /// When `tick` next has work to do.

@@ -15,6 +15,15 @@ struct RoomRecord: Codable, Sendable {
         var name: String
         var token: String
         var isSpectator: Bool
+        /// Absent in records saved before bans by browser id.
+        var client: String?
+    }
+
+    struct BanRecord: Codable, Sendable {
+        var id: String
+        var name: String
+        var token: String
+        var client: String?
     }
 
     var code: String
@@ -25,7 +34,11 @@ struct RoomRecord: Codable, Sendable {
     var chat: [ChatLine]
     var chatCounter: Int
     var memberCounter: Int
+    /// Tokens of removed players, as records saved before bans had names (still written, for older servers).
     var kicked: [String]
+    var bans: [BanRecord]?
+    var banCounter: Int?
+    var locked: Bool?
     var random: SplitMix64
     var seq: Int
     /// The state JSON at `seq`, as clients last saw it, so a client resuming at `seq` stays exact.
@@ -44,10 +57,15 @@ extension Room {
         return RoomRecord(
             code: code.rawValue, isPublic: isPublic, game: gameSnapshot,
             members: members.map {
-                .init(id: $0.id.rawValue, name: $0.name, token: $0.token.description, isSpectator: $0.isSpectator)
+                .init(id: $0.id.rawValue, name: $0.name, token: $0.token.description, isSpectator: $0.isSpectator,
+                      client: $0.client?.rawValue)
             },
             host: host?.rawValue, chat: chat, chatCounter: chatCounter, memberCounter: memberCounter,
-            kicked: kicked.map(\.description), random: random, seq: seq,
+            kicked: bans.map(\.token.description),
+            bans: bans.map {
+                .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue)
+            },
+            banCounter: banCounter, locked: locked, random: random, seq: seq,
             state: String(decoding: JSONWriter().serialize(state), as: UTF8.self), version: version)
     }
 
@@ -57,14 +75,28 @@ extension Room {
     func restore(from record: RoomRecord, now: Double) throws {
         members = try record.members.map { saved in
             guard let token = ResumeToken(saved.token) else { throw RestoreError.badToken }
-            return Member(id: PlayerID(saved.id), name: saved.name, token: token, isSpectator: saved.isSpectator,
+            return Member(id: PlayerID(saved.id), name: saved.name, token: token,
+                          client: saved.client.flatMap(ClientID.init), isSpectator: saved.isSpectator,
                           link: nil, disconnectedAt: now)
         }
         host = record.host.map { PlayerID($0) }
         chat = record.chat
         chatCounter = record.chatCounter
         memberCounter = record.memberCounter
-        kicked = record.kicked.compactMap { ResumeToken($0) }
+        if let saved = record.bans {
+            bans = saved.compactMap { ban in
+                ResumeToken(ban.token).map {
+                    Ban(id: ban.id, name: ban.name, token: $0, client: ban.client.flatMap(ClientID.init))
+                }
+            }
+            banCounter = record.banCounter ?? bans.count
+        } else {
+            bans = record.kicked.compactMap(ResumeToken.init).enumerated().map { index, token in
+                Ban(id: "b\(index + 1)", name: "Removed player", token: token, client: nil)
+            }
+            banCounter = bans.count
+        }
+        locked = record.locked ?? false
         random = record.random
         seq = record.seq
         state = try JSONParser().parse(record.state)

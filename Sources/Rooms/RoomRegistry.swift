@@ -63,7 +63,7 @@ public actor RoomRegistry {
 
     /// Creates a room and queues its creator's join (the creator becomes host).
     public func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
-                       name: String) throws(RoomError) -> Room {
+                       name: String, client: ClientID? = nil) throws(RoomError) -> Room {
         guard rooms.count < configuration.maxRooms else {
             throw RoomError(code: "server-full", title: "Server full",
                             message: "This server already hosts \(configuration.maxRooms) rooms. Try again later.",
@@ -80,7 +80,7 @@ public actor RoomRegistry {
                         journal: journal)
         rooms[code] = room
         roomsCreated += 1
-        room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false)
+        room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false, client: client)
         return room
     }
 
@@ -172,10 +172,12 @@ public actor RoomRegistry {
 
     /// Creates a room (see `create`) and reports the result from the registry's thread.
     public nonisolated func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
-                                   name: String, completion: @escaping @Sendable (Result<Room, RoomError>) -> Void) {
+                                   name: String, client: ClientID? = nil,
+                                   completion: @escaping @Sendable (Result<Room, RoomError>) -> Void) {
         enqueue { registry in
             completion(Result { () throws(RoomError) in
-                try registry.create(kind, isPublic: isPublic, settings: settings, creator: creator, name: name)
+                try registry.create(kind, isPublic: isPublic, settings: settings, creator: creator, name: name,
+                                    client: client)
             })
         }
     }

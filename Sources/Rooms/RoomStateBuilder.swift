@@ -28,6 +28,7 @@ struct RoomStateBuilder {
     private var path: [String] = []
 
     private var members = JSONMemo<Int>()
+    private var bans = JSONMemo<[Ban]>()
     private var chat = JSONLog<ChatLine>(newestAt: .back)
 
     private var positions = JSONRows<SnowmanView.Position>()
@@ -36,6 +37,7 @@ struct RoomStateBuilder {
     private var snowmanSettings = JSONMemo<SnowmanSettings>()
     private var nextSnowmanSettings = JSONMemo<SnowmanSettings>()
     private var history = JSONLog<SnowmanGame.Record>(newestAt: .back)
+    private var leaderboard = JSONRows<SnowmanGame.Standing>()
 
     private var found = JSONLog<ScrambleGame.FoundWord>(newestAt: .front)
     private var scrambleScores = JSONRows<ScrambleView.PlayerLine>()
@@ -51,6 +53,10 @@ struct RoomStateBuilder {
         var kind: GameKind
         var isPublic: Bool
         var host: PlayerID?
+        /// Whether the host closed the room to newcomers.
+        var locked: Bool
+        /// Who the host removed, oldest first (names only reach the state).
+        var bans: [Ban]
         var members: [Member]
         /// Must change whenever a member joins, leaves, connects or disconnects.
         var membersVersion: Int
@@ -99,6 +105,8 @@ struct RoomStateBuilder {
         state = .null
         current.withObject { top in
             set(&top, "host", nullable(parts.host?.rawValue))
+            set(&top, "locked", JSONValue(parts.locked))
+            set(&top, "bans", bans.value(for: parts.bans, Self.json))
             set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
             chat = update(&top, "chat", chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
@@ -130,11 +138,13 @@ struct RoomStateBuilder {
     /// operations of that build thrown away.
     private mutating func fullState(_ parts: Parts) -> JSONValue {
         var object = JSONObject()
-        object.reserveCapacity(7)
+        object.reserveCapacity(9)
         object["code"] = JSONValue(parts.code.rawValue)
         object["game"] = JSONValue(parts.kind.rawValue)
         object["public"] = JSONValue(parts.isPublic)
         object["host"] = nullable(parts.host?.rawValue)
+        object["locked"] = JSONValue(parts.locked)
+        object["bans"] = bans.value(for: parts.bans, Self.json)
         object["members"] = members.value(for: parts.membersVersion) { _ in Self.json(parts.members) }
         object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
         var game = JSONObject()
@@ -186,6 +196,7 @@ struct RoomStateBuilder {
         set(&object, "settings", snowmanSettings.value(for: view.settings, RoomGame.json))
         set(&object, "nextSettings", nextSnowmanSettings.value(for: view.nextSettings, RoomGame.json))
         history = update(&object, "history", history, view.history, generation: 0, ordinal: \.gameNumber, RoomGame.json)
+        leaderboard = update(&object, "leaderboard", leaderboard, view.leaderboard, RoomGame.json)
     }
 
     private mutating func update(_ object: inout JSONObject, _ view: ScrambleView) {
@@ -359,12 +370,18 @@ struct RoomStateBuilder {
     }
 
     private static func json(_ line: ChatLine) -> JSONValue {
-        [
+        var object: JSONObject = [
             "id": JSONValue(line.id),
-            "player": JSONValue(line.player.rawValue),
-            "name": JSONValue(line.name),
+            "player": nullable(line.player?.rawValue),
+            "name": nullable(line.name),
             "text": JSONValue(line.text),
             "at": JSONValue(line.at),
         ]
+        if line.isSystem { object["system"] = true }
+        return .object(object)
+    }
+
+    private static func json(_ bans: [Ban]) -> JSONValue {
+        .array(bans.map { ["id": JSONValue($0.id), "name": JSONValue($0.name)] })
     }
 }

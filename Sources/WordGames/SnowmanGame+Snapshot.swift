@@ -17,13 +17,15 @@ extension SnowmanGame {
         var secret: String
         var revealed: [Bool]
         var participants: [Player]
+        /// Absent in snapshots saved before rooms kept a leaderboard.
+        var leaderboard: [Standing]?
     }
 
     public var snapshot: Snapshot {
         Snapshot(settings: settings, nextSettings: nextSettings, players: players, gameNumber: gameNumber,
                  status: status, guesses: guesses, wrongGuesses: wrongGuesses, turn: turn, turnDeadline: turnDeadline,
                  scores: scores, solver: solver, history: history, secret: String(secret), revealed: revealed,
-                 participants: participants)
+                 participants: participants, leaderboard: leaderboard)
     }
 
     /// The game exactly as it was when `snapshot` was taken.
@@ -50,6 +52,7 @@ extension SnowmanGame {
         self.secret = Array(snapshot.secret)
         self.revealed = snapshot.revealed
         self.participants = snapshot.participants
+        self.leaderboard = snapshot.leaderboard ?? []
     }
 }
 

@@ -79,6 +79,8 @@ public struct SnowmanGame: Sendable {
     public internal(set) var solver: PlayerID?
     /// Finished games, oldest first, at most `historyLimit`.
     public internal(set) var history: [Record] = []
+    /// Running totals over every finished game of the room (not only those still in `history`), best first.
+    public internal(set) var leaderboard: [Standing] = []
 
     /// The secret word's letters, uppercase. Internal on purpose: rooms see only `view`.
     var secret: [Character] = []
@@ -212,6 +214,22 @@ public struct SnowmanGame: Sendable {
         return accepted
     }
 
+    /// Passes the turn of the current player on to the next one, as if their timer had run out: the host's
+    /// "skip", or a player who disconnected on their turn.
+    ///
+    /// - Parameter now: Current time in seconds; the next turn's timer counts from it.
+    /// - Returns: The player whose turn was skipped.
+    /// - Throws: `Rejection.gameOver` outside a game, `.notAPlayer` when nobody has the turn.
+    @discardableResult
+    public mutating func skipTurn(now: Double) throws(Rejection) -> PlayerID {
+        tick(now: now)
+        guard status == .inProgress else { throw .gameOver(status) }
+        guard let current = turn else { throw .notAPlayer }
+        turn = player(after: current)
+        restartTurnTimer(now: now)
+        return current
+    }
+
     /// Skips players whose turn timer ran out; the rooms layer calls this about once a second.
     ///
     /// - Parameter now: Current time in seconds.
@@ -266,10 +284,11 @@ public struct SnowmanGame: Sendable {
     private mutating func finish(_ result: Status) {
         status = result
         turnDeadline = nil
+        let finalScores = ScoreLine.ranked(participants.map { ($0, scores[$0.id, default: 0]) })
         history.append(Record(
             gameNumber: gameNumber, word: String(secret), result: result, solver: solver,
-            wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses,
-            scores: ScoreLine.ranked(participants.map { ($0, scores[$0.id, default: 0]) })))
+            wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses, scores: finalScores))
+        leaderboard = Self.adding(finalScores, to: leaderboard)
         if history.count > Self.historyLimit {
             history.removeFirst(history.count - Self.historyLimit)
         }

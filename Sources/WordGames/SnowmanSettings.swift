@@ -10,9 +10,15 @@ public struct SnowmanSettings: Hashable, Sendable, Codable {
     public static let defaultMaxWrongGuesses = 7
     /// Allowed values of `turnSeconds` when the turn timer is on.
     public static let turnSecondsRange: ClosedRange<Int> = 10...120
+    /// The turn timer of a new room: long enough to think, short enough that a player who wandered off does not
+    /// hold up the table.
+    public static let defaultTurnSeconds = 60
 
-    /// The defaults: 7 wrong guesses, no turn timer.
+    /// The defaults of the rules: 7 wrong guesses, no turn timer.
     public static let standard = SnowmanSettings(checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: nil)
+    /// What a new room starts with: 7 wrong guesses and a 60-second turn timer (the host can switch it off).
+    public static let newRoom = SnowmanSettings(
+        checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: defaultTurnSeconds)
 
     /// The game is lost on this many wrong guesses (3-10, default 7).
     public let maxWrongGuesses: Int

@@ -71,6 +71,8 @@ public struct SnowmanView: Hashable, Sendable, Codable {
     public var nextSettings: SnowmanSettings
     /// Finished games, oldest first.
     public var history: [SnowmanGame.Record]
+    /// Running totals over the room's finished games, best first.
+    public var leaderboard: [SnowmanGame.Standing]
 }
 
 extension SnowmanGame {
@@ -102,7 +104,8 @@ extension SnowmanGame {
             canStartNextGame: canStartNextGame,
             settings: settings,
             nextSettings: nextSettings,
-            history: history)
+            history: history,
+            leaderboard: leaderboard)
     }
 
     /// Tells players what to do next or how the game ended.

@@ -65,10 +65,20 @@ final class ClientSession {
     }
 
     private func dispatch(_ message: ClientMessage, on connection: Connection) {
-        if case .lobby(let subscribe) = message {
+        // Answered wherever the connection is: in the lobby, joining, or in a room.
+        switch message {
+        case .lobby(let subscribe):
             subscribedToLobby = subscribe
             if subscribe { registry.subscribeLater(link) } else { registry.unsubscribeLater(link.id) }
             return
+        case .ping(let id):
+            connection.send(frame: id.map(Self.pong) ?? RoomErrors.pong)
+            return
+        case .peek(let code):
+            peek(code, on: connection)
+            return
+        default:
+            break
         }
         switch place {
         case .entering:
@@ -82,7 +92,7 @@ final class ClientSession {
             if case .leave = message { place = .lobby }
         case .lobby:
             switch message {
-            case .create(let game, let name, let isPublic, let settings):
+            case .create(let game, let name, let isPublic, let settings, let client):
                 guard creations.allow(now: Self.monotonicSeconds()) else {
                     connection.send(frame: RoomError(
                         code: "rate-limited", title: "Slow down",
@@ -91,26 +101,31 @@ final class ClientSession {
                     return
                 }
                 place = .entering
-                registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name) {
-                    [link] result in ClientSession.entered(result, link: link)
+                registry.create(game, isPublic: isPublic, settings: settings, creator: link, name: name,
+                                client: client) { [link] result in
+                    switch result {
+                    case .success(let room): ClientSession.entered(.seated(room), link: link)
+                    case .failure(let error): ClientSession.entered(.refused(error), link: link)
+                    }
                 }
-            case .join(let code, let name, let token, let lastSeq, let spectator):
+            case .join(let code, let name, let token, let lastSeq, let spectator, let client):
                 guard !failedJoins.isExhausted(address, now: Self.monotonicSeconds()) else {
-                    connection.send(frame: RoomError(
-                        code: "too-many-attempts", title: "Too many wrong codes",
-                        message: "Too many joins of rooms that do not exist. Wait a minute, then check the code.",
-                        move: "join").frame)
+                    connection.send(frame: RoomErrors.tooManyAttempts("join"))
                     return
                 }
                 place = .entering
                 registry.find(code) { [link, address, failedJoins] room in
                     guard let room else {
                         _ = failedJoins.allow(address, now: ClientSession.monotonicSeconds())
-                        ClientSession.entered(.failure(RoomErrors.roomNotFound), link: link)
+                        ClientSession.entered(.refused(RoomErrors.roomNotFound.refusing("join")), link: link)
                         return
                     }
-                    room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator)
-                    ClientSession.entered(.success(room), link: link)
+                    // The room answers the joiner itself (welcome or error), then says whether it was seated:
+                    // after a refusal the connection is back in the lobby and may try again.
+                    room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator,
+                              client: client) { seated in
+                        ClientSession.entered(seated ? .seated(room) : .refused(nil), link: link)
+                    }
                 }
             default:
                 connection.send(frame: RoomError(code: "not-in-room", title: "Not in a room",
@@ -119,20 +134,44 @@ final class ClientSession {
         }
     }
 
-    /// Back on the connection's loop after a create or join: enter the room and replay what the client sent
-    /// meanwhile. If the connection closed meanwhile, the room hears of it at once.
-    private static func entered(_ result: Result<Room, RoomError>, link: ConnectionLink) {
+    /// How a create or join ended.
+    private enum Entry: Sendable {
+        case seated(Room)
+        /// With the error to send, or nil when the room has already sent it.
+        case refused(RoomError?)
+    }
+
+    /// `peek`: the room describes itself to the connection, or the connection hears there is no such room.
+    /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
+    private func peek(_ code: RoomCode, on connection: Connection) {
+        guard !failedJoins.isExhausted(address, now: Self.monotonicSeconds()) else {
+            connection.send(frame: RoomErrors.tooManyAttempts("peek"))
+            return
+        }
+        registry.find(code) { [link, address, failedJoins] room in
+            guard let room else {
+                _ = failedJoins.allow(address, now: ClientSession.monotonicSeconds())
+                link.send(frame: RoomErrors.roomNotFound.refusing("peek").frame)
+                return
+            }
+            room.peek(link)
+        }
+    }
+
+    /// Back on the connection's loop after a create or join: enter the room (or go back to the lobby) and replay
+    /// what the client sent meanwhile. If the connection closed meanwhile, the room hears of it at once.
+    private static func entered(_ entry: Entry, link: ConnectionLink) {
         link.handle.execute { connection in
             let session = connection?.context as? ClientSession
-            switch result {
-            case .success(let room):
+            switch entry {
+            case .seated(let room):
                 guard let session else {
                     room.disconnected(link.id)
                     return
                 }
                 session.place = .inRoom(room)
-            case .failure(let error):
-                link.send(frame: error.frame)
+            case .refused(let error):
+                if let error { link.send(frame: error.frame) }
                 session?.place = .lobby
             }
             if let session, let connection {
@@ -152,6 +191,14 @@ final class ClientSession {
         if subscribedToLobby {
             registry.unsubscribeLater(link.id)
         }
+    }
+
+    /// `{"type":"pong","id":N}`, the heartbeat's answer.
+    static func pong(_ id: Int) -> [UInt8] {
+        var payload = Array(#"{"type":"pong","id":"#.utf8)
+        payload.append(contentsOf: String(id).utf8)
+        payload.append(UInt8(ascii: "}"))
+        return FrameEncoder.encode(.text, payload: payload)
     }
 
     static func monotonicSeconds() -> Double {
@@ -185,6 +232,12 @@ enum RoomErrors {
     static let rateLimited = RoomError(code: "rate-limited", title: "Slow down",
                                        message: "Too many messages at once; this one was dropped.").frame
     static let roomNotFound = RoomError(code: "room-not-found", title: "Room not found",
-                                        message: "There is no room with that code. Check the code, or create a new room.",
-                                        move: "join")
+                                        message: "There is no room with that code. Check the code, or create a new room.")
+    static let pong = FrameEncoder.encode(.text, payload: Array(#"{"type":"pong"}"#.utf8))
+
+    static func tooManyAttempts(_ move: String) -> [UInt8] {
+        RoomError(code: "too-many-attempts", title: "Too many wrong codes",
+                  message: "Too many joins of rooms that do not exist. Wait a minute, then check the code.",
+                  move: move).frame
+    }
 }

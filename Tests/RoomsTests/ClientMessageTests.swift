@@ -22,12 +22,12 @@ import Testing
 
     @Test func parsesEveryMessageType() throws {
         #expect(try parse(#"{"type":"create","game":"scramble","name":"Ana","public":false}"#)
-            == .create(game: .scramble, name: "Ana", isPublic: false, settings: [:]))
+            == .create(game: .scramble, name: "Ana", isPublic: false, settings: [:], client: nil))
         #expect(try parse(#"{"type":"join","code":"qhtw","name":"Bob"}"#)
-            == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false))
+            == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false, client: nil))
         let token = "0123456789abcdef0123456789abcdef"
         #expect(try parse(#"{"type":"join","code":"QHTW","token":"\#(token)","seq":9}"#)
-            == .join(code: RoomCode("QHTW")!, name: nil, token: ResumeToken(token), lastSeq: 9, spectator: false))
+            == .join(code: RoomCode("QHTW")!, name: nil, token: ResumeToken(token), lastSeq: 9, spectator: false, client: nil))
         #expect(try parse(#"{"type":"guess","letter":"e"}"#) == .guess("e"))
         #expect(try parse(#"{"type":"word","word":"toast"}"#) == .word("toast"))
         #expect(try parse(#"{"type":"new_game"}"#) == .newGame)
@@ -38,6 +38,16 @@ import Testing
         #expect(try parse(#"{"type":"resync"}"#) == .resync)
         #expect(try parse(#"{"type":"leave"}"#) == .leave)
         #expect(try parse(#"{"type":"lobby","subscribe":false}"#) == .lobby(subscribe: false))
+        let client = "Zx8_k-2fQ1wE9rT4yU6iOp"
+        #expect(try parse(#"{"type":"join","code":"QHTW","name":"Bob","client":"\#(client)"}"#)
+            == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false,
+                     client: ClientID(client)))
+        #expect(try parse(#"{"type":"peek","code":"qhtw"}"#) == .peek(code: RoomCode("QHTW")!))
+        #expect(try parse(#"{"type":"ping","id":41}"#) == .ping(id: 41))
+        #expect(try parse(#"{"type":"ping"}"#) == .ping(id: nil))
+        #expect(try parse(#"{"type":"lock","locked":true}"#) == .lock(true))
+        #expect(try parse(#"{"type":"unban","ban":"b2"}"#) == .unban(ban: "b2"))
+        #expect(try parse(#"{"type":"skip"}"#) == .skip)
     }
 
     @Test(arguments: [

@@ -21,7 +21,7 @@ import WordGames
 
         var parts: RoomStateBuilder.Parts {
             RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: game.kind, isPublic: false,
-                                   host: PlayerID("p1"), members: [], membersVersion: 0, chat: chat, game: game,
+                                   host: PlayerID("p1"), locked: false, bans: [], members: [], membersVersion: 0, chat: chat, game: game,
                                    gameVersion: gameVersion)
         }
 
@@ -135,7 +135,7 @@ import WordGames
         var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
         game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
         let parts = RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: .snowman, isPublic: true, host: PlayerID("p1"),
-                                           members: [], membersVersion: 0, chat: [], game: .snowman(game),
+                                           locked: false, bans: [], members: [], membersVersion: 0, chat: [], game: .snowman(game),
                                            gameVersion: 0)
         let operations = builder.update(parts)
         #expect(try JSONPatch(operations).apply(to: restored) == builder.state, "from what clients have")

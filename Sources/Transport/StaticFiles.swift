@@ -35,26 +35,57 @@ public struct StaticFiles: Sendable {
         guard let relative = Self.safeRelativePath(overridePath ?? request.path) else {
             return .text("Bad path.", status: 400)
         }
+        switch file(relative) {
+        case .found(let path, let body):
+            return Self.response(status: 200, path: path, body: body)
+        case .unreadable:
+            return .text("Could not read \(request.path).", status: 500)
+        case .missing:
+            return notFound(request)
+        }
+    }
+
+    /// The root's `404.html` with status 404 for a browser asking for a page (so a mistyped link still looks like
+    /// the app and leads back to it); one plain sentence for anything else, such as a missing script.
+    public func notFound(_ request: HTTPRequestHead) -> HTTPResponse {
+        let wantsPage = request.value(of: "accept")?.contains("text/html") ?? false
+        if wantsPage, case .found(let path, let body) = file(Self.notFoundPage) {
+            return Self.response(status: 404, path: path, body: body)
+        }
+        return .text("Not found: \(request.path)", status: 404)
+    }
+
+    /// The page served for unknown paths, relative to the root.
+    public static let notFoundPage = "404.html"
+
+    private enum Lookup {
+        case found(path: String, body: [UInt8])
+        case missing
+        case unreadable
+    }
+
+    /// The regular file at `relative` (already checked by `safeRelativePath`) inside the root.
+    private func file(_ relative: String) -> Lookup {
         var candidate = relative.isEmpty ? root : root + "/" + relative
         var info = stat()
-        guard stat(candidate, &info) == 0 else {
-            return .text("Not found: \(request.path)", status: 404)
-        }
+        guard stat(candidate, &info) == 0 else { return .missing }
         if info.st_mode & S_IFMT == S_IFDIR {
             candidate += "/index.html"
-            guard stat(candidate, &info) == 0 else { return .text("Not found: \(request.path)", status: 404) }
+            guard stat(candidate, &info) == 0 else { return .missing }
         }
         // Symlinks inside the root could still point outside it.
-        guard let resolved = realpath(candidate, nil) else { return .text("Not found.", status: 404) }
+        guard let resolved = realpath(candidate, nil) else { return .missing }
         let resolvedPath = String(cString: resolved)
         free(resolved)
-        guard resolvedPath.hasPrefix(root + "/"), info.st_mode & S_IFMT == S_IFREG else {
-            return .text("Not found: \(request.path)", status: 404)
-        }
+        guard resolvedPath.hasPrefix(root + "/"), info.st_mode & S_IFMT == S_IFREG else { return .missing }
         guard info.st_size <= maxFileBytes, let body = Self.readFile(resolvedPath, size: Int(info.st_size)) else {
-            return .text("Could not read \(request.path).", status: 500)
+            return .unreadable
         }
-        return HTTPResponse(status: 200, headers: [
+        return .found(path: resolvedPath, body: body)
+    }
+
+    private static func response(status: Int, path resolvedPath: String, body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [
             ("Content-Type", Self.contentType(for: resolvedPath)),
             ("Cache-Control", "no-cache"),
             ("X-Content-Type-Options", "nosniff"),

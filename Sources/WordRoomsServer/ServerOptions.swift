@@ -30,6 +30,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var resumeGraceSeconds = 120
     /// Seconds a room with nobody connected lives on.
     public var roomGraceSeconds = 300
+    /// Seconds the turn of a player who disconnected waits for them before it passes on.
+    public var awayTurnSeconds = 10
     /// Messages per second one game connection may send (bursts of twice as many).
     public var messageRate = 20
     /// WebSocket handshakes per second from one client address (bursts of twice as many).
@@ -58,6 +60,7 @@ public struct ServerOptions: Sendable, Equatable {
           --data DIR                save rooms in DIR: games survive restarts and crashes
           --resume-grace S          seconds a dropped player's seat waits for them (default 120)
           --room-grace S            seconds a room with nobody connected lives on (default 300)
+          --away-turn-seconds S     seconds the turn of a disconnected player waits before it passes (default 10)
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies (addresses or networks like 10.0.0.0/8) whose X-Forwarded-For names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
@@ -132,6 +135,8 @@ public struct ServerOptions: Sendable, Equatable {
                 options.resumeGraceSeconds = try integer(1...86_400)
             case "--room-grace":
                 options.roomGraceSeconds = try integer(1...86_400)
+            case "--away-turn-seconds":
+                options.awayTurnSeconds = try integer(1...3_600)
             case "--public-url":
                 let url = try value()
                 guard url.hasPrefix("http://") || url.hasPrefix("https://") else {

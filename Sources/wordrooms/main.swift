@@ -32,6 +32,7 @@ do {
     var rooms = RoomConfiguration()
     rooms.resumeGraceSeconds = Double(options.resumeGraceSeconds)
     rooms.emptyRoomGraceSeconds = Double(options.roomGraceSeconds)
+    rooms.awayTurnSeconds = Double(options.awayTurnSeconds)
     var limits = GameLimits()
     limits.messagesPerSecond = Double(options.messageRate)
     limits.messageBurst = Double(options.messageRate * 2)

@@ -15,6 +15,7 @@ import Testing
         #expect(options.port == 8080)
         #expect(options.maxMessageBytes == 65536)
         #expect(options.shard == nil)
+        #expect(options.awayTurnSeconds == 10)
     }
 
     @Test func readsEveryFlagInBothForms() throws {
@@ -22,7 +23,7 @@ import Testing
             "--host", "localhost", "--port=0", "--threads", "3", "--web", "/srv/web", "--max-message-bytes", "1000",
             "--words", "w.txt", "--public-url", "https://play.example.com", "--trusted-proxy", "10.0.0.0/8,::1",
             "--allowed-origin", "https://Play.example.com", "--shard", "2", "--redis", "127.0.0.1:6379",
-            "--max-connections-per-ip", "9",
+            "--max-connections-per-ip", "9", "--away-turn-seconds=25",
         ])
         #expect(options.host == "127.0.0.1")
         #expect(options.port == 0)
@@ -36,6 +37,7 @@ import Testing
         #expect(options.shard == 2)
         #expect(options.redis == "127.0.0.1:6379")
         #expect(options.maxConnectionsPerIP == 9)
+        #expect(options.awayTurnSeconds == 25)
     }
 
     @Test func helpIsNotAnError() throws {

@@ -475,6 +475,7 @@ def run(args):
             cleo.js("document.querySelector('.keyboard').scrollIntoView({block: 'center'})")
             shot(cleo, "10b-mobile-360-snowman-keyboard", top=False)
             cleo.click("#leave-room")
+            cleo.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
             cleo.wait_visible("#create-room")
             ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "the spectator gone")
         checks.run("a 360 px phone watches the Snowman room without sideways scrolling", phone_watches_snowman)
@@ -560,6 +561,7 @@ def run(args):
         def leave_to_lobby():
             for page in players:
                 page.click("#leave-room")
+                page.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
                 page.wait(lambda p=page: p.js("return location.pathname") == "/", "the lobby")
                 page.wait_visible("#create-room")
         checks.run("Leave returns both players to the lobby", leave_to_lobby)

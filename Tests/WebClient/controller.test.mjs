@@ -244,7 +244,7 @@ describe('game night page flow', () => {
     t.goOnline();
     t.receive(peekAnswer());
     assert.equal(t.sent.at(-1).name, 'Bad\u202Ename');
-    t.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain bidirectional text controls.', move: 'join' });
+    t.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain characters that reverse the direction of text.', move: 'join' });
     assert.equal(t.store.getState().room.status, ROOM.NEEDS_NAME);
     assert.equal(loadPrefs(t.storage.local).name, '', 'a reload asks again instead of failing again');
     assert.equal(t.controller.setName('Hal 👩‍💻'), null, 'emoji names are accepted');
@@ -256,7 +256,7 @@ describe('game night page flow', () => {
     assert.equal(t.controller.setName('🏳️‍🌈 Ro'), null);
     assert.equal(t.controller.setName('👩‍💻'.repeat(20)), null, '20 emoji of 3 code points each are 20 characters');
     assert.equal(t.controller.setName('x'.repeat(21)), 'Names can be at most 20 characters.');
-    assert.equal(t.controller.setName('a\u202Eb'), 'Names cannot contain bidirectional text controls.');
+    assert.equal(t.controller.setName('a\u202Eb'), 'Names cannot contain characters that reverse the direction of text.');
   });
 
   test('create and join carry the browser\'s client id', () => {

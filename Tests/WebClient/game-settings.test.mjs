@@ -109,12 +109,13 @@ describe('names count grapheme clusters and accept emoji', () => {
 
   test('refused with the server\'s reasons: controls, bidirectional controls, only invisible characters', () => {
     assert.equal(nameProblem('   '), 'Type a name of 1 to 20 characters.');
-    assert.equal(nameProblem('a\u0007b'), 'Names cannot contain control characters.');
-    assert.equal(nameProblem('a\u0085b'), 'Names cannot contain control characters.', 'C1 too');
-    assert.equal(nameProblem('evil\u202Egnp.exe'), 'Names cannot contain bidirectional text controls.');
-    assert.equal(nameProblem('\u2066Ana\u2069'), 'Names cannot contain bidirectional text controls.');
-    assert.equal(nameProblem('\u200B\u200B'), 'Names cannot be only invisible characters.');
-    assert.equal(nameProblem('\u3164'), 'Names cannot be only invisible characters.');
+    assert.equal(nameProblem('a\u0007b'), 'Names cannot contain control characters such as tabs or line breaks.');
+    assert.equal(nameProblem('a\u0085b'), 'Names cannot contain control characters such as tabs or line breaks.', 'C1 too');
+    assert.equal(nameProblem('evil\u202Egnp.exe'), 'Names cannot contain characters that reverse the direction of text.');
+    assert.equal(nameProblem('\u2066Ana\u2069'), 'Names cannot contain characters that reverse the direction of text.');
+    assert.equal(nameProblem('\u200B\u200B'), 'Names cannot be only spaces or invisible characters.');
+    assert.equal(nameProblem('\u3164'), 'Names cannot be only spaces or invisible characters.');
+    assert.equal(nameProblem('Ana\uE000'), 'Names cannot contain private-use characters, which other devices cannot show.');
     assert.equal(cleanName('\u200B'), null);
   });
 });

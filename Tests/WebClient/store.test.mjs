@@ -263,10 +263,10 @@ describe('joining and leaving', () => {
     store.setRoute({ name: 'room', code: 'QHTW' });
     store.receive(peekAnswer());
     assert.equal(store.getState().room.status, ROOM.JOINING);
-    store.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain bidirectional text controls.', move: 'join' });
+    store.receive({ type: 'error', code: 'bad-name', title: 'Name not allowed', message: 'Names cannot contain characters that reverse the direction of text.', move: 'join' });
     const { room, player } = store.getState();
     assert.equal(room.status, ROOM.NEEDS_NAME, 'not a dead-end failure');
-    assert.equal(room.nameError, 'Names cannot contain bidirectional text controls.');
+    assert.equal(room.nameError, 'Names cannot contain characters that reverse the direction of text.');
     assert.equal(room.nameDraft, 'Bad\u202Ename', 'the form shows what was refused, to edit');
     assert.equal(player.name, '', 'the saved name is forgotten, so the next visit asks again');
     assert.equal(joinMessage(store.getState()), null);

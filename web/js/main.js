@@ -1,9 +1,9 @@
 // Entry point: reads the remembered preferences, creates the store, the socket and the controller, mounts the
 // views, and connects browser events (back/forward, online/offline) to them. Nothing here is global.
 
-import { createStore, initialState, CONNECTION } from './core/store.js';
+import { createStore, initialState } from './core/store.js';
 import { createConnection, socketURL } from './core/connection.js';
-import { loadPrefs } from './core/prefs.js';
+import { loadPrefs, loadClientId } from './core/prefs.js';
 import { routeFromPath, pathForRoute } from './core/router.js';
 import { createController } from './controller.js';
 import { mountApp } from './views/app.js';
@@ -41,12 +41,15 @@ function copyWithSelection(text) {
 
 const storage = { local: safeStorage('localStorage'), session: safeStorage('sessionStorage') };
 const prefs = loadPrefs(storage.local);
+// A random id for this browser, sent with every create and join: a host's removal keeps this browser out.
+const client = loadClientId(storage.local);
 const startRoute = routeFromPath(window.location.pathname);
-if (pathForRoute(startRoute) !== window.location.pathname) {
+// Tidy the address (lowercase codes, a trailing slash); a bad code keeps what was typed, for its page to show.
+if (startRoute.name !== 'bad-code' && pathForRoute(startRoute) !== window.location.pathname) {
   window.history.replaceState({}, '', pathForRoute(startRoute));
 }
 
-const store = createStore({ initial: initialState({ ...prefs }) });
+const store = createStore({ initial: initialState({ ...prefs, client }) });
 let controller = null;
 const connection = createConnection({
   url: () => socketURL(window.location),
@@ -76,12 +79,16 @@ mountApp(document, { store, actions: controller });
 controller.start(startRoute);
 connection.start();
 
+// Back and Forward (a phone's back swipe too) move between the lobby and rooms; stepping out keeps the seat.
 window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname)));
 // The browser knows about a lost network long before the socket times out: drop it and show "reconnecting".
 window.addEventListener('offline', () => connection.drop());
-window.addEventListener('online', () => connection.retryNow());
+// Back online, or back to the tab (a phone that slept may hold a dead socket): reconnect at once, backoff reset,
+// or check an open socket with a ping.
+window.addEventListener('online', () => connection.wake());
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && store.getState().connection.status === CONNECTION.RECONNECTING) {
-    connection.retryNow();
-  }
+  if (document.visibilityState === 'visible') connection.wake();
+});
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) connection.wake();
 });

@@ -154,6 +154,8 @@ export function graphemeCount(text, { segmenter = graphemes } = {}) {
 const CONTROL = /\p{Cc}/u;
 /** Bidirectional overrides, embeddings and isolates: they can make a name read as someone else's. */
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
+/** Private-use code points: other devices draw them as boxes, or as something else. */
+const PRIVATE_USE = /\p{Co}/u;
 /** What draws nothing: format characters, spaces, variation selectors, the Hangul fillers. */
 const INVISIBLE = /^[\p{Cf}\p{Z}\p{M}\uFE00-\uFE0F\u115F\u1160\u3164\uFFA0\u{E0000}-\u{E0FFF}]*$/u;
 
@@ -163,17 +165,19 @@ function collapse(text) {
 }
 
 /**
- * Why the server would refuse `text` as a name (the sentence it sends), or null when it is fine. Emoji, accents and
- * every other printable character are allowed; refused are empty or over-long names, control characters,
- * bidirectional controls and names that are only invisible characters.
+ * Why the server would refuse `text` as a name (the sentence its NameRules send), or null when it is fine. Emoji,
+ * accents and every other printable character are allowed; refused are empty or over-long names, control
+ * characters, bidirectional controls, private-use characters and names that are only invisible characters.
+ * (Unassigned code points are left to the server, whose Unicode version may differ from the browser's.)
  */
 export function nameProblem(text) {
   const name = collapse(text);
   if (name.length === 0) return 'Type a name of 1 to 20 characters.';
   if (graphemeCount(name) > MAX_NAME_LENGTH) return `Names can be at most ${MAX_NAME_LENGTH} characters.`;
-  if (CONTROL.test(name)) return 'Names cannot contain control characters.';
-  if (BIDI_CONTROL.test(name)) return 'Names cannot contain bidirectional text controls.';
-  if (INVISIBLE.test(name)) return 'Names cannot be only invisible characters.';
+  if (CONTROL.test(name)) return 'Names cannot contain control characters such as tabs or line breaks.';
+  if (BIDI_CONTROL.test(name)) return 'Names cannot contain characters that reverse the direction of text.';
+  if (PRIVATE_USE.test(name)) return 'Names cannot contain private-use characters, which other devices cannot show.';
+  if (INVISIBLE.test(name)) return 'Names cannot be only spaces or invisible characters.';
   return null;
 }
 

@@ -5,12 +5,12 @@
 import { h, icon, setText, show } from './dom.js';
 import { CONNECTION, ROOM } from '../core/store.js';
 import { createLobbyView } from './lobby.js';
-import { createRoomView } from './room.js';
+import { createRoomView, createBadCodeView } from './room.js';
 import { createSettingsDialog } from './settings-dialog.js';
 import { createCreateDialog } from './create-dialog.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
-const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings']);
+const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek']);
 const TOAST_SECONDS = 6;
 
 /** A short, human status of the socket for the header pill. */
@@ -19,6 +19,7 @@ function connectionLabel(connection) {
     case CONNECTION.ONLINE: return 'Online';
     case CONNECTION.CONNECTING: return 'Connecting…';
     case CONNECTION.REPLACED: return 'Paused';
+    case CONNECTION.FAILED: return 'No connection';
     default: return 'Offline';
   }
 }
@@ -38,6 +39,15 @@ function createBanner(actions) {
       element.dataset.kind = 'paused';
       setText(message, 'This room is open in another tab or device, so this page is paused.');
       setText(retry, 'Play here');
+      show(retry, true);
+      show(element, true);
+      return;
+    }
+    if (connection.status === CONNECTION.FAILED) {
+      // Tries are bounded: say so plainly instead of spinning, and let the player try again.
+      element.dataset.kind = 'failed';
+      setText(message, "Can't reach the server. Check your connection, then try again.");
+      setText(retry, 'Try again');
       show(retry, true);
       show(element, true);
       return;
@@ -135,7 +145,7 @@ export function mountApp(document, { store, actions }) {
     const name = state.route.name;
     if (name === pageName) return;
     page?.destroy?.();
-    page = name === 'room' ? createRoomView(actions) : createLobbyView(actions);
+    page = name === 'room' ? createRoomView(actions) : name === 'bad-code' ? createBadCodeView(actions) : createLobbyView(actions);
     pageName = name;
     main.replaceChildren(page.element);
     document.documentElement.dataset.page = name;
@@ -154,7 +164,8 @@ export function mountApp(document, { store, actions }) {
     if (root.dataset.theme !== state.settings.theme) root.dataset.theme = state.settings.theme;
     if (root.dataset.accent !== state.settings.accent) root.dataset.accent = state.settings.accent;
     const code = state.room?.code;
-    const title = state.route.name === 'room' && code ? `Room ${code} · WordRooms` : 'WordRooms';
+    const title = state.route.name === 'room' && code ? `Room ${code} · WordRooms`
+      : state.route.name === 'bad-code' ? 'Not a room code · WordRooms' : 'WordRooms';
     if (document.title !== title) document.title = title;
   }
 

@@ -1,4 +1,5 @@
-// The lobby at `/`: create a room, join one by code, or pick a public room from the live list (a tab per game).
+// The lobby at `/`: create a room, join one by code, or pick a public room from the live list (a tab per game);
+// after stepping out of a room with Back, a card leads back to the seat the server still keeps.
 
 import { h, icon, plural, setText, show, syncList } from './dom.js';
 import { GAMES } from '../core/game-settings.js';
@@ -6,18 +7,21 @@ import { CONNECTION } from '../core/store.js';
 
 const STATUS_LABELS = { playing: 'Playing', waiting: 'Waiting', finished: 'Between games' };
 
-function createJoinForm(actions) {
+/** The "Have a code?" form; also on the pages of a wrong code, with another `id` and wording. */
+export function createJoinForm(actions, {
+  id = 'join-code', label = 'Have a code?', hint = 'Four letters, from the link a friend shared.',
+} = {}) {
   const input = h('input', {
-    id: 'join-code', class: 'input input-code', type: 'text', inputmode: 'text', autocomplete: 'off', autocapitalize: 'characters',
-    spellcheck: 'false', maxlength: '5', placeholder: 'ABCD', 'aria-describedby': 'join-code-hint join-code-error', required: true,
+    id, class: 'input input-code', type: 'text', inputmode: 'text', autocomplete: 'off', autocapitalize: 'characters',
+    spellcheck: 'false', maxlength: '5', placeholder: 'ABCD', 'aria-describedby': `${id}-hint ${id}-error`, required: true,
   });
-  const error = h('p', { id: 'join-code-error', class: 'field-error', 'aria-live': 'polite' });
+  const error = h('p', { id: `${id}-error`, class: 'field-error', 'aria-live': 'polite' });
   const form = h('form', { class: 'join-form', 'aria-label': 'Join a room by code', novalidate: true },
-    h('label', { for: 'join-code', class: 'field-label', text: 'Have a code?' }),
+    h('label', { for: id, class: 'field-label', text: label }),
     h('div', { class: 'input-row' },
       input,
-      h('button', { type: 'submit', class: 'button button-secondary', text: 'Join' })),
-    h('p', { id: 'join-code-hint', class: 'field-hint', text: 'Four letters, from the link a friend shared.' }),
+      h('button', { type: 'submit', class: 'button button-secondary', id: `${id}-submit`, text: 'Join' })),
+    h('p', { id: `${id}-hint`, class: 'field-hint', text: hint }),
     error);
   input.addEventListener('input', () => {
     input.value = input.value.toUpperCase().replace(/[^A-Z]/g, '');
@@ -131,6 +135,28 @@ function createRoomList(actions) {
   };
 }
 
+/** "You still have a seat in room QHTW": shown after Back out of a room, while the server keeps the seat. */
+function createKeptSeatCard(actions) {
+  const text = h('p', { class: 'kept-seat-text' });
+  const back = h('button', { type: 'button', class: 'button button-primary button-small', id: 'kept-seat-return' });
+  back.addEventListener('click', () => {
+    if (back.dataset.code) actions.navigate({ name: 'room', code: back.dataset.code });
+  });
+  const element = h('section', { class: 'card kept-seat', id: 'kept-seat', 'aria-label': 'Your seat', hidden: true },
+    h('span', { class: 'kept-seat-art', 'aria-hidden': 'true' }, icon('clock', 20)), text, back);
+  return {
+    element,
+    update(state) {
+      const kept = state.ui.keptSeat;
+      show(element, Boolean(kept));
+      if (!kept) return;
+      setText(text, `You still have your seat in room ${kept.code} for a couple of minutes.`);
+      setText(back, `Back to room ${kept.code}`);
+      back.dataset.code = kept.code;
+    },
+  };
+}
+
 /** The lobby page. */
 export function createLobbyView(actions) {
   const createButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'create-room', on: { click: () => actions.openDialog('create') } },
@@ -146,10 +172,12 @@ export function createLobbyView(actions) {
       h('div', { class: 'game-card-art', 'aria-hidden': 'true' }),
       h('div', {}, h('h3', { text: game.name }), h('p', { text: game.blurb })))));
   const rooms = createRoomList(actions);
-  const element = h('div', { class: 'page lobby-page' }, hero, rooms.element, games);
+  const kept = createKeptSeatCard(actions);
+  const element = h('div', { class: 'page lobby-page' }, kept.element, hero, rooms.element, games);
   return {
     element,
     update(state) {
+      kept.update(state);
       rooms.update(state);
     },
   };

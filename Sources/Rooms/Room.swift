@@ -179,8 +179,9 @@ public actor Room {
         let now = clock()
         // Turns that ran out since the last input are announced; only looked at once a deadline has passed, so
         // that an ordinary move does not touch the game (which would make the state builder rebuild its part).
+        // `timerDeadline`, the soonest of all the room's deadlines, answers for most inputs without the game.
         var announced = false
-        if let deadline = game.nextDeadline, now >= deadline {
+        if let soonest = timerDeadline, now >= soonest, let deadline = game.nextDeadline, now >= deadline {
             for player in game.tick(now: now) {
                 announce("\(displayName(of: player)) ran out of time", now: now)
                 announced = true

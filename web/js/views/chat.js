@@ -2,6 +2,7 @@
 
 import { h, setText, syncList } from './dom.js';
 import { MAX_CHAT_LENGTH } from '../core/game-settings.js';
+import { chatLine } from '../core/room-format.js';
 
 /** Characters left at which the counter appears. */
 const COUNTER_FROM = 40;
@@ -64,12 +65,17 @@ export function createChatView(actions) {
         h('span', { class: 'chat-meta' }, h('span', { class: 'chat-name' }), h('time', { class: 'chat-time' })),
         h('span', { class: 'chat-text' })),
       (item, line) => {
-        setText(item.querySelector('.chat-name'), line.name);
+        const shown = chatLine(line, state.room.you);
+        const name = item.querySelector('.chat-name');
+        setText(name, shown.name);
+        name.hidden = shown.system;
         const time = item.querySelector('.chat-time');
         setText(time, timeOf(line.at));
         time.dateTime = new Date(line.at * 1000).toISOString();
-        setText(item.querySelector('.chat-text'), line.text);
-        item.classList.toggle('is-mine', line.player === state.room.you);
+        setText(item.querySelector('.chat-text'), shown.text);
+        item.classList.toggle('is-mine', shown.mine);
+        // Announcements of the room (a skipped turn, ...) are nobody's message: centred and muted.
+        item.classList.toggle('is-system', shown.system);
       });
       if (atBottom || previous?.room?.state?.chat === undefined) list.scrollTop = list.scrollHeight;
     },

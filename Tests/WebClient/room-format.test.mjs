@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   guessHint, clockText, countdown, presence, UNKNOWN_STATUS_TITLE, leaderboardRows, chatLine, nextSettingsWording,
-  scrambleStatusLine, foundEmptyText, foundHeading, ALPHABET,
+  scrambleStatusLine, foundEmptyText, foundHeading, wordPlaceholder, ALPHABET,
 } from '../../web/js/core/room-format.js';
 import { defaultSettings, normalizeSettings, settingSpec, formatSetting } from '../../web/js/core/game-settings.js';
 
@@ -121,6 +121,12 @@ describe('Word Scramble wording', () => {
     assert.doesNotMatch(foundEmptyText('finished', 6), /be the first/);
     assert.equal(foundHeading('intermission', 3), 'Round 3 results');
     assert.equal(foundHeading('playing', 3), 'Words found');
+  });
+  test('the word box placeholder fits a phone', () => {
+    assert.equal(wordPlaceholder({ touch: true }), 'Type a word');
+    assert.equal(wordPlaceholder({ touch: false }), 'Type a word and press Enter');
+    assert.equal(wordPlaceholder({ touch: true, spectator: true }), 'You are watching this match');
+    assert.equal(wordPlaceholder({ live: false }), 'Waiting for the connection…');
   });
   test('the settings card names a match for Word Scramble and a game for Snowman', () => {
     assert.deepEqual(nextSettingsWording('scramble'), { heading: 'Next match', save: 'Save for next match', applies: 'Applies from the next match.' });

@@ -6,9 +6,16 @@
 export function guessHint({ touch = false, spectator = false, live = true, inProgress = true, myTurn = true } = {}) {
   if (spectator) return 'You are watching this game.';
   if (!live) return 'Waiting for the connection…';
-  if (!inProgress) return touch ? 'Tap a letter when the next game starts.' : 'The next game starts soon.';
+  if (!inProgress) return touch ? 'Tap a letter when the next game starts.' : 'Type a letter when the next game starts.';
   if (!myTurn) return 'Wait for your turn.';
   return touch ? 'Tap a letter.' : 'Type a letter or click one.';
+}
+
+/** The Word Scramble box's placeholder: short on a touch screen (a phone's width, and its keyboard has no Enter key label). */
+export function wordPlaceholder({ touch = false, spectator = false, live = true } = {}) {
+  if (spectator) return 'You are watching this match';
+  if (!live) return 'Waiting for the connection…';
+  return touch ? 'Type a word' : 'Type a word and press Enter';
 }
 
 /** Seconds as "1:05" (or "0:07"), rounding up so 0:00 means time is up. */

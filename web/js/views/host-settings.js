@@ -1,12 +1,15 @@
-// Settings for the room's next game: the host changes them with steppers and saves; everyone else sees them.
+// Settings for the room's next game (a Word Scramble room: its next match): the host changes them with steppers
+// and saves; everyone else sees them.
 
 import { h, setText, show } from './dom.js';
 import { createStepper } from './stepper.js';
 import { SETTINGS, formatSetting } from '../core/game-settings.js';
 import { isHost } from '../core/store.js';
+import { nextSettingsWording } from '../core/room-format.js';
 
 export function createHostSettingsView(actions, game) {
   const specs = SETTINGS[game] ?? [];
+  const wording = nextSettingsWording(game);
   const draft = {};
   let saved = null;
   const steppers = specs.map((spec) => createStepper(spec, {
@@ -16,13 +19,13 @@ export function createHostSettingsView(actions, game) {
       refreshSave();
     },
   }));
-  const save = h('button', { type: 'button', class: 'button button-primary button-small', id: 'save-settings', text: 'Save for next game' });
+  const save = h('button', { type: 'button', class: 'button button-primary button-small', id: 'save-settings', text: wording.save });
   const note = h('p', { class: 'muted small', 'aria-live': 'polite' });
   const error = h('p', { class: 'field-error', role: 'alert' });
   const editor = h('div', { class: 'host-editor' }, h('div', { class: 'steppers steppers-compact' }, steppers.map((stepper) => stepper.element)), h('div', { class: 'save-row' }, save, note), error);
   const summary = h('dl', { class: 'settings-summary' });
   const element = h('section', { class: 'card side-card', id: 'host-settings', 'aria-labelledby': 'next-settings-heading' },
-    h('div', { class: 'card-header' }, h('h2', { id: 'next-settings-heading', text: 'Next game' })), editor, summary);
+    h('div', { class: 'card-header' }, h('h2', { id: 'next-settings-heading', text: wording.heading })), editor, summary);
 
   function differs() {
     return saved !== null && specs.some((spec) => draft[spec.key] !== saved[spec.key]);
@@ -30,7 +33,7 @@ export function createHostSettingsView(actions, game) {
 
   function refreshSave() {
     save.disabled = !differs();
-    setText(note, differs() ? 'Not saved yet.' : 'Applies from the next game.');
+    setText(note, differs() ? 'Not saved yet.' : wording.applies);
   }
 
   save.addEventListener('click', () => {

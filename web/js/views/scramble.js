@@ -3,7 +3,8 @@
 // and the host's Start match button.
 
 import { h, clock, icon, setText, show, syncList, plural } from './dom.js';
-import { isHost, me, serverNow } from '../core/store.js';
+import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
+import { foundEmptyText, foundHeading, presence, scrambleStatusLine, wordPlaceholder } from '../core/room-format.js';
 
 const TIMER_TICK_MS = 250;
 const URGENT_SECONDS = 10;
@@ -57,7 +58,8 @@ export function createScrambleView(actions) {
   const phasePanel = h('div', { class: 'phase-panel', id: 'phase-panel' }, phaseText);
 
   const foundList = h('ol', { class: 'found-list', id: 'found-list', 'aria-label': 'Words found, newest first' });
-  const foundEmpty = h('p', { class: 'muted small', text: 'No words yet — be the first!' });
+  const foundEmpty = h('p', { class: 'muted small found-empty', id: 'found-empty', text: 'No words yet — be the first!' });
+  const foundTitle = h('h2', { id: 'found-title', text: 'Words found' });
   const missedList = h('ul', { class: 'missed-list', id: 'missed-list' });
   const missedTitle = h('h3', { class: 'card-subtitle' });
   const missedCard = h('section', { class: 'card missed-card', id: 'missed-card', 'aria-labelledby': 'missed-title', hidden: true }, missedTitle, missedList);
@@ -74,7 +76,7 @@ export function createScrambleView(actions) {
     h('div', { class: 'round-top' }, roundLabel, timer),
     timerBar, root, status, playArea, phasePanel, nextGame);
   const foundCard = h('section', { class: 'card found-card', 'aria-labelledby': 'found-title' },
-    h('div', { class: 'card-header' }, h('h2', { id: 'found-title', text: 'Words found' }), progress), foundEmpty, foundList);
+    h('div', { class: 'card-header' }, foundTitle, progress), foundEmpty, foundList);
   const element = h('div', { class: 'scramble-game' },
     roundCard, finalCard, missedCard,
     h('div', { class: 'scramble-columns' }, foundCard,
@@ -124,6 +126,17 @@ export function createScrambleView(actions) {
     timer.classList.toggle('is-urgent', game.phase === 'playing' && left <= URGENT_SECONDS);
     const total = game.settings?.roundSeconds ?? 90;
     timerBar.firstElementChild.style.transform = `scaleX(${Math.min(1, left / total)})`;
+    if (game.phase === 'intermission') renderFoundEmpty(game, left);
+  }
+
+  /** The empty found list says what fits the phase: be the first, nobody found one in the round just over. */
+  function renderFoundEmpty(game, secondsLeft = null) {
+    const intermission = game.phase === 'intermission' && game.lastRound;
+    const round = intermission ? game.lastRound.number : game.round;
+    const words = intermission ? game.lastRound.found : game.found;
+    setText(foundEmpty, foundEmptyText(game.phase, round, secondsLeft));
+    show(foundEmpty, words.length === 0 && game.phase !== 'lobby');
+    setText(foundTitle, foundHeading(intermission ? 'intermission' : game.phase, round));
   }
 
   function renderRoot(word) {
@@ -148,7 +161,7 @@ export function createScrambleView(actions) {
     setText(roundLabel, game.phase === 'lobby' ? `${plural(game.nextSettings.rounds, 'round')} of ${game.nextSettings.roundSeconds} s` : `Round ${game.round} of ${game.rounds}`);
     renderRoot(game.phase === 'lobby' ? 'SCRAMBLE' : game.root);
     root.classList.toggle('is-placeholder', game.phase === 'lobby');
-    setText(status, game.statusLine);
+    setText(status, scrambleStatusLine(game, hosting));
     renderTimer();
 
     const playing = game.phase === 'playing';
@@ -160,8 +173,8 @@ export function createScrambleView(actions) {
     show(phasePanel, Boolean(phaseMessage));
     input.disabled = !canSubmit();
     submit.disabled = !canSubmit();
-    if (me(state)?.role === 'spectator') input.placeholder = 'You are watching this match';
-    else input.placeholder = live ? 'Type a word and press Enter' : 'Waiting for the connection…';
+    const touch = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+    input.placeholder = wordPlaceholder({ touch, spectator: me(state)?.role === 'spectator', live });
 
     const canStart = game.canStartNext && (game.phase === 'lobby' || game.phase === 'finished');
     startButton.hidden = !(canStart && hosting);
@@ -175,12 +188,17 @@ export function createScrambleView(actions) {
     setText(progress, game.phase === 'lobby' ? '' : `${game.found.length} of ${total} found`);
     progress.setAttribute('aria-label', `${game.found.length} of ${plural(total, 'possible word')} found`);
     syncList(foundList, game.found, (found) => found.word, foundItem, updateFoundItem(you));
-    show(foundEmpty, game.found.length === 0 && game.phase !== 'lobby');
+    const left = game.phaseEndsAt ? game.phaseEndsAt - serverNow(state.room, Date.now() / 1000) : null;
+    renderFoundEmpty(game, game.phase === 'intermission' ? left : null);
 
     const board = game.scoreboard ?? [];
+    const online = state.connection.status === CONNECTION.ONLINE;
     syncList(scoreList, board, (line) => line.player, scoreboardItem, (item, line) => {
       setText(item.querySelector('.rank'), String(line.rank));
-      item.querySelector('.dot').dataset.connected = String(Boolean(members.get(line.player)?.connected));
+      const member = members.get(line.player);
+      const seen = presence(member ?? { name: line.name, connected: false }, online);
+      item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(Boolean(member?.connected));
+      item.title = seen.title;
       setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
       setText(item.querySelector('.score-value'), String(line.score));
     });
@@ -196,7 +214,6 @@ export function createScrambleView(actions) {
     if (game.phase === 'intermission' && last) {
       syncList(foundList, last.found, (found) => found.word, foundItem, updateFoundItem(you));
       setText(progress, `${last.found.length} of ${last.totalWords} found`);
-      show(foundEmpty, last.found.length === 0);
     }
 
     const final = game.phase === 'finished' ? game.finalScoreboard : null;

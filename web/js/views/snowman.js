@@ -1,21 +1,30 @@
-// A Snowman room's game: the melting snowman, the word as letter boxes, whose turn it is (with a countdown), the
-// guess input and on-screen keyboard, the scores, and the host's New game button.
+// A Snowman room's game: the melting snowman, the word as letter boxes, whose turn it is (with a countdown and,
+// for the host, Skip turn), the guess input and on-screen keyboard, this game's scores beside the room's
+// leaderboard for the evening, and the host's New game button.
 //
 // Typing a letter anywhere on the page guesses it (unless a text field has focus); Enter starts the next game
-// when the New game button is showing.
+// when the New game button is showing. On a phone the keyboard is laid out 7 keys a row in alphabetical order
+// (app.css), so keys are big enough to tap, and the hint says "tap".
 
-import { h, clock, isTyping, setText, show, syncList, plural } from './dom.js';
+import { h, icon, isTyping, setText, show, syncList, plural } from './dom.js';
 import { createSnowmanFigure } from './snowman-figure.js';
-import { isHost, me, serverNow } from '../core/store.js';
+import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
+import { ALPHABET, countdown as countdownOf, guessHint, leaderboardRows, presence } from '../core/room-format.js';
 
 const KEYBOARD_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 const COUNTDOWN_TICK_MS = 250;
 /** Below this many seconds the turn countdown turns urgent. */
-const URGENT_SECONDS = 5;
+const URGENT_SECONDS = 10;
+/** Touch screens (phones, tablets): the hint says tap, and the guess box (which would open the phone's own keyboard) is not focused. */
+const TOUCH_QUERY = '(pointer: coarse)';
 
 function memberName(roomState, id) {
   return roomState.members.find((member) => member.id === id)?.name
     ?? roomState.snowman.scores.find((line) => line.player === id)?.name ?? 'Someone';
+}
+
+function touchScreen() {
+  return typeof window.matchMedia === 'function' && window.matchMedia(TOUCH_QUERY).matches;
 }
 
 export function createSnowmanView(actions) {
@@ -25,8 +34,10 @@ export function createSnowmanView(actions) {
   const status = h('p', { class: 'status-line', id: 'status-line', role: 'status', 'aria-live': 'polite' });
   const turn = h('div', { class: 'turn', id: 'turn' });
   const turnText = h('span', { class: 'turn-text' });
-  const countdown = h('span', { class: 'countdown', id: 'turn-countdown' });
+  const countdown = h('span', { class: 'countdown', id: 'turn-countdown', role: 'timer' });
   turn.append(turnText, countdown);
+  const skip = h('button', { type: 'button', class: 'button button-small button-secondary', id: 'skip-turn', hidden: true }, icon('skip', 16), 'Skip turn');
+  const turnRow = h('div', { class: 'turn-row' }, turn, skip);
   const word = h('div', { class: 'word', id: 'word', role: 'group', 'aria-label': 'The word' });
   const moveError = h('p', { class: 'move-error', id: 'guess-error', role: 'alert' });
 
@@ -34,14 +45,17 @@ export function createSnowmanView(actions) {
     id: 'guess-input', class: 'input input-guess', type: 'text', maxlength: '1', autocomplete: 'off', autocapitalize: 'characters',
     spellcheck: 'false', 'aria-describedby': 'guess-hint guess-error', placeholder: '?',
   });
+  const hint = h('p', { class: 'field-hint', id: 'guess-hint', text: guessHint({ touch: touchScreen() }) });
   const guessForm = h('form', { class: 'guess-form', novalidate: true },
     h('label', { for: 'guess-input', class: 'field-label', text: 'Your guess' }),
     guessInput,
-    h('p', { class: 'field-hint', id: 'guess-hint', text: 'Type a letter anywhere on the page, or tap one below.' }));
+    hint);
   const keys = new Map();
-  const keyboard = h('div', { class: 'keyboard', role: 'group', 'aria-label': 'Letters' },
+  const keyboard = h('div', { class: 'keyboard', id: 'keyboard', role: 'group', 'aria-label': 'Letters' },
     KEYBOARD_ROWS.map((row) => h('div', { class: 'keyboard-row' }, [...row].map((letter) => {
       const key = h('button', { type: 'button', class: 'key', dataset: { letter }, text: letter });
+      // The phone layout orders keys alphabetically, 7 a row (see .keyboard in app.css).
+      key.style.setProperty('--alpha', String(ALPHABET.indexOf(letter)));
       keys.set(letter, key);
       return key;
     }))));
@@ -51,6 +65,8 @@ export function createSnowmanView(actions) {
 
   const scoresList = h('ol', { class: 'score-list', id: 'snowman-scores' });
   const guessedList = h('ul', { class: 'guessed', id: 'guessed-letters', 'aria-label': 'Guessed letters' });
+  const boardList = h('ol', { class: 'score-list leaderboard', id: 'snowman-leaderboard', 'aria-labelledby': 'leaderboard-heading' });
+  const boardEmpty = h('p', { class: 'muted small', id: 'leaderboard-empty', text: 'Points add up here after each game.' });
 
   const element = h('div', { class: 'snowman-game' },
     h('section', { class: 'card stage-card', 'aria-labelledby': 'snowman-heading' },
@@ -58,19 +74,28 @@ export function createSnowmanView(actions) {
       h('div', { class: 'stage' },
         h('div', { class: 'figure-wrap' }, figure.element, h('div', { class: 'wrong-meter' }, pips, wrongText)),
         h('div', { class: 'play' },
-          status, turn, word, moveError,
+          status, turnRow, word, moveError,
           h('div', { class: 'guessed-wrap' }, h('span', { class: 'field-label', text: 'Guessed' }), guessedList),
           controls))),
     h('section', { class: 'card input-card', 'aria-label': 'Guess a letter' }, guessForm, keyboard),
-    h('section', { class: 'card', 'aria-labelledby': 'scores-heading' },
-      h('div', { class: 'card-header' }, h('h2', { id: 'scores-heading', text: 'Scores' })),
-      scoresList));
+    h('div', { class: 'score-columns' },
+      h('section', { class: 'card', id: 'scores-card', 'aria-labelledby': 'scores-heading' },
+        h('div', { class: 'card-header' }, h('h2', { id: 'scores-heading', text: 'This game' })),
+        scoresList),
+      h('section', { class: 'card leaderboard-card', id: 'leaderboard-card', 'aria-labelledby': 'leaderboard-heading' },
+        h('div', { class: 'card-header' }, h('h2', { id: 'leaderboard-heading' }, icon('trophy', 18), 'Tonight'),
+          h('span', { class: 'muted small', text: 'Room leaderboard' })),
+        boardEmpty, boardList)));
 
   let current = null;
   let live = false;
   let countdownTimer = null;
   let shownErrorId = null;
   let lastGameNumber = null;
+  let wasMyTurn = false;
+  const touchMedia = typeof window.matchMedia === 'function' ? window.matchMedia(TOUCH_QUERY) : null;
+  const onPointerChange = () => { if (current) render(); };
+  touchMedia?.addEventListener?.('change', onPointerChange);
 
   /** Whether this player may type guesses at all (it may still not be their turn). */
   function canPlay() {
@@ -116,6 +141,9 @@ export function createSnowmanView(actions) {
   newGame.addEventListener('click', () => {
     if (newGameShown()) actions.newGame();
   });
+  skip.addEventListener('click', () => {
+    if (!skip.disabled) actions.skipTurn();
+  });
 
   function onKeydown(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -134,12 +162,12 @@ export function createSnowmanView(actions) {
   function renderCountdown() {
     const game = current?.room?.state?.snowman;
     const endsAt = game?.status === 'inProgress' ? game.turnEndsAt : null;
-    show(countdown, endsAt !== null && endsAt !== undefined);
-    if (endsAt === null || endsAt === undefined) return;
-    const left = endsAt - serverNow(current.room, Date.now() / 1000);
-    setText(countdown, clock(left));
-    countdown.setAttribute('aria-label', `${Math.max(0, Math.ceil(left))} seconds left`);
-    countdown.classList.toggle('is-urgent', left <= URGENT_SECONDS);
+    const left = countdownOf(endsAt, serverNow(current?.room, Date.now() / 1000), URGENT_SECONDS);
+    show(countdown, left !== null);
+    if (left === null) return;
+    setText(countdown, left.text);
+    countdown.setAttribute('aria-label', left.label);
+    countdown.classList.toggle('is-urgent', left.urgent);
   }
 
   function renderWord(game) {
@@ -153,22 +181,52 @@ export function createSnowmanView(actions) {
     word.setAttribute('aria-label', `The word, ${plural(game.positions.length, 'letter')}: ${spoken}`);
   }
 
-  function renderScores(roomState, game) {
+  function renderScores(state, game) {
+    const roomState = state.room.state;
+    const online = state.connection.status === CONNECTION.ONLINE;
     const members = new Map(roomState.members.map((member) => [member.id, member]));
     const lines = [...game.scores].sort((a, b) => b.score - a.score);
     syncList(scoresList, lines, (line) => line.player, () => h('li', { class: 'score-line' },
       h('span', { class: 'dot', 'aria-hidden': 'true' }), h('span', { class: 'score-name' }), h('span', { class: 'score-turn' }), h('span', { class: 'score-value' })),
     (item, line) => {
       const member = members.get(line.player);
-      const connected = Boolean(member?.connected);
-      item.querySelector('.dot').dataset.connected = String(connected);
-      const isYou = line.player === current.room.you;
-      setText(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${connected ? '' : ' · away'}`);
+      const seen = presence(member ?? { name: line.name, connected: false }, online);
+      item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(seen.state === 'here');
+      item.title = seen.title;
+      const isYou = line.player === state.room.you;
+      setText(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${seen.state === 'away' ? ' · away' : ''}`);
       const hasTurn = game.status === 'inProgress' && game.turn === line.player;
       setText(item.querySelector('.score-turn'), hasTurn ? 'guessing' : '');
       item.classList.toggle('has-turn', hasTurn);
       setText(item.querySelector('.score-value'), String(line.score));
     });
+  }
+
+  function renderLeaderboard(state, game) {
+    const rows = leaderboardRows(game.leaderboard, state.room.you);
+    show(boardEmpty, rows.length === 0);
+    show(boardList, rows.length > 0);
+    syncList(boardList, rows, (row) => row.key, () => h('li', { class: 'score-line leaderboard-line' },
+      h('span', { class: 'rank' }), h('span', { class: 'score-name' }), h('span', { class: 'leaderboard-record' }), h('span', { class: 'score-value' })),
+    (item, row) => {
+      setText(item.querySelector('.rank'), String(row.rank));
+      item.dataset.rank = String(Math.min(row.rank, 4));
+      setText(item.querySelector('.score-name'), `${row.name}${row.isYou ? ' (you)' : ''}`);
+      setText(item.querySelector('.leaderboard-record'), row.record);
+      const value = item.querySelector('.score-value');
+      setText(value, String(row.total));
+      value.setAttribute('aria-label', row.totalText);
+      value.title = row.totalText;
+    });
+  }
+
+  /** On a touch screen, when the turn becomes yours and the keyboard is off screen, bring the game into view. */
+  function revealKeyboard() {
+    if (!touchScreen() || isTyping(document.activeElement)) return;
+    const box = keyboard.getBoundingClientRect();
+    const viewport = window.visualViewport?.height ?? window.innerHeight;
+    if (box.top >= 0 && box.bottom <= viewport) return;
+    element.querySelector('.stage-card').scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
   function render() {
@@ -177,6 +235,7 @@ export function createSnowmanView(actions) {
     const game = roomState.snowman;
     const you = state.room.you;
     const seat = me(state);
+    const touch = touchScreen();
 
     figure.update(game.wrongGuesses, game.maxWrongGuesses, game.status);
     pips.replaceChildren(...Array.from({ length: game.maxWrongGuesses }, (_, index) => h('span', { class: ['pip', index < game.wrongGuesses && 'is-used'] })));
@@ -184,12 +243,19 @@ export function createSnowmanView(actions) {
     setText(status, game.statusLine);
     status.dataset.status = game.status;
 
-    const myTurn = game.status === 'inProgress' && game.turn === you;
+    const inProgress = game.status === 'inProgress';
+    const myTurn = inProgress && game.turn === you;
     turn.dataset.mine = String(myTurn);
     const timed = game.turnEndsAt !== null && game.turnEndsAt !== undefined;
-    show(turn, game.status === 'inProgress' && game.turn !== null && (myTurn || timed));
+    show(turn, inProgress && game.turn !== null && (myTurn || timed));
     setText(turnText, myTurn ? 'Your turn!' : `${memberName(roomState, game.turn)}’s turn`);
     renderCountdown();
+    const host = isHost(state);
+    const canSkip = host && inProgress && game.turn !== null && game.turn !== undefined;
+    show(skip, canSkip);
+    skip.disabled = !(canSkip && live);
+    skip.setAttribute('aria-label', canSkip ? `Skip ${game.turn === you ? 'your' : `${memberName(roomState, game.turn)}’s`} turn` : 'Skip turn');
+    turnRow.hidden = turn.hidden && skip.hidden;
 
     renderWord(game);
     const guessed = new Map(game.guesses.map((entry) => [entry.letter, entry]));
@@ -210,20 +276,19 @@ export function createSnowmanView(actions) {
       key.classList.toggle('is-miss', Boolean(used && !used.hit));
       key.setAttribute('aria-label', used ? `${letter}, ${used.hit ? 'in the word' : 'not in the word'}` : letter);
     }
+    keyboard.dataset.active = String(active);
     guessInput.disabled = !canPlay();
-    let hint = 'Type a letter anywhere on the page, or tap one below.';
-    if (seat?.role === 'spectator') hint = 'You are watching this game.';
-    else if (!live) hint = 'Waiting for the connection…';
-    else if (game.status === 'inProgress' && !myTurn) hint = 'Wait for your turn.';
-    setText(guessForm.querySelector('.field-hint'), hint);
+    setText(hint, guessHint({ touch, spectator: seat?.role === 'spectator', live, inProgress, myTurn }));
 
-    const over = game.status !== 'inProgress';
-    const host = isHost(state);
+    const over = !inProgress;
     const showButton = over && host && live;
+    // The host's button keeps its place while hidden (no jump when a game ends); the others never get it.
+    newGame.hidden = !host;
     newGame.style.visibility = showButton ? 'visible' : 'hidden';
     newGame.disabled = !showButton;
     newGame.setAttribute('aria-hidden', String(!showButton));
     setText(waiting, over && !host ? `Waiting for ${memberName(roomState, roomState.host)} (the host) to start the next game.` : '');
+    controls.dataset.empty = String(!showButton && !waiting.textContent);
 
     const notice = state.notice;
     if (notice?.move === 'guess' && notice.id !== shownErrorId) {
@@ -233,13 +298,17 @@ export function createSnowmanView(actions) {
       setText(moveError, '');
     }
 
-    renderScores(roomState, game);
+    renderScores(state, game);
+    renderLeaderboard(state, game);
 
-    if (lastGameNumber !== null && game.gameNumber !== lastGameNumber && game.status === 'inProgress') {
+    if (lastGameNumber !== null && game.gameNumber !== lastGameNumber && inProgress) {
       setText(moveError, '');
-      if (!guessInput.disabled) guessInput.focus();
+      // On a touch screen focusing the box would open the phone's own keyboard over the game.
+      if (!guessInput.disabled && !touch) guessInput.focus();
     }
     lastGameNumber = game.gameNumber;
+    if (myTurn && !wasMyTurn && lastGameNumber !== null) queueMicrotask(revealKeyboard);
+    wasMyTurn = myTurn;
   }
 
   return {
@@ -249,9 +318,11 @@ export function createSnowmanView(actions) {
       current = state;
       live = context.live;
       const changed = !before || before.room?.state !== state.room.state || before.notice !== state.notice
-        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot;
+        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot
+        || before.room?.you !== state.room.you;
       if (changed) render();
-      const ticking = state.room.state.snowman.turnEndsAt !== null && state.room.state.snowman.status === 'inProgress';
+      const game = state.room.state.snowman;
+      const ticking = game.turnEndsAt !== null && game.turnEndsAt !== undefined && game.status === 'inProgress';
       if (ticking && countdownTimer === null) countdownTimer = setInterval(renderCountdown, COUNTDOWN_TICK_MS);
       if (!ticking && countdownTimer !== null) {
         clearInterval(countdownTimer);
@@ -260,6 +331,7 @@ export function createSnowmanView(actions) {
     },
     destroy() {
       document.removeEventListener('keydown', onKeydown);
+      touchMedia?.removeEventListener?.('change', onPointerChange);
       clearInterval(countdownTimer);
     },
   };

@@ -26,8 +26,15 @@ export function createStepper(spec, { value, onChange = () => {} }) {
   });
   const minus = h('button', { type: 'button', class: 'stepper-button', 'aria-label': `Less: ${spec.label}` }, icon('minus'));
   const plus = h('button', { type: 'button', class: 'stepper-button', 'aria-label': `More: ${spec.label}` }, icon('plus'));
+  // A setting that can be switched off (the turn timer) gets an "Off" toggle, so Off is one press away, and
+  // switching it on again brings back the last value.
+  const offable = Object.prototype.hasOwnProperty.call(spec, 'off');
+  const offToggle = offable
+    ? h('button', { type: 'button', class: 'stepper-off', 'aria-pressed': 'false', 'aria-label': `${spec.label} off`, text: 'Off' })
+    : null;
+  let lastOn = clampSetting(spec, spec.initial) ?? spec.min;
   const element = h('div', { class: 'stepper', dataset: { setting: spec.key } },
-    label, h('div', { class: 'stepper-control' }, minus, output, plus));
+    label, h('div', { class: 'stepper-tools' }, offToggle, h('div', { class: 'stepper-control' }, minus, output, plus)));
 
   function render() {
     const text = formatSetting(spec, current);
@@ -39,6 +46,11 @@ export function createStepper(spec, { value, onChange = () => {} }) {
     minus.disabled = disabled || current === lowest;
     plus.disabled = disabled || current === highest;
     output.setAttribute('aria-disabled', String(disabled));
+    if (offToggle) {
+      offToggle.setAttribute('aria-pressed', String(current === null));
+      offToggle.disabled = disabled;
+    }
+    if (current !== null) lastOn = current;
   }
 
   function change(next) {
@@ -49,6 +61,7 @@ export function createStepper(spec, { value, onChange = () => {} }) {
   }
 
   minus.addEventListener('click', () => change(stepSetting(spec, current, -1)));
+  offToggle?.addEventListener('click', () => change(current === null ? lastOn : null));
   plus.addEventListener('click', () => change(stepSetting(spec, current, +1)));
   output.addEventListener('keydown', (event) => {
     const { lowest, highest } = settingBounds(spec);

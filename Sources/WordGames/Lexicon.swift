@@ -4,6 +4,9 @@
 /// letters plus a comparison with its few anagrams. Finding every word that can be spelled from a root walks the
 /// root's letter sub-multisets, one lookup each: at most 2^n for n letters (256 for an eight-letter root), whatever
 /// the dictionary's size.
+///
+/// Some words can be marked `unshown`: the lexicon accepts them like any other, but `isShown(_:)` tells the games
+/// never to list them (Word Scramble leaves them out of a round's missed words).
 public struct Lexicon: Sendable {
     /// Longest root `words(spelledFrom:minimumLength:)` accepts, bounding its work to 2^12 lookups.
     public static let maxRootLength = 12
@@ -13,11 +16,18 @@ public struct Lexicon: Sendable {
     /// Number of distinct words in the lexicon.
     public let count: Int
 
+    /// Words of the lexicon that are accepted when a player types them but never listed to the room (the bundled
+    /// `unshown.txt`: crude, violent or grim words); see `isShown(_:)`.
+    public let unshown: Set<String>
+
     /// Builds the lexicon and its index.
     ///
-    /// - Parameter words: Lowercase words a-z; anything else (capitals, apostrophes, an empty string) is ignored,
-    ///   since no player's lowercased letters could match it. Duplicates count once.
-    public init(words: some Sequence<String>) {
+    /// - Parameters:
+    ///   - words: Lowercase words a-z; anything else (capitals, apostrophes, an empty string) is ignored, since
+    ///     no player's lowercased letters could match it. Duplicates count once.
+    ///   - unshown: Words to accept but never show (`isShown(_:)` is `false` for them); those not in `words` are
+    ///     ignored.
+    public init(words: some Sequence<String>, unshown: some Sequence<String> = [String]()) {
         var anagrams: [LetterCounts: [String]] = [:]
         var count = 0
         for word in words {
@@ -28,6 +38,12 @@ public struct Lexicon: Sendable {
         }
         self.anagrams = anagrams
         self.count = count
+        var hidden = Set<String>()
+        for word in unshown {
+            guard let letters = LetterCounts(word), anagrams[letters]?.contains(word) == true else { continue }
+            hidden.insert(word)
+        }
+        self.unshown = hidden
     }
 
     /// Whether `word` (lowercase) is in the lexicon.
@@ -37,6 +53,15 @@ public struct Lexicon: Sendable {
     public func contains(_ word: String) -> Bool {
         guard let letters = LetterCounts(word) else { return false }
         return anagrams[letters]?.contains(word) ?? false
+    }
+
+    /// Whether `word` may be listed to a room, e.g. among a round's missed words: `false` for the lexicon's
+    /// `unshown` words, which are still accepted (`contains(_:)` is unaffected).
+    ///
+    /// - Parameter word: A lowercase word.
+    /// - Returns: `true` unless the word is one of `unshown`.
+    public func isShown(_ word: String) -> Bool {
+        unshown.isEmpty || !unshown.contains(word)
     }
 
     /// Every lexicon word that can be spelled from the letters of `root`, each letter used at most as often as it

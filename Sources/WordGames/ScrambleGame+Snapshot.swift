@@ -48,7 +48,8 @@ extension ScrambleGame {
         self.completedRounds = snapshot.completedRounds
         self.scores = snapshot.scores
         self.finalScoreboard = snapshot.finalScoreboard
-        self.solutions = snapshot.solutions
+        // A snapshot saved before a word became unshown may still list it.
+        self.solutions = snapshot.solutions.filter { lexicon.isShown($0) }
         self.matchRoots = snapshot.matchRoots
         self.participants = snapshot.participants
     }

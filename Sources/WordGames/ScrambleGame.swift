@@ -15,6 +15,10 @@
 ///
 /// A word scores its length; found words are shared, so each word scores once per round, for whoever found it
 /// first.
+///
+/// The lexicon's unshown words (crude or grim ones, `Lexicon.isShown(_:)`) are accepted and scored like any other
+/// when a player types one, but the game never lists them itself: they are not counted in a round's `totalWords`
+/// unless someone found them, and never appear among its missed words.
 public struct ScrambleGame: Sendable {
     /// Seconds between a round's end and the next round's start.
     public static let intermissionSeconds = 10
@@ -70,11 +74,11 @@ public struct ScrambleGame: Sendable {
         public var number: Int
         /// The root word, uppercase.
         public var root: String
-        /// How many valid words the root offered.
+        /// How many valid words the root offered: `found` plus `missed` (unshown words count only when found).
         public var totalWords: Int
         /// Words found, newest first.
         public var found: [FoundWord]
-        /// Valid words nobody found: longest first, then alphabetical.
+        /// Valid words nobody found, except unshown ones: longest first, then alphabetical.
         public var missed: [String]
 
         /// Creates a summary.
@@ -112,7 +116,8 @@ public struct ScrambleGame: Sendable {
     /// The final scoreboard, once the match is finished.
     public internal(set) var finalScoreboard: [ScoreLine]?
 
-    /// Every valid word of the current round, longest first. Internal on purpose: rooms see only `view`.
+    /// Every valid word of the current round that may be shown, longest first (the lexicon's unshown words are
+    /// left out, though `submit` accepts them). Internal on purpose: rooms see only `view`.
     var solutions: [String] = []
     var matchRoots: [String] = []
     /// Everyone who was a player at some point of the current match, in join order.
@@ -124,7 +129,8 @@ public struct ScrambleGame: Sendable {
     /// match with `startMatch(now:using:)`.
     ///
     /// - Parameters:
-    ///   - lexicon: The dictionary words are checked against.
+    ///   - lexicon: The dictionary words are checked against; its unshown words are accepted but never listed as
+    ///     missed.
     ///   - roots: Candidate roots, lowercase letters a-z as loaded by `WordLists` (not re-checked here, since rooms
     ///     are created often and the pool is large). Must not be empty.
     ///   - settings: Settings of the first match.
@@ -139,8 +145,9 @@ public struct ScrambleGame: Sendable {
     /// Whether a match is running (a round or an intermission).
     public var isMatchRunning: Bool { phase == .playing || phase == .intermission }
 
-    /// How many valid words the current (or last) round's root offers.
-    public var totalWords: Int { solutions.count }
+    /// How many valid words the current (or last) round's root offers: the words that may be shown, plus the
+    /// unshown ones found so far (so that found and missed words always add up to it).
+    public var totalWords: Int { solutions.count + found.count(where: { !lexicon.isShown($0.word) }) }
 
     /// The current (or last) match's standings, best first, including players who left mid-match; before the
     /// first match, the present players with no points.
@@ -280,7 +287,8 @@ public struct ScrambleGame: Sendable {
         roundNumber = number
         let root = matchRoots[number - 1]
         self.root = root
-        solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength).filter { $0 != root }
+        solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength)
+            .filter { $0 != root && lexicon.isShown($0) }
         found = []
         phase = .playing
         phaseEndsAt = start + Double(settings.roundSeconds)
@@ -289,7 +297,7 @@ public struct ScrambleGame: Sendable {
     private mutating func endRound(at end: Double) {
         let foundWords = Set(found.map(\.word))
         completedRounds.append(RoundSummary(
-            number: roundNumber, root: (root ?? "").uppercased(), totalWords: solutions.count, found: found,
+            number: roundNumber, root: (root ?? "").uppercased(), totalWords: totalWords, found: found,
             missed: solutions.filter { !foundWords.contains($0) }))
         if roundNumber >= settings.rounds {
             phase = .finished

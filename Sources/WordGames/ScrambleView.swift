@@ -35,7 +35,7 @@ public struct ScrambleView: Hashable, Sendable, Codable {
     public var root: String?
     /// Shortest word accepted in this match.
     public var minWordLength: Int
-    /// How many valid words the root offers; `nil` in the lobby.
+    /// How many valid words the root offers (the lexicon's unshown words only once found); `nil` in the lobby.
     public var totalWords: Int?
     /// Words found this round, newest first.
     public var found: [ScrambleGame.FoundWord]

@@ -1,21 +1,28 @@
 import Foundation
 
-/// The three word lists the games use, loaded and indexed once when the server starts.
+/// The word lists the games use, loaded and indexed once when the server starts.
+///
+/// The bundled lists are generated from SCOWL by `Tests/Words/make-word-lists.sh`, which applies the blocklist
+/// `Tests/Words/blocklist.txt`: no blocked word is ever a Snowman secret or a Scramble root; slurs are not in the
+/// dictionary at all; the other blocked dictionary words are accepted when typed but never shown as missed.
 ///
 /// This is the only file of the module that imports Foundation, and only to read files; the rules stay pure.
 /// Build it once and share it (it is `Sendable`): copies share storage.
 public struct WordLists: Sendable {
-    /// Snowman secrets parsed from `secrets.txt` or from a host's `--words FILE`.
+    /// Snowman secrets parsed from `secrets.txt` (about five thousand everyday words of 4-10 letters) or from a
+    /// host's `--words FILE`.
     public var secrets: WordList
     /// Scramble roots: lowercase eight-letter words.
     public var roots: [String]
-    /// The Scramble dictionary, indexed for checking words and counting a root's sub-words.
+    /// The Scramble dictionary, indexed for checking words and counting a root's sub-words; its `unshown` words
+    /// (from `unshown.txt`) are accepted but never listed among a round's missed words.
     public var lexicon: Lexicon
 
     /// Length of every Scramble root.
     public static let rootLength = 8
     /// Every bundled root offers at least this many other dictionary words of `subwordMinimumLength` or more
-    /// letters; `Tests/Words/make-word-lists.sh` selects them and the tests check it.
+    /// letters that can be shown (not `unshown`); `Tests/Words/make-word-lists.sh` selects them and the tests
+    /// check it.
     public static let rootMinimumSubwords = 25
     /// The word length at which `rootMinimumSubwords` is counted (the smallest minimum a room can set).
     public static let subwordMinimumLength = 3
@@ -25,12 +32,14 @@ public struct WordLists: Sendable {
 
     /// Files of the bundled resource folder `Resources/words`.
     public enum File: String, Sendable, CaseIterable {
-        /// Snowman secrets (from SCOWL via `wamerican-small`).
+        /// Snowman secrets: common words (SCOWL sizes 10 and 20), none blocked.
         case secrets = "secrets.txt"
-        /// Scramble roots.
+        /// Scramble roots (SCOWL size 35 via `wamerican-small`), none blocked.
         case roots = "roots.txt"
-        /// Scramble dictionary (from SCOWL via `wamerican`).
+        /// Scramble dictionary (SCOWL size 50 via `wamerican`), without slurs.
         case dictionary = "dictionary.txt"
+        /// Dictionary words Scramble accepts but never lists as missed: those the blocklist matches. May be empty.
+        case unshown = "unshown.txt"
     }
 
     /// Why the word lists could not be loaded.
@@ -61,7 +70,7 @@ public struct WordLists: Sendable {
     /// - Parameters:
     ///   - secrets: Snowman secrets.
     ///   - roots: Lowercase Scramble roots; must not be empty when used for Scramble.
-    ///   - lexicon: The Scramble dictionary.
+    ///   - lexicon: The Scramble dictionary, with its unshown words.
     public init(secrets: WordList, roots: [String], lexicon: Lexicon) {
         self.secrets = secrets
         self.roots = roots
@@ -130,15 +139,21 @@ public struct WordLists: Sendable {
             throw .invalid(.secrets, error)
         }
         let roots = try words(of: .roots, in: folder, lengths: rootLength...rootLength)
-        let lexicon = Lexicon(words: try words(of: .dictionary, in: folder, lengths: dictionaryLengths))
+        let dictionary = try words(of: .dictionary, in: folder, lengths: dictionaryLengths)
+        let unshown = try words(of: .unshown, in: folder, lengths: dictionaryLengths, mayBeEmpty: true)
+        let lexicon = Lexicon(words: dictionary, unshown: unshown)
         return WordLists(secrets: secrets, roots: roots, lexicon: lexicon)
     }
 
-    private static func words(of file: File, in folder: URL, lengths: ClosedRange<Int>) throws(LoadError) -> [String] {
+    private static func words(
+        of file: File, in folder: URL, lengths: ClosedRange<Int>, mayBeEmpty: Bool = false
+    ) throws(LoadError) -> [String] {
         var collector = LineCollector(lengths: lengths)
         collector.addLines(of: try read(file, in: folder))
         do {
             return try collector.validWords()
+        } catch .noWords where mayBeEmpty {
+            return []
         } catch {
             throw .invalid(file, error)
         }

@@ -2,8 +2,8 @@ import Testing
 @testable import WordGames
 
 extension ScrambleGameTests {
-    /// Plays a thousand matches on the bundled lists with random players, valid and invalid submissions and clock
-    /// jumps, checking the invariants after every step.
+    /// Plays a thousand matches on the bundled lists with random players, valid, unshown and invalid submissions and
+    /// clock jumps, checking the invariants after every step.
     @Test func randomPlayKeepsEveryInvariant() throws {
         let lists = try Fixtures.bundled.get()
         let ids: [PlayerID] = ["alice", "bob", "carol", "dave"]
@@ -11,6 +11,7 @@ extension ScrambleGameTests {
         var random = SplitMix64(seed: 77)
         var generator = SplitMix64(seed: 78)
         var rounds = 0
+        var unshownFound = 0
 
         for _ in 0..<1_000 {
             let settings = try ScrambleSettings(
@@ -34,14 +35,17 @@ extension ScrambleGameTests {
                     game.tick(now: now)
                 default:
                     let input: String
-                    switch Int.random(in: 0..<4, using: &random) {
+                    switch Int.random(in: 0..<5, using: &random) {
                     case 0: input = junk.randomElement(using: &random)!
                     case 1: input = String((game.root ?? "").shuffled(using: &random).prefix(Int.random(in: 2...8, using: &random)))
+                    case 2: input = lists.lexicon.words(spelledFrom: game.root ?? "", minimumLength: settings.minWordLength)
+                        .filter { !lists.lexicon.isShown($0) }.randomElement(using: &random) ?? ""
                     default: input = game.solutions.randomElement(using: &random) ?? ""
                     }
                     let player = ids.randomElement(using: &random)!
                     if let found = try? game.submit(input, by: player, now: now) {
                         points[found.player, default: 0] += found.points
+                        if !lists.lexicon.isShown(found.word) { unshownFound += 1 }
                     }
                 }
                 Self.checkInvariants(of: game, now: now, points: points, lexicon: lists.lexicon)
@@ -51,6 +55,7 @@ extension ScrambleGameTests {
             #expect(game.finalScoreboard == game.scoreboard)
         }
         #expect(rounds >= 3_000)
+        #expect(unshownFound > 100, "unshown words typed and accepted: \(unshownFound)")
     }
 
     /// The invariants every reachable state must satisfy; records one issue listing every broken one.
@@ -66,13 +71,15 @@ extension ScrambleGameTests {
         }
         let settings = game.settings
         let solutions = Set(game.solutions)
-        check(game.totalWords == solutions.count, "totalWords counts the solutions")
+        let foundUnshown = game.found.filter { !lexicon.isShown($0.word) }.count
+        check(game.totalWords == solutions.count + foundUnshown, "totalWords counts the solutions and unshown finds")
+        check(solutions.allSatisfy(lexicon.isShown), "solutions leave unshown words out")
         check(solutions.count == game.solutions.count, "solutions are distinct")
 
         let foundWords = game.found.map(\.word)
         check(Set(foundWords).count == foundWords.count, "a word is found once per round")
         for word in foundWords {
-            check(solutions.contains(word), "\(word) is a solution")
+            check(solutions.contains(word) || !lexicon.isShown(word), "\(word) is a solution or an unshown word")
             check(word.count >= settings.minWordLength && word != game.root, "\(word) is long enough and not the root")
             check(lexicon.contains(word), "\(word) is in the dictionary")
             check(LetterCounts(game.root ?? "")!.canSpell(LetterCounts(word)!), "\(word) is spelled from the root")
@@ -86,6 +93,7 @@ extension ScrambleGameTests {
             let found = Set(summary.found.map(\.word))
             let missed = Set(summary.missed)
             check(found.isDisjoint(with: missed), "round \(summary.number): found and missed are disjoint")
+            check(missed.allSatisfy(lexicon.isShown), "round \(summary.number): no unshown word is missed")
             check(found.count + missed.count == summary.totalWords, "round \(summary.number): found + missed = total")
         }
 

@@ -11,15 +11,33 @@ import Testing
         // Reported, not asserted: debug builds are several times slower than the server's release build.
         print("""
             WordLists.bundled() loaded in \(elapsed): \(loaded.secrets.words.count) secrets, \
-            \(loaded.roots.count) roots, \(loaded.lexicon.count) dictionary words
+            \(loaded.roots.count) roots, \(loaded.lexicon.count) dictionary words \
+            (\(loaded.lexicon.unshown.count) never shown)
             """)
     }
 
     @Test func bundledListsHaveSaneSizes() throws {
         let lists = try Fixtures.bundled.get()
-        #expect(lists.secrets.words.count > 20_000)
         #expect(lists.roots.count > 1_000)
         #expect(lists.lexicon.count > 30_000)
+        #expect((100...1_000).contains(lists.lexicon.unshown.count))
+    }
+
+    /// A few thousand common words: enough that a room rarely sees one twice, few enough that friends know them.
+    @Test func bundledSecretsAreAFewThousandWords() throws {
+        let count = try Fixtures.bundled.get().secrets.words.count
+        #expect((2_000...6_000).contains(count), "\(count) secrets")
+    }
+
+    @Test func bundledSecretsAreCommonWords() throws {
+        let secrets = Set(try Fixtures.bundled.get().secrets.words)
+        for word in ["HOUSE", "GARDEN", "ELEPHANT", "BICYCLE", "CHOCOLATE", "MORNING", "TEACHER", "WINTER"] {
+            #expect(secrets.contains(word), "\(word)")
+        }
+        // Obscure words of the old 34,000-word list, and inflections whose base word is a secret already.
+        for word in ["LAZIED", "ABSCONDING", "QUAGMIRES", "BELIE", "HOUSES", "WALKED", "WALKING", "QUICKLY", "BIGGER"] {
+            #expect(!secrets.contains(word), "\(word)")
+        }
     }
 
     @Test func bundledSecretsAreUppercaseWordsOfFourToTenLetters() throws {
@@ -35,8 +53,9 @@ import Testing
         var fewest = Int.max
         for root in lists.roots {
             #expect(root.count == WordLists.rootLength && LetterCounts(root) != nil, "\(root)")
+            // Only the words a round's summary may list count.
             let subwords = lists.lexicon.words(spelledFrom: root, minimumLength: WordLists.subwordMinimumLength)
-                .filter { $0 != root }
+                .filter { $0 != root && lists.lexicon.isShown($0) }
             #expect(subwords.count >= WordLists.rootMinimumSubwords, "\(root) offers \(subwords.count)")
             fewest = min(fewest, subwords.count)
         }
@@ -93,10 +112,44 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try "snowman\n".write(to: folder.appendingPathComponent("secrets.txt"), atomically: true, encoding: .utf8)
         try "problems\n".write(to: folder.appendingPathComponent("roots.txt"), atomically: true, encoding: .utf8)
-        try "rob\nmob\n".write(to: folder.appendingPathComponent("dictionary.txt"), atomically: true, encoding: .utf8)
+        try "rob\nmob\nsob\n".write(
+            to: folder.appendingPathComponent("dictionary.txt"), atomically: true, encoding: .utf8)
+        try "# never shown\nrob\nzap\n".write(
+            to: folder.appendingPathComponent("unshown.txt"), atomically: true, encoding: .utf8)
         let lists = try WordLists.load(from: folder)
         #expect(lists.secrets.words == ["SNOWMAN"])
         #expect(lists.roots == ["problems"])
-        #expect(lists.lexicon.words(spelledFrom: "problems") == ["mob", "rob"])
+        #expect(lists.lexicon.words(spelledFrom: "problems") == ["mob", "rob", "sob"])
+        #expect(lists.lexicon.contains("rob") && !lists.lexicon.isShown("rob"))
+        #expect(lists.lexicon.isShown("mob"))
+        #expect(lists.lexicon.unshown == ["rob"], "words not in the dictionary are ignored")
+    }
+
+    @Test func anEmptyUnshownListIsFine() throws {
+        let folder = try Self.folder(secrets: "snowman\n", roots: "problems\n", dictionary: "rob\n", unshown: "# none\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lists = try WordLists.load(from: folder)
+        #expect(lists.lexicon.unshown.isEmpty && lists.lexicon.isShown("rob"))
+    }
+
+    @Test func loadingReportsAMissingUnshownList() throws {
+        let folder = try Self.folder(secrets: "snowman\n", roots: "problems\n", dictionary: "rob\n", unshown: nil)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = try #require(throws: WordLists.LoadError.self) { try WordLists.load(from: folder) }
+        guard case .unreadable(.unshown, _) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+    }
+
+    /// A temporary folder laid out like `Resources/words`; a `nil` file is left out.
+    private static func folder(secrets: String, roots: String, dictionary: String, unshown: String?) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wordlists-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (file, text) in [(WordLists.File.secrets, secrets), (.roots, roots), (.dictionary, dictionary)]
+            + (unshown.map { [(WordLists.File.unshown, $0)] } ?? []) {
+            try text.write(to: folder.appendingPathComponent(file.rawValue), atomically: true, encoding: .utf8)
+        }
+        return folder
     }
 }

@@ -322,6 +322,10 @@ def run(args):
             assert value == "3", f"clamped at 3, got {value}"
             assert not ana.find(minus).is_enabled(), "− disabled at the minimum"
             spin = ana.find("#create-dialog [data-setting='turnSeconds'] .stepper-value")
+            # New rooms have a 60 s turn timer; Home switches it off (this room plays untimed until the host sets 30 s).
+            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "60 s"
+            spin.send_keys(Keys.HOME)
+            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "Off"
             spin.send_keys(Keys.ARROW_UP)
             assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "10 s"
             spin.send_keys(Keys.ARROW_DOWN)

@@ -281,8 +281,9 @@ def run(args):
         def not_found_page():
             with urllib.request.urlopen(args.base_url + "/", timeout=5) as response:
                 assert response.status == 200
+            request = urllib.request.Request(args.base_url + "/no/such/page", headers={"Accept": "text/html"})
             try:
-                urllib.request.urlopen(args.base_url + "/no/such/page", timeout=5)
+                urllib.request.urlopen(request, timeout=5)
                 raise AssertionError("an unknown path answered 2xx")
             except urllib.error.HTTPError as error:
                 assert error.code == 404, error.code

@@ -17,12 +17,13 @@ TEST_TIMEOUT_SECONDS="${BROWSER_TEST_TIMEOUT:-480}"
 
 log() { printf '==> %s\n' "$*"; }
 
-if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-  log "installing chromium and chromium-driver"
+# The colour emoji font, so that names such as "Hal 👩‍💻" render in screenshots as players see them.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/share/fonts/truetype/noto ]; then
+  log "installing chromium, chromium-driver and fonts-noto-color-emoji"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-color-emoji >/dev/null
 fi
 
 if ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null || ! cmp -s "$HERE/requirements.txt" "$VENV/.requirements"; then

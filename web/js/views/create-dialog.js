@@ -2,7 +2,7 @@
 
 import { h, icon, setText } from './dom.js';
 import { createStepper } from './stepper.js';
-import { GAMES, SETTINGS, defaultSettings, MAX_NAME_LENGTH } from '../core/game-settings.js';
+import { GAMES, SETTINGS, defaultSettings, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { CONNECTION } from '../core/store.js';
 
 function radioCard(name, value, title, description, checked) {
@@ -40,7 +40,7 @@ export function createModal({ id, title, actions, body, footer }) {
 }
 
 export function createCreateDialog(actions) {
-  const nameInput = h('input', { id: 'create-name', class: 'input', type: 'text', maxlength: String(MAX_NAME_LENGTH), autocomplete: 'nickname', required: true });
+  const nameInput = h('input', { id: 'create-name', class: 'input', type: 'text', maxlength: String(NAME_INPUT_MAX_LENGTH), autocomplete: 'nickname', required: true });
   const gameChoices = h('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': 'create-game-label' },
     GAMES.map((game, index) => radioCard('create-game', game.id, game.name, game.blurb, index === 0)));
   const visibility = h('div', { class: 'choices choices-compact', role: 'radiogroup', 'aria-labelledby': 'create-visibility-label' },

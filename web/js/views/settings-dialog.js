@@ -4,12 +4,12 @@
 import { h, setText } from './dom.js';
 import { createModal } from './create-dialog.js';
 import { ACCENTS, THEMES } from '../core/prefs.js';
-import { MAX_NAME_LENGTH } from '../core/game-settings.js';
+import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 
 const THEME_LABELS = { system: 'Follow system', light: 'Light', dark: 'Dark' };
 
 export function createSettingsDialog(actions) {
-  const nameInput = h('input', { id: 'settings-name', class: 'input', type: 'text', maxlength: String(MAX_NAME_LENGTH), autocomplete: 'nickname' });
+  const nameInput = h('input', { id: 'settings-name', class: 'input', type: 'text', maxlength: String(NAME_INPUT_MAX_LENGTH), autocomplete: 'nickname' });
   const nameNote = h('p', { class: 'field-hint', id: 'settings-name-hint', text: 'Used when you create or join a room; in a room you already joined, your name stays as it was.' });
   nameInput.setAttribute('aria-describedby', 'settings-name-hint');
   const nameSaved = h('p', { class: 'field-ok', 'aria-live': 'polite' });

@@ -240,11 +240,11 @@ export function createSnowmanView(actions) {
     figure.update(game.wrongGuesses, game.maxWrongGuesses, game.status);
     pips.replaceChildren(...Array.from({ length: game.maxWrongGuesses }, (_, index) => h('span', { class: ['pip', index < game.wrongGuesses && 'is-used'] })));
     setText(wrongText, `${game.wrongGuesses} of ${plural(game.maxWrongGuesses, 'wrong guess', 'wrong guesses')}`);
-    setText(status, game.statusLine);
-    status.dataset.status = game.status;
-
     const inProgress = game.status === 'inProgress';
     const myTurn = inProgress && game.turn === you;
+    // The server's line names the player for everyone ("Bob's turn — guess a letter"); Bob reads it as his own.
+    setText(status, myTurn ? 'Your turn — guess a letter' : game.statusLine);
+    status.dataset.status = game.status;
     turn.dataset.mine = String(myTurn);
     const timed = game.turnEndsAt !== null && game.turnEndsAt !== undefined;
     show(turn, inProgress && game.turn !== null && (myTurn || timed));

@@ -16,122 +16,22 @@ import itertools
 import os
 import sys
 import time
-import traceback
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.action_chains import ActionChains
+import browser_support
+from browser_support import Checks
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_SECONDS = 10
 # English letters by frequency, for guessing when nothing better is known.
 FREQUENCY = "ESIARNTOLCDUGPMHBYFVKWZXQJ"
 
 
-class Checks:
-    """Collects PASS/FAIL lines."""
-
-    def __init__(self):
-        self.failed = []
-        self.passed = 0
-
-    def record(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"PASS {name}", flush=True)
-        else:
-            self.failed.append(name)
-            print(f"FAIL {name}{': ' + detail if detail else ''}", flush=True)
-        return ok
-
-    def run(self, name, function):
-        """Runs a check that raises on failure; returns its result or None."""
-        try:
-            result = function()
-            self.record(name, True)
-            return result
-        except Exception as error:  # noqa: BLE001 - any failure of the step fails the check
-            detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-            self.record(name, False, detail)
-            traceback.print_exc(limit=3, file=sys.stdout)
-            return None
-
-
-class Page:
+class Page(browser_support.Page):
     """One browser session and helpers to read the app's DOM."""
 
     def __init__(self, name, base_url, width=1280, height=900, phone=False):
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         f"--window-size={max(width, 500)},{height}", "--force-device-scale-factor=1", "--lang=en-US"):
-            options.add_argument(argument)
-        if phone:
-            # Headless windows are at least 500 px wide; a phone's viewport needs device emulation.
-            options.add_experimental_option("mobileEmulation", {
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1, "touch": True}})
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.name = name
-        self.base_url = base_url
-        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        self.driver.set_page_load_timeout(20)
-        self.driver.set_script_timeout(10)
-
-    def quit(self):
-        try:
-            self.driver.quit()
-        except WebDriverException:
-            pass
-
-    def open(self, path):
-        self.driver.get(self.base_url + path)
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def finds(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def text(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css)
-
-    def visible(self, css):
-        return bool(self.js(
-            "const e = document.querySelector(arguments[0]);"
-            "if (!e) return false; const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
-            "return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';", css))
-
-    def wait(self, condition, message, timeout=WAIT_SECONDS):
-        try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
-        except TimeoutException:
-            raise AssertionError(f"{self.name}: timed out waiting for {message}") from None
-
-    def wait_visible(self, css, timeout=WAIT_SECONDS):
-        return self.wait(lambda: self.visible(css), f"{css} to be visible", timeout)
-
-    def click(self, css):
-        self.wait_visible(css)
-        element = self.find(css)
-        self.js("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
-    def type_into(self, css, text, enter=False):
-        element = self.find(css)
-        element.clear()
-        element.send_keys(text + (Keys.ENTER if enter else ""))
-
-    def press(self, keys):
-        """Types on the page itself (whatever has focus), as a player typing anywhere."""
-        ActionChains(self.driver).send_keys(keys).perform()
+        super().__init__(name, base_url, width=width, height=height, phone=phone)
 
     def screenshot(self, artifacts, name, top=True):
         if top:
@@ -149,15 +49,6 @@ class Page:
         except WebDriverException:
             return []
 
-    def room_code(self):
-        path = self.js("return location.pathname")
-        return path.rsplit("/", 1)[-1] if path.startswith("/r/") else None
-
-    def offline(self, flag):
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-            "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
     # The parts of a Snowman page both players must see alike.
     def snowman_view(self):
         return self.js("""
@@ -165,7 +56,8 @@ class Page:
             const all = (s) => [...document.querySelectorAll(s)];
             return {
               tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
-              status: q('#status-line')?.textContent,
+              // The room's shared line: the text itself says "Your turn" to the player whose turn it is.
+              status: q('#status-line')?.dataset.line,
               guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
               scores: all('#snowman-scores li').map((li) => li.querySelector('.score-name').textContent.replace(' (you)', '') + '=' + li.querySelector('.score-value').textContent),
               stage: q('.snowman-figure')?.dataset.stage,
@@ -182,7 +74,6 @@ class Page:
               scores: all('#scramble-scores li').map((li) => li.querySelector('.score-name').textContent.replace(' (you)', '') + '=' + li.querySelector('.score-value').textContent),
               status: document.querySelector('#status-line')?.textContent,
             };""")
-
 
 def load_words(repo, name):
     path = os.path.join(repo, "Sources", "WordGames", "Resources", "words", name)
@@ -542,6 +433,11 @@ def run(args):
             for page in players:
                 page.wait(lambda p=page: "away" not in (p.text("#member-list") or ""), "both connected again")
             assert ana.snowman_view() == bob.snowman_view(), "same game after resume"
+            turn_page = next((p for p in players if p.js("return document.querySelector('#status-line').textContent").startswith("Your turn")), None)
+            line = ana.snowman_view()["status"] or ""
+            if "'s turn" in line:
+                assert turn_page is not None, f"nobody is told it is their turn: {line}"
+                assert line.startswith(turn_page.name), (line, turn_page.name)
             assert ana.text("#chat-list") == bob.text("#chat-list"), "same chat after resume"
         checks.run("a lost connection shows 'reconnecting' and resumes to the same state", reconnect_after_network_loss)
 

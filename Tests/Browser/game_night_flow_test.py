@@ -21,21 +21,16 @@ import signal
 import sys
 import threading
 import time
-import traceback
 import urllib.error
 import urllib.request
 
 import websocket
+import browser_support
+from browser_support import Checks
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_SECONDS = 10
 SHOT_PREFIX = "flow-"
 # Letters by frequency, to score a point quickly.
 FREQUENCY = "ESIARNTOLCDUGPMHBYFVKWZXQJ"
@@ -50,103 +45,11 @@ new MutationObserver(() => {
 """
 
 
-class Checks:
-    """Collects PASS/FAIL lines."""
-
-    def __init__(self):
-        self.failed = []
-        self.passed = 0
-
-    def record(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"PASS {name}", flush=True)
-        else:
-            self.failed.append(name)
-            print(f"FAIL {name}{': ' + detail if detail else ''}", flush=True)
-        return ok
-
-    def run(self, name, function):
-        """Runs a check that raises on failure; returns its result or None."""
-        try:
-            result = function()
-            self.record(name, True)
-            return result
-        except Exception as error:  # noqa: BLE001 - any failure of the step fails the check
-            detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-            self.record(name, False, detail)
-            traceback.print_exc(limit=3, file=sys.stdout)
-            return None
-
-
-class Page:
+class Page(browser_support.Page):
     """One browser session (its own profile: storage and client id) and helpers to read the app's DOM."""
 
     def __init__(self, name, base_url, width=1280, height=800, phone=False):
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         f"--window-size={max(width, 500)},{height}", "--force-device-scale-factor=1", "--lang=en-US"):
-            options.add_argument(argument)
-        if phone:
-            # Headless windows are at least 500 px wide; a phone's viewport needs device emulation.
-            options.add_experimental_option("mobileEmulation", {
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1, "touch": True}})
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.name = name
-        self.base_url = base_url
-        self.phone = phone
-        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        self.driver.set_page_load_timeout(20)
-        self.driver.set_script_timeout(10)
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
-
-    def quit(self):
-        try:
-            self.driver.quit()
-        except WebDriverException:
-            pass
-
-    def open(self, path):
-        self.driver.get(self.base_url + path)
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def finds(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def text(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css)
-
-    def visible(self, css):
-        return bool(self.js(
-            "const e = document.querySelector(arguments[0]);"
-            "if (!e) return false; const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
-            "return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';", css))
-
-    def wait(self, condition, message, timeout=WAIT_SECONDS):
-        try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
-        except TimeoutException:
-            raise AssertionError(f"{self.name}: timed out waiting for {message}") from None
-
-    def wait_visible(self, css, timeout=WAIT_SECONDS):
-        return self.wait(lambda: self.visible(css), f"{css} to be visible", timeout)
-
-    def click(self, css):
-        self.wait_visible(css)
-        element = self.find(css)
-        self.js("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
-    def type_into(self, css, text, enter=False):
-        element = self.find(css)
-        element.clear()
-        element.send_keys(text + (Keys.ENTER if enter else ""))
+        super().__init__(name, base_url, width=width, height=height, phone=phone, init_script=RECORDER)
 
     def set_value(self, css, text):
         """Types text ChromeDriver cannot send (emoji outside the BMP) the way an input event would."""
@@ -161,15 +64,6 @@ class Page:
                     and "WebSocket" not in entry["message"] and "404" not in entry["message"]]
         except WebDriverException:
             return []
-
-    def room_code(self):
-        path = self.js("return location.pathname")
-        return path.rsplit("/", 1)[-1] if path.startswith("/r/") else None
-
-    def offline(self, flag):
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-            "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     def flow(self):
         return self.js("return window.__flow || {}")
@@ -213,7 +107,6 @@ class Page:
             self.js("document.documentElement.dataset.theme = arguments[0]", theme or "system")
         print(f"     screenshots {', '.join(os.path.basename(path) for path in paths)}", flush=True)
         return paths
-
 
 class RawClient:
     """A protocol client on a plain WebSocket (websocket-client), for filling or locking a room quickly."""

@@ -18,53 +18,18 @@ import collections
 import os
 import sys
 import time
-import traceback
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+import browser_support
+from browser_support import Checks
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_SECONDS = 10
 FREQUENCY = "ESIARNTOLCDUGPMHBYFVKWZXQJ"
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 MIN_KEY_PX = 40
 MIN_CONTRAST = 4.5
-
-
-class Checks:
-    """Collects PASS/FAIL lines."""
-
-    def __init__(self):
-        self.failed = []
-        self.passed = 0
-
-    def record(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"PASS {name}", flush=True)
-        else:
-            self.failed.append(name)
-            print(f"FAIL {name}{': ' + detail if detail else ''}", flush=True)
-        return ok
-
-    def run(self, name, function):
-        """Runs a check that raises on failure; returns its result or None."""
-        try:
-            result = function()
-            self.record(name, True)
-            return result
-        except Exception as error:  # noqa: BLE001 - any failure of the step fails the check
-            detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-            self.record(name, False, detail)
-            traceback.print_exc(limit=3, file=sys.stdout)
-            return None
 
 
 # The effective colours of an element, as painted: backgrounds composited from the root down (on a 1x1 canvas,
@@ -100,84 +65,11 @@ return { ratio: (a + 0.05) / (b + 0.05), fore, back, color: style.color, backgro
 """
 
 
-class Page:
+class Page(browser_support.Page):
     """One browser session and helpers to read the app's DOM."""
 
     def __init__(self, name, base_url, width=1280, height=800, phone=False):
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         f"--window-size={max(width, 500)},{height}", "--force-device-scale-factor=1", "--lang=en-US"):
-            options.add_argument(argument)
-        if phone:
-            # Headless windows are at least 500 px wide; a phone's viewport needs device emulation (touch included,
-            # so `(pointer: coarse)` matches as on a real phone).
-            options.add_experimental_option("mobileEmulation", {
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1, "touch": True}})
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.name = name
-        self.base_url = base_url
-        self.phone = phone
-        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        self.driver.set_page_load_timeout(20)
-        self.driver.set_script_timeout(10)
-        if not phone:
-            # The window's outer size includes no chrome in headless mode, but set the viewport exactly anyway.
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-
-    def quit(self):
-        try:
-            self.driver.quit()
-        except WebDriverException:
-            pass
-
-    def open(self, path):
-        self.driver.get(self.base_url + path)
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def finds(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def text(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css)
-
-    def texts(self, css):
-        return self.js("return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim())", css)
-
-    def visible(self, css):
-        return bool(self.js(
-            "const e = document.querySelector(arguments[0]);"
-            "if (!e) return false; const r = e.getBoundingClientRect(); const s = getComputedStyle(e);"
-            "return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';", css))
-
-    def wait(self, condition, message, timeout=WAIT_SECONDS):
-        try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
-        except TimeoutException:
-            raise AssertionError(f"{self.name}: timed out waiting for {message}") from None
-
-    def wait_visible(self, css, timeout=WAIT_SECONDS):
-        return self.wait(lambda: self.visible(css), f"{css} to be visible", timeout)
-
-    def click(self, css):
-        self.wait_visible(css)
-        element = self.find(css)
-        self.js("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
-    def type_into(self, css, text, enter=False):
-        element = self.find(css)
-        element.clear()
-        element.send_keys(text + (Keys.ENTER if enter else ""))
-
-    def press(self, keys):
-        ActionChains(self.driver).send_keys(keys).perform()
+        super().__init__(name, base_url, width=width, height=height, phone=phone, exact_viewport=True)
 
     def hover(self, css):
         element = self.find(css)
@@ -213,15 +105,6 @@ class Page:
         except WebDriverException:
             return []
 
-    def room_code(self):
-        path = self.js("return location.pathname")
-        return path.rsplit("/", 1)[-1] if path.startswith("/r/") else None
-
-    def offline(self, flag):
-        self.driver.execute_cdp_cmd("Network.enable", {})
-        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-            "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
     def snowman(self):
         return self.js("""
             const q = (s) => document.querySelector(s);
@@ -245,7 +128,6 @@ class Page:
               total: Number(li.querySelector('.score-value').textContent),
               record: li.querySelector('.leaderboard-record').textContent,
             }));""")
-
 
 def load_words(repo, name):
     path = os.path.join(repo, "Sources", "WordGames", "Resources", "words", name)

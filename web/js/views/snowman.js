@@ -244,6 +244,7 @@ export function createSnowmanView(actions) {
     const myTurn = inProgress && game.turn === you;
     // The server's line names the player for everyone ("Bob's turn — guess a letter"); Bob reads it as his own.
     setText(status, myTurn ? 'Your turn — guess a letter' : game.statusLine);
+    status.dataset.line = game.statusLine;
     status.dataset.status = game.status;
     turn.dataset.mine = String(myTurn);
     const timed = game.turnEndsAt !== null && game.turnEndsAt !== undefined;

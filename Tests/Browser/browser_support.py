@@ -1,7 +1,9 @@
 """What every Chromium suite of the web client shares: PASS/FAIL bookkeeping and one browser session with helpers
 to read and drive the app's DOM. Each suite subclasses `Page` for what only it needs."""
 
+import argparse
 import sys
+import time
 import traceback
 
 from selenium import webdriver
@@ -138,3 +140,22 @@ class Page:
         self.driver.execute_cdp_cmd("Network.enable", {})
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def report(checks, started):
+    """Prints the summary; returns the exit status (1 when any check failed)."""
+    elapsed = time.monotonic() - started
+    print(f"\n{checks.passed} passed, {len(checks.failed)} failed ({elapsed:.0f} s)")
+    for name in checks.failed:
+        print(f"  failed: {name}")
+    return 1 if checks.failed else 0
+
+
+def main(run, description):
+    """Parses the arguments every suite takes (see run-browser-tests.sh) and exits with `run(args)`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--artifacts", required=True)
+    args = parser.parse_args()
+    sys.exit(run(args))

@@ -10,11 +10,9 @@ Prints PASS/FAIL per check and exits non-zero if any failed. Screenshots go to -
 Usage: browser_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artifacts DIR
 """
 
-import argparse
 import collections
 import itertools
 import os
-import sys
 import time
 
 import browser_support
@@ -228,7 +226,7 @@ def run(args):
             return ana.room_code()
         code = checks.run("create a Snowman room with stepper settings; the URL becomes /r/CODE", create_snowman_room)
         if not code:
-            raise SystemExit(report(checks, pages, started))
+            raise SystemExit(browser_support.report(checks, started))
 
         def second_player_joins_by_link():
             # Bob plays in the dark theme with a purple accent, so the screenshots cover both themes.
@@ -488,7 +486,7 @@ def run(args):
             return room
         scramble_code = checks.run("a new public Word Scramble room appears live in the other lobby", create_scramble_room_seen_live)
         if not scramble_code:
-            raise SystemExit(report(checks, pages, started))
+            raise SystemExit(browser_support.report(checks, started))
 
         def join_by_code_lowercase():
             bob.type_into("#join-code", scramble_code.lower(), enter=True)
@@ -603,27 +601,8 @@ def run(args):
     finally:
         for page in pages:
             page.quit()
-    return report(checks, [], started)
-
-
-def report(checks, pages, started):
-    for page in pages:
-        page.quit()
-    elapsed = time.monotonic() - started
-    print(f"\n{checks.passed} passed, {len(checks.failed)} failed ({elapsed:.0f} s)")
-    for name in checks.failed:
-        print(f"  failed: {name}")
-    return 1 if checks.failed else 0
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-url", required=True)
-    parser.add_argument("--repo", required=True)
-    parser.add_argument("--artifacts", required=True)
-    args = parser.parse_args()
-    sys.exit(run(args))
+    return browser_support.report(checks, started)
 
 
 if __name__ == "__main__":
-    main()
+    browser_support.main(run, __doc__.splitlines()[0])

@@ -14,11 +14,9 @@ Prints PASS/FAIL per check and exits non-zero if any failed. Screenshots go to -
 Usage: game_night_flow_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artifacts DIR
 """
 
-import argparse
 import json
 import os
 import signal
-import sys
 import threading
 import time
 import urllib.error
@@ -256,7 +254,7 @@ def run(args):
             return ana.room_code()
         code = checks.run("the host creates a Snowman room", create_room)
         if not code:
-            raise SystemExit(report(checks, pages, started))
+            raise SystemExit(browser_support.report(checks, started))
 
         bob = page("Bob", width=390, height=844, phone=True)
 
@@ -495,27 +493,8 @@ def run(args):
             raw.close()
         for target in pages:
             target.quit()
-    return report(checks, [], started)
-
-
-def report(checks, pages, started):
-    for target in pages:
-        target.quit()
-    elapsed = time.monotonic() - started
-    print(f"\n{checks.passed} passed, {len(checks.failed)} failed ({elapsed:.0f} s)")
-    for name in checks.failed:
-        print(f"  failed: {name}")
-    return 1 if checks.failed else 0
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-url", required=True)
-    parser.add_argument("--repo", required=True)
-    parser.add_argument("--artifacts", required=True)
-    args = parser.parse_args()
-    sys.exit(run(args))
+    return browser_support.report(checks, started)
 
 
 if __name__ == "__main__":
-    main()
+    browser_support.main(run, __doc__.splitlines()[0])

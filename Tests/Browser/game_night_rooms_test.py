@@ -13,10 +13,8 @@ Prints PASS/FAIL per check and exits non-zero if any failed. Screenshots (gn-*.p
 Usage: game_night_rooms_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artifacts DIR
 """
 
-import argparse
 import collections
 import os
-import sys
 import time
 
 import browser_support
@@ -229,7 +227,7 @@ def run(args):
             return ana.room_code()
         code = checks.run("the create dialog's turn timer defaults to 60 s with an Off toggle", create_with_default_turn_timer)
         if not code:
-            raise SystemExit(report(checks, pages, started))
+            raise SystemExit(browser_support.report(checks, started))
 
         def others_join():
             for page, name, theme in ((bob, "Bob", "light"), (cleo, "Cleo", "dark")):
@@ -641,27 +639,8 @@ def run(args):
     finally:
         for page in pages:
             page.quit()
-    return report(checks, [], started)
-
-
-def report(checks, pages, started):
-    for page in pages:
-        page.quit()
-    elapsed = time.monotonic() - started
-    print(f"\n{checks.passed} passed, {len(checks.failed)} failed ({elapsed:.0f} s)")
-    for name in checks.failed:
-        print(f"  failed: {name}")
-    return 1 if checks.failed else 0
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-url", required=True)
-    parser.add_argument("--repo", required=True)
-    parser.add_argument("--artifacts", required=True)
-    args = parser.parse_args()
-    sys.exit(run(args))
+    return browser_support.report(checks, started)
 
 
 if __name__ == "__main__":
-    main()
+    browser_support.main(run, __doc__.splitlines()[0])

@@ -2,6 +2,7 @@
 to read and drive the app's DOM. Each suite subclasses `Page` for what only it needs."""
 
 import argparse
+import os
 import sys
 import time
 import traceback
@@ -131,6 +132,24 @@ class Page:
     def press(self, keys):
         """Types on the page itself (whatever has focus), as a player typing anywhere."""
         ActionChains(self.driver).send_keys(keys).perform()
+
+    #: Console errors a suite expects (failed socket opens while the network is off on purpose), not the app's.
+    expected_console = ("ERR_INTERNET_DISCONNECTED",)
+
+    def console_errors(self):
+        try:
+            return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
+                    and not any(expected in entry["message"] for expected in self.expected_console)]
+        except WebDriverException:
+            return []
+
+    def screenshot(self, artifacts, name, top=True):
+        if top:
+            self.js("window.scrollTo(0, 0)")
+            time.sleep(0.35)  # let transitions settle
+        path = os.path.join(artifacts, f"{name}.png")
+        self.driver.save_screenshot(path)
+        return path
 
     def room_code(self):
         path = self.js("return location.pathname")

@@ -17,7 +17,6 @@ import time
 
 import browser_support
 from browser_support import Checks
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -30,22 +29,6 @@ class Page(browser_support.Page):
 
     def __init__(self, name, base_url, width=1280, height=900, phone=False):
         super().__init__(name, base_url, width=width, height=height, phone=phone)
-
-    def screenshot(self, artifacts, name, top=True):
-        if top:
-            self.js("window.scrollTo(0, 0)")
-            time.sleep(0.35)  # let transitions settle
-        path = os.path.join(artifacts, f"{name}.png")
-        self.driver.save_screenshot(path)
-        return path
-
-    def console_errors(self):
-        try:
-            # Failed socket opens while the network is deliberately off are expected, not errors of the app.
-            return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
-                    and "ERR_INTERNET_DISCONNECTED" not in entry["message"]]
-        except WebDriverException:
-            return []
 
     # The parts of a Snowman page both players must see alike.
     def snowman_view(self):

@@ -26,7 +26,6 @@ import websocket
 import browser_support
 from browser_support import Checks
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.keys import Keys
 
 SHOT_PREFIX = "flow-"
@@ -49,19 +48,13 @@ class Page(browser_support.Page):
     def __init__(self, name, base_url, width=1280, height=800, phone=False):
         super().__init__(name, base_url, width=width, height=height, phone=phone, init_script=RECORDER)
 
+    # Failed socket opens while the network is off or the server is paused, and the 404 page itself, are expected.
+    expected_console = ("ERR_INTERNET_DISCONNECTED", "WebSocket", "404")
+
     def set_value(self, css, text):
         """Types text ChromeDriver cannot send (emoji outside the BMP) the way an input event would."""
         self.js("const e = document.querySelector(arguments[0]); e.focus(); e.value = arguments[1];"
                 "e.dispatchEvent(new Event('input', {bubbles: true}));", css, text)
-
-    def console_errors(self):
-        try:
-            # Failed socket opens while the network is off or the server is paused are expected.
-            return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
-                    and "ERR_INTERNET_DISCONNECTED" not in entry["message"]
-                    and "WebSocket" not in entry["message"] and "404" not in entry["message"]]
-        except WebDriverException:
-            return []
 
     def flow(self):
         return self.js("return window.__flow || {}")

@@ -19,7 +19,6 @@ import time
 
 import browser_support
 from browser_support import Checks
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -87,21 +86,6 @@ class Page(browser_support.Page):
         time.sleep(0.3)
         scheme = self.js("return getComputedStyle(document.body).backgroundColor")
         assert (scheme == "rgb(14, 19, 32)") == (theme == "dark"), f"{self.name}: the {theme} theme did not apply ({scheme})"
-
-    def screenshot(self, artifacts, name, top=True):
-        if top:
-            self.js("window.scrollTo(0, 0)")
-            time.sleep(0.35)
-        path = os.path.join(artifacts, f"{name}.png")
-        self.driver.save_screenshot(path)
-        return path
-
-    def console_errors(self):
-        try:
-            return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"
-                    and "ERR_INTERNET_DISCONNECTED" not in entry["message"]]
-        except WebDriverException:
-            return []
 
     def snowman(self):
         return self.js("""

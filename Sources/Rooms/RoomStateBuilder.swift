@@ -29,6 +29,8 @@ struct RoomStateBuilder {
 
     private var members = JSONMemo<Int>()
     private var bans = JSONMemo<[Ban]>()
+    /// `locked` and `bans` as last written: they change rarely, so most updates skip looking them up.
+    private var builtHostControls: (locked: Bool, bans: [Ban])?
     private var chat = JSONLog<ChatLine>(newestAt: .back)
 
     private var positions = JSONRows<SnowmanView.Position>()
@@ -105,8 +107,11 @@ struct RoomStateBuilder {
         state = .null
         current.withObject { top in
             set(&top, "host", nullable(parts.host?.rawValue))
-            set(&top, "locked", JSONValue(parts.locked))
-            set(&top, "bans", bans.value(for: parts.bans, Self.json))
+            if builtHostControls?.locked != parts.locked || builtHostControls?.bans != parts.bans {
+                set(&top, "locked", JSONValue(parts.locked))
+                set(&top, "bans", bans.value(for: parts.bans, Self.json))
+                builtHostControls = (parts.locked, parts.bans)
+            }
             set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
             chat = update(&top, "chat", chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
@@ -145,6 +150,7 @@ struct RoomStateBuilder {
         object["host"] = nullable(parts.host?.rawValue)
         object["locked"] = JSONValue(parts.locked)
         object["bans"] = bans.value(for: parts.bans, Self.json)
+        builtHostControls = (parts.locked, parts.bans)
         object["members"] = members.value(for: parts.membersVersion) { _ in Self.json(parts.members) }
         object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
         var game = JSONObject()

@@ -25,39 +25,42 @@ var products: [Product] = [
 var targets: [Target] = [
     // RFC 6455 framing, handshake, SHA-1, Base64, UTF-8 validation. Pure: no Foundation, no I/O.
     .target(name: "WebSocket", swiftSettings: hotPath),
+    // The process runtime shared by every module below: the one clock and the serial thread executors that run rooms,
+    // the journal and the Redis client.
+    .target(name: "Runtime", swiftSettings: hotPath),
     // Linux headers Swift's Glibc module leaves out (epoll, eventfd).
     .target(name: "CLinux"),
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
-    .target(name: "Transport", dependencies: ["WebSocket", "CLinux"], swiftSettings: hotPath),
+    .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime"], swiftSettings: hotPath),
     // Game rules and word lists. Knows nothing of sockets.
     .target(name: "WordGames", resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
     .target(name: "JSON", swiftSettings: hotPath),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets.
-    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames"], exclude: ["PROTOCOL.md"],
+    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames", "Runtime"], exclude: ["PROTOCOL.md"],
             swiftSettings: hotPath),
     // Wires transport, endpoints and rooms into a runnable server.
-    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON"],
+    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON", "Runtime"],
             swiftSettings: hotPath),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer", "Transport", "Rooms"]),
     // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
-    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames"], swiftSettings: hotPath),
+    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames", "Runtime"], swiftSettings: hotPath),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket"]),
-    .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON"]),
-    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket"]),
+    .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
+    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
 ]
 
 if fuzzing {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzFrameParser", ["WebSocket"]),
         ("FuzzHandshake", ["WebSocket"]),
-        ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "WebSocket"]),
+        ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
     ]
     for (name, dependencies) in fuzzTargets {
         products.append(.executable(name: name, targets: [name]))

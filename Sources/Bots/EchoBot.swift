@@ -1,5 +1,6 @@
 import Transport
 import WebSocket
+import Runtime
 
 /// One connection of the `echo` scenario: keeps `--depth` text messages of `--size` bytes in flight (or sends
 /// at a fixed `--rate`) and times each one's round trip.

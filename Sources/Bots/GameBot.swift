@@ -4,6 +4,7 @@ import Glibc
 import JSON
 import Transport
 import WebSocket
+import Runtime
 
 /// One bot of the `play` and `churn` scenarios: a player (the host, who creates the room, or a joiner), a
 /// spectator, or a churner, which drops its connection, resumes, checks its state and leaves, in a loop.

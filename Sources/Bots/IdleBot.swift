@@ -1,5 +1,6 @@
 import Transport
 import WebSocket
+import Runtime
 
 /// One connection of the `idle` scenario: opens, sends nothing and stays. Pings are answered by the transport's
 /// WebSocket session (RFC 6455 §5.5.2), so a connection that stays open has answered every ping in time.

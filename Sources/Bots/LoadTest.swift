@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Transport
 import WordGames
+import Runtime
 
 /// Runs one scenario from start to report: ramps connections up, drives the loops' timers, prints a progress
 /// line a second, stops, waits for replies in flight, closes, and merges what every loop counted.

@@ -3,6 +3,7 @@ import Synchronization
 import Transport
 import WebSocket
 import WordGames
+import Runtime
 
 /// What every worker of a run shares: the options and what was derived from them once.
 struct RunContext: Sendable {

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Runtime
 #endif
 
 /// The server's resident memory and CPU time at one moment.

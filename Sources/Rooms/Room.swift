@@ -4,6 +4,7 @@ import Glibc
 import JSON
 import WebSocket
 import WordGames
+import Runtime
 
 /// One shared game room: the single owner of its game state, players and history.
 ///
@@ -72,7 +73,7 @@ public actor Room {
     let journal: RoomJournal?
 
     /// The thread this room runs on; inputs are queued to it in arrival order.
-    public nonisolated let executor: RoomExecutor
+    public nonisolated let executor: ThreadExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -101,7 +102,7 @@ public actor Room {
     }
 
     init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
-         registry: RoomRegistry, executor: RoomExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
+         registry: RoomRegistry, executor: ThreadExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
          fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
         self.fanout = fanout
         self.journal = journal
@@ -200,7 +201,7 @@ public actor Room {
             do {
                 try handle(message, from: index, now: now)
                 if receivedAt > 0, let fanout {
-                    fanout.observe(monotonicSeconds() - receivedAt)
+                    fanout.observe(MonotonicClock.seconds() - receivedAt)
                 }
             } catch {
                 members[index].link?.send(frame: ServerMessage.error(error))
@@ -663,9 +664,3 @@ public actor Room {
     }
 }
 
-/// Seconds on the monotonic clock, comparable across threads of this process.
-public func monotonicSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
+import Runtime
 
 /// Keeps every room on disk so that neither a restart nor a crash loses a game.
 ///
@@ -21,7 +22,7 @@ public final class RoomJournal: Sendable {
     public static let compactionBytes = 32 << 20
 
     public let directory: String
-    private let worker = RoomExecutor(name: "journal")
+    private let worker = ThreadExecutor(name: "journal")
     private let dirty = Mutex<[RoomCode: Room]>([:])
     private let journalFD: Int32
     private let state = Mutex<(appendedBytes: Int, unsynced: Bool, stopped: Bool)>((0, false, false))

@@ -5,17 +5,18 @@ import Dispatch
 import JSON
 import Synchronization
 import WordGames
+import Runtime
 
 /// Creates, finds and disposes of rooms, and keeps the public lobby list.
 ///
-/// Like the rooms, it runs on a `RoomExecutor` thread, and offers callback entry points so that connection
+/// Like the rooms, it runs on a `ThreadExecutor` thread, and offers callback entry points so that connection
 /// threads never wait on Swift's cooperative pool to enter a room.
 public actor RoomRegistry {
-    public nonisolated let executors: RoomExecutorPool
+    public nonisolated let executors: ThreadExecutorPool
     public nonisolated let shard: Int?
     /// Saves rooms in the data directory, when there is one.
     public nonisolated let journal: RoomJournal?
-    public nonisolated let executor: RoomExecutor
+    public nonisolated let executor: ThreadExecutor
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -40,7 +41,7 @@ public actor RoomRegistry {
     ///   - executors: the threads rooms run on; the registry runs on the first.
     ///   - shard: this instance's shard, written into every room code it creates.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
-                shard: Int? = nil, executors: RoomExecutorPool = RoomExecutorPool(threads: 1),
+                shard: Int? = nil, executors: ThreadExecutorPool = ThreadExecutorPool(threads: 1),
                 journal: RoomJournal? = nil,
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock) {
         self.executors = executors
@@ -55,11 +56,7 @@ public actor RoomRegistry {
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.
-    public static let wallClock: @Sendable () -> Double = {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    public static let wallClock: @Sendable () -> Double = { MonotonicClock.wallSeconds() }
 
     /// Creates a room and queues its creator's join (the creator becomes host).
     public func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,

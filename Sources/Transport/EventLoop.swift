@@ -4,6 +4,7 @@ import Glibc
 import CLinux
 import Synchronization
 import WebSocket
+import Runtime
 
 /// One thread, one epoll instance, and the connections it accepted.
 ///
@@ -147,11 +148,11 @@ public final class EventLoop: @unchecked Sendable {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Self.maxEvents)
         defer { events.deallocate() }
         threadID.store(UInt(pthread_self()), ordering: .relaxed)
-        nowMillis = Self.monotonicMillis()
+        nowMillis = MonotonicClock.coarseMilliseconds()
         nextSweepMillis = nowMillis + 1000
         while running {
             let count = waitForEvents(events)
-            nowMillis = Self.monotonicMillis()
+            nowMillis = MonotonicClock.coarseMilliseconds()
             if count > 0 {
                 for i in 0..<Int(count) {
                     let event = events[i]
@@ -206,7 +207,7 @@ public final class EventLoop: @unchecked Sendable {
             var now: Double?
             for companion in companions {
                 guard let deadline = companion.nextDeadline() else { continue }
-                let current = now ?? Self.monotonicSeconds()
+                let current = now ?? MonotonicClock.seconds()
                 now = current
                 guard deadline > current else { return 0 }
                 // Rounded up: waking a little late is harmless, waking early spins.
@@ -918,15 +919,4 @@ public final class EventLoop: @unchecked Sendable {
         _ = try retryingEINTR("epoll_ctl") { epoll_ctl(epollFD, operation, fd, &event) }
     }
 
-    static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-
-    static func monotonicMillis() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
-        return UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec) / 1_000_000
-    }
 }

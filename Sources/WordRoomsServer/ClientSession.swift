@@ -5,6 +5,7 @@ import JSON
 import Rooms
 import Transport
 import WebSocket
+import Runtime
 
 /// One game connection's state on its event loop: which room it is in, what waits while it is joining, and its
 /// message budget. Parsing and validation happen here, on the loop thread, so rooms only see well-formed moves.
@@ -35,16 +36,16 @@ final class ClientSession {
         self.address = address
         self.failedJoins = failedJoins
         self.creations = RateLimiter(perSecond: limits.roomCreationsPerSecond, burst: limits.roomCreationBurst,
-                                     now: Self.monotonicSeconds())
+                                     now: MonotonicClock.coarseSeconds())
         self.link = ConnectionLink(handle: handle)
         self.registry = registry
         self.limits = limits
         self.limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst,
-                                   now: Self.monotonicSeconds())
+                                   now: MonotonicClock.coarseSeconds())
     }
 
     func received(text: UnsafeRawBufferPointer, on connection: Connection) {
-        guard limiter.allow(now: Self.monotonicSeconds()) else {
+        guard limiter.allow(now: MonotonicClock.coarseSeconds()) else {
             strikes += 1
             if strikes >= limits.strikesBeforeClose {
                 connection.close(code: .policyViolation, reason: "too many messages")
@@ -88,12 +89,12 @@ final class ClientSession {
             }
             waiting.append(message)
         case .inRoom(let room):
-            room.receive(message, from: link.id, receivedAt: Rooms.monotonicSeconds())
+            room.receive(message, from: link.id, receivedAt: MonotonicClock.seconds())
             if case .leave = message { place = .lobby }
         case .lobby:
             switch message {
             case .create(let game, let name, let isPublic, let settings, let client):
-                guard creations.allow(now: Self.monotonicSeconds()) else {
+                guard creations.allow(now: MonotonicClock.coarseSeconds()) else {
                     connection.send(frame: RoomError(
                         code: "rate-limited", title: "Slow down",
                         message: "You are creating rooms too fast; wait a few seconds and try again.",
@@ -109,14 +110,14 @@ final class ClientSession {
                     }
                 }
             case .join(let code, let name, let token, let lastSeq, let spectator, let client):
-                guard !failedJoins.isExhausted(address, now: Self.monotonicSeconds()) else {
+                guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
                     connection.send(frame: RoomErrors.tooManyAttempts("join"))
                     return
                 }
                 place = .entering
                 registry.find(code) { [link, address, failedJoins] room in
                     guard let room else {
-                        _ = failedJoins.allow(address, now: ClientSession.monotonicSeconds())
+                        _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
                         ClientSession.entered(.refused(RoomErrors.roomNotFound.refusing("join")), link: link)
                         return
                     }
@@ -144,13 +145,13 @@ final class ClientSession {
     /// `peek`: the room describes itself to the connection, or the connection hears there is no such room.
     /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
     private func peek(_ code: RoomCode, on connection: Connection) {
-        guard !failedJoins.isExhausted(address, now: Self.monotonicSeconds()) else {
+        guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
             connection.send(frame: RoomErrors.tooManyAttempts("peek"))
             return
         }
         registry.find(code) { [link, address, failedJoins] room in
             guard let room else {
-                _ = failedJoins.allow(address, now: ClientSession.monotonicSeconds())
+                _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
                 link.send(frame: RoomErrors.roomNotFound.refusing("peek").frame)
                 return
             }
@@ -201,11 +202,6 @@ final class ClientSession {
         return FrameEncoder.encode(.text, payload: payload)
     }
 
-    static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }
 
 /// Limits on what one game connection may send.

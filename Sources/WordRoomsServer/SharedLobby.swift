@@ -2,6 +2,7 @@ import Dispatch
 import JSON
 import Rooms
 import Transport
+import Runtime
 
 /// The public room list of every instance, through Redis: each instance writes its own public rooms under
 /// `wordrooms:rooms:<shard>` with a short expiry, refreshed every couple of seconds, and `GET /api/rooms` reads
@@ -11,7 +12,7 @@ final class SharedLobby: Sendable {
     static let refreshSeconds = 2
     static let expirySeconds = 10
 
-    private let worker = RoomExecutor(name: "redis")
+    private let worker = ThreadExecutor(name: "redis")
     private let client: UncheckedBox<RedisClient>
     private let registry: RoomRegistry
     private let key: String

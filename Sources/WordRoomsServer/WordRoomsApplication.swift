@@ -2,6 +2,7 @@ import JSON
 import Rooms
 import Transport
 import WebSocket
+import Runtime
 
 /// Routes of the WordRooms server: the web client, the game socket, the lobby API, health and echo.
 public final class WordRoomsApplication: HTTPApplication, Sendable {
@@ -48,7 +49,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
         }
         let address = ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
-        guard handshakes.allow(address, now: ClientSession.monotonicSeconds()) else {
+        guard handshakes.allow(address, now: MonotonicClock.coarseSeconds()) else {
             var response = HTTPResponse.text("Too many connection attempts from your address; try again in a second.",
                                              status: 429)
             response.headers.append(("Retry-After", "1"))

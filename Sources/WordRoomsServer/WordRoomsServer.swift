@@ -6,6 +6,7 @@ import Synchronization
 import Rooms
 import Transport
 import WordGames
+import Runtime
 
 /// A running WordRooms server: the transport with the application's routes. Tests start one on port 0.
 public final class WordRoomsServer: Sendable {
@@ -34,9 +35,9 @@ public final class WordRoomsServer: Sendable {
             }
         }
         // Rooms run on the event loops (one executor per loop), next to the connections they serve.
-        let executors = (0..<max(1, options.threads)).map { RoomExecutor(hostedNamed: "rooms-\($0)") }
+        let executors = (0..<max(1, options.threads)).map { ThreadExecutor(hostedNamed: "rooms-\($0)") }
         let registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, shard: options.shard,
-                                    executors: RoomExecutorPool(executors: executors), journal: journal,
+                                    executors: ThreadExecutorPool(executors: executors), journal: journal,
                                     clock: clock)
         self.registry = registry
         lobby = options.redis.map { SharedLobby(address: $0, shard: options.shard, registry: registry) }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A thread that hosts room executors, such as a server's event loop, which runs their work between its own.
-public protocol RoomExecutorHost: AnyObject, Sendable {
+public protocol ThreadExecutorHost: AnyObject, Sendable {
     /// Whether the caller runs on the host's thread.
     var isCurrentThread: Bool { get }
     /// Asks the host to call `runPending()` soon; called from other threads when work or an earlier timer
@@ -20,7 +20,7 @@ public protocol RoomExecutorHost: AnyObject, Sendable {
 ///
 /// Hosted by an event loop, a room's move is applied on the thread that read it from the socket and its patch
 /// is queued to that loop's connections in the same pass: no thread switch or wake-up per message.
-public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
+public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
@@ -40,7 +40,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     private let name: String
     /// Set for an executor without a thread of its own (guarded by `mutex`; attached once).
     private let hosted: Bool
-    private var host: (any RoomExecutorHost)?
+    private var host: (any ThreadExecutorHost)?
 
     private struct Timer {
         let deadline: Double
@@ -53,7 +53,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         self.init(name: name, hosted: false)
         let box = Unmanaged.passRetained(self).toOpaque()
         let result = pthread_create(&thread, nil, { argument in
-            let executor = Unmanaged<RoomExecutor>.fromOpaque(argument!).takeRetainedValue()
+            let executor = Unmanaged<ThreadExecutor>.fromOpaque(argument!).takeRetainedValue()
             executor.run()
             return nil
         }, box)
@@ -81,7 +81,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// Gives a hosted executor its host.
-    public func attach(to host: any RoomExecutorHost) {
+    public func attach(to host: any ThreadExecutorHost) {
         precondition(hosted, "only an executor made with init(hostedNamed:) has a host")
         pthread_mutex_lock(mutex)
         self.host = host
@@ -105,7 +105,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     /// - Returns: an identifier for `cancel`.
     @discardableResult
     public func schedule(after seconds: Double, _ body: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = Self.now() + max(0, seconds)
+        let deadline = MonotonicClock.seconds() + max(0, seconds)
         pthread_mutex_lock(mutex)
         nextTimerID += 1
         let id = nextTimerID
@@ -123,12 +123,6 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         pthread_mutex_lock(mutex)
         timers.removeAll { $0.id == id }
         pthread_mutex_unlock(mutex)
-    }
-
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Ends the thread once the work queued so far has run; later work is never run. A hosted executor stops
@@ -164,7 +158,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// Tells the thread that runs this executor that there is something new to look at.
-    private func signal(_ host: (any RoomExecutorHost)?) {
+    private func signal(_ host: (any ThreadExecutorHost)?) {
         if hosted {
             // On the host's own thread the host looks at its executors before it sleeps anyway.
             if let host, !host.isCurrentThread { host.wakeUp() }
@@ -178,7 +172,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
     /// Runs the work queued so far and the timers that are due. Hosted executors only, on the host's thread.
     public func runPending() {
         pthread_mutex_lock(mutex)
-        moveDueTimers(now: Self.now())
+        moveDueTimers(now: MonotonicClock.seconds())
         guard !queue.isEmpty else {
             pthread_mutex_unlock(mutex)
             return
@@ -216,7 +210,7 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
         while true {
             pthread_mutex_lock(mutex)
             while true {
-                moveDueTimers(now: Self.now())
+                moveDueTimers(now: MonotonicClock.seconds())
                 if !queue.isEmpty { break }
                 if let next = timers.last {
                     var wake = timespec(tv_sec: Int(next.deadline), tv_nsec: Int((next.deadline - next.deadline.rounded(.down)) * 1e9))
@@ -246,21 +240,21 @@ public final class RoomExecutor: SerialExecutor, @unchecked Sendable {
 }
 
 /// A fixed set of room executors; rooms are spread over them in turn.
-public final class RoomExecutorPool: Sendable {
-    public let executors: [RoomExecutor]
+public final class ThreadExecutorPool: Sendable {
+    public let executors: [ThreadExecutor]
     private let counter = Counter()
 
     public init(threads: Int) {
-        executors = (0..<max(1, threads)).map { RoomExecutor(name: "rooms-\($0)") }
+        executors = (0..<max(1, threads)).map { ThreadExecutor(name: "rooms-\($0)") }
     }
 
     /// A pool of the given executors (for example hosted ones, one per event loop).
-    public init(executors: [RoomExecutor]) {
+    public init(executors: [ThreadExecutor]) {
         precondition(!executors.isEmpty, "a pool needs at least one executor")
         self.executors = executors
     }
 
-    public func next() -> RoomExecutor {
+    public func next() -> ThreadExecutor {
         executors[counter.next() % executors.count]
     }
 

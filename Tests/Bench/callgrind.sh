@@ -28,9 +28,9 @@ measure() {
     for _ in $(seq 600); do grep -q "running at" "$dir/log" && break; sleep 0.1; done
     local port; port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$dir/log" | head -1)"
     [ -n "$port" ] || { echo "$label: the server did not start: $(tail -3 "$dir/log")" >&2; kill "$server"; return 1; }
-    callgrind_control -i on "$server" >/dev/null
+    callgrind_control -i on "$server" >/dev/null 2>&1
     local out; out=$(taskset -c 1 "$BOTS" "$@" --url "ws://127.0.0.1:$port$path" --threads 1 --quiet 2>&1 || true)
-    callgrind_control -i off "$server" >/dev/null
+    callgrind_control -i off "$server" >/dev/null 2>&1
     kill -INT "$server"; wait "$server" 2>/dev/null || true
     local total; total=$(awk '/^totals:/ {print $2; exit}' "$dir/cg.out")
     local count

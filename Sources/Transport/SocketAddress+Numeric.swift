@@ -33,18 +33,25 @@ extension SocketAddress {
         guard let (storage, length, family) = numeric(host: host, port: port) else {
             throw SystemError("connect: '\(host)' is not a numeric address", errno: EINVAL)
         }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError("socket", errno: errno) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let fd = try Syscall.retryingEINTR("socket") {
+            socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        let timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        do {
+            // Without them a helper could hang forever on a silent peer.
+            try Syscall.setOption(fd, SOL_SOCKET, SO_RCVTIMEO, timeout, "SO_RCVTIMEO")
+            try Syscall.setOption(fd, SOL_SOCKET, SO_SNDTIMEO, timeout, "SO_SNDTIMEO")
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
         var address = storage
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }
         guard result == 0 else {
             let error = errno
-            close(fd)
+            Syscall.close(fd)
             throw SystemError("connect to \(host):\(port)", errno: error)
         }
         return fd

@@ -199,6 +199,10 @@ final class BufferPool {
         self.maxRetainedCapacity = maxRetainedCapacity
     }
 
+    /// Buffers waiting to be reused.
+    var idleBuffers: Int { spare.count }
+
+    /// A buffer to append to: a recycled one, or a new one with room for a few frames.
     func take() -> [UInt8] {
         if let buffer = spare.popLast() { return buffer }
         var buffer: [UInt8] = []
@@ -206,6 +210,7 @@ final class BufferPool {
         return buffer
     }
 
+    /// Keeps `buffer` for reuse, emptied, unless enough are kept or it grew too big to keep.
     func give(_ buffer: consuming [UInt8]) {
         guard spare.count < maxSpare, buffer.capacity <= maxRetainedCapacity, buffer.capacity > 0 else { return }
         buffer.removeAll(keepingCapacity: true)

@@ -23,7 +23,8 @@ public final class SocketServer: Sendable {
         for index in 0..<max(1, configuration.threads) {
             let socket = try ListeningSocket(host: configuration.host, port: port)
             port = socket.port
-            let fd = dup(socket.fd)
+            // Each loop owns its descriptor; the socket value closes the original at the end of the iteration.
+            let fd = try Syscall.retryingEINTR("dup") { dup(socket.fd) }
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
                                        configuration: configuration, budget: budget))
         }

@@ -33,14 +33,10 @@ public final class Connection {
     var isDirty = false
     /// Free for the application: per-connection state of the endpoint (a player session, say).
     public var context: AnyObject?
-    /// True for connections this process opened (the bots); they mask what they send.
-    let isClient: Bool
     /// A client's `Sec-WebSocket-Key` until the server's 101 arrives.
     var clientKey: String?
 
-    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, machine: ConnectionMachine,
-         isClient: Bool = false) {
-        self.isClient = isClient
+    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, machine: ConnectionMachine) {
         self.fd = fd
         self.generation = generation
         self.loop = loop
@@ -51,6 +47,11 @@ public final class Connection {
     /// A `Sendable` reference to this connection for use from other threads and actors.
     public var handle: ConnectionHandle {
         ConnectionHandle(loop: loop, fd: fd, generation: generation)
+    }
+
+    /// True for connections this process opened (the bots); they mask what they send.
+    var isClient: Bool {
+        machine.isClient
     }
 
     /// Whether messages can still be sent (the WebSocket is open and not closing).

@@ -99,21 +99,25 @@ struct ConnectionMachine {
     private(set) var closeCode: CloseCode?
     /// Queued output beyond this closes the connection as too slow.
     private(set) var outboundLimit: Int
+    /// Opened by this process (`init(connectingAt:)`), not accepted.
+    let isClient: Bool
 
     /// A connection accepted by a server, expecting a request head.
     init(acceptedAt now: UInt64, timeouts: Timeouts, outboundLimit: Int) {
-        phase = .requestHead
-        deadline = now + timeouts.request
-        lastRead = now
-        self.outboundLimit = outboundLimit
+        self.init(.requestHead, now: now, timeouts: timeouts, outboundLimit: outboundLimit)
     }
 
     /// A client connection whose `connect` is under way; the handshake must complete within the request timeout.
     init(connectingAt now: UInt64, timeouts: Timeouts, outboundLimit: Int) {
-        phase = .connecting
+        self.init(.connecting, now: now, timeouts: timeouts, outboundLimit: outboundLimit)
+    }
+
+    private init(_ phase: Phase, now: UInt64, timeouts: Timeouts, outboundLimit: Int) {
+        self.phase = phase
         deadline = now + timeouts.request
         lastRead = now
         self.outboundLimit = outboundLimit
+        isClient = phase == .connecting
     }
 
     /// Whether messages can still be sent (the WebSocket is open and not closing).

@@ -40,7 +40,7 @@ extension EventLoop {
         let machine = ConnectionMachine(connectingAt: nowMillis, timeouts: timeouts,
                                         outboundLimit: configuration.maxOutboundBytes)
         let connection = Connection(fd: fd, generation: nextGeneration, loop: self, peer: SocketAddress(address),
-                                    machine: machine, isClient: true)
+                                    machine: machine)
         connection.endpoint = request.endpoint
         let key = WebSocketHandshake.randomKey()
         connection.clientKey = key

@@ -49,7 +49,7 @@ public final class EventLoop: @unchecked Sendable {
     private var nextSweepMillis: UInt64 = 0
     private var running = true
     private var shutdownDeadline: UInt64?
-    /// Counters of this loop; read through `statistics()` on the loop thread.
+    /// Counters of this loop; read through `counterSnapshot()` or `EventLoopGroup.withCounters`, on the loop thread.
     var counters = TransportCounters()
 
     private static let readBufferSize = 256 * 1024

@@ -8,21 +8,28 @@ extension SocketAddress {
     ///
     /// - Returns: nil when `host` is not a numeric address.
     public static func numeric(host: String, port: Int) -> (storage: sockaddr_storage, length: socklen_t, family: Int32)? {
-        var storage = sockaddr_storage()
+        let networkPort = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         if host.contains(":") {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            address.sin6_port = networkPort
             guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { return nil }
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
-            return (storage, socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
+            return stored(address, family: AF_INET6)
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        address.sin_port = networkPort
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
-        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
-        return (storage, socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
+        return stored(address, family: AF_INET)
+    }
+
+    /// `address` (a `sockaddr_in` or `sockaddr_in6`) in a `sockaddr_storage`, with its length.
+    private static func stored<Address>(_ address: Address, family: Int32)
+        -> (storage: sockaddr_storage, length: socklen_t, family: Int32)
+    {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: Address.self) }
+        return (storage, socklen_t(MemoryLayout<Address>.size), family)
     }
 
     /// A blocking TCP connection with send and receive timeouts, for small helpers outside the event loops

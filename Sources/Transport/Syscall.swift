@@ -198,18 +198,19 @@ enum Syscall {
     /// Adds one to an eventfd's counter. EAGAIN (the counter is saturated) means it is signalled already.
     static func signal(eventFD fd: Int32) {
         var one: UInt64 = 1
-        do {
-            _ = try nonBlocking("write(eventfd)") { Glibc.write(fd, &one, 8) }
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        onOwnEventFD("write(eventfd)") { Glibc.write(fd, &one, 8) }
     }
 
     /// Resets an eventfd's counter. EAGAIN: another wake-up was already drained.
     static func drain(eventFD fd: Int32) {
         var counter: UInt64 = 0
+        onOwnEventFD("read(eventfd)") { Glibc.read(fd, &counter, 8) }
+    }
+
+    /// An 8-byte read or write on one of our own eventfds: it cannot fail but by a bug, and would-block is fine.
+    private static func onOwnEventFD(_ call: StaticString, _ body: () -> Int) {
         do {
-            _ = try nonBlocking("read(eventfd)") { Glibc.read(fd, &counter, 8) }
+            _ = try nonBlocking(call, body)
         } catch {
             preconditionFailure("\(error)")
         }

@@ -48,6 +48,7 @@ var targets: [Target] = [
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
 
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
+    .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),

@@ -10,20 +10,6 @@ import WebSocket
 /// threads reach it through its `handle`. Idle connections are kept small: no buffer is held while nothing is
 /// partially read or waiting to be written.
 public final class Connection {
-    enum Phase: UInt8 {
-        /// Reading request heads; keep-alive loops back here.
-        case http
-        /// An asynchronous HTTP reply is pending; further pipelined requests wait.
-        case awaitingResponse
-        /// A client connection waiting for `connect` to finish, then for the server's 101.
-        case connecting
-        case clientHandshake
-        case webSocket
-        /// Our close frame or final response is queued; the socket closes once it is flushed and the peer is
-        /// done (or the deadline passes).
-        case closing
-    }
-
     let fd: Int32
     let generation: UInt32
     /// The loop outlives its connections, so no reference counting is needed to reach it.
@@ -31,45 +17,31 @@ public final class Connection {
     /// The peer's address, as seen on the socket.
     public let peer: SocketAddress
 
-    var phase: Phase = .http
+    /// Where the connection's life stands and what it decides next.
+    var machine: ConnectionMachine
+    /// The frame-level protocol state once the WebSocket is open, until no more frames are parsed.
     var session: WebSocketSession?
     var endpoint: (any WebSocketEndpoint)?
-    /// Bytes of a request head that arrived incomplete; empty (unallocated) otherwise.
+    /// Bytes of a request head (or of a client's 101) that arrived incomplete; empty (unallocated) otherwise.
     var inbound: [UInt8] = []
     var outbound = OutboundQueue()
-    var lastReadMillis: UInt64
-    /// When the current phase times out: request head, pong, or close handshake.
-    var deadlineMillis: UInt64
-    var pingOutstanding = false
     /// Output is waiting for the socket to become writable.
     var wantsWritable = false
-    /// Reading is paused until queued output drains (backpressure).
-    var readPaused = false
     /// The epoll events currently registered.
     var registeredEvents: UInt32 = 0
-    /// Queued output beyond this drops the connection as too slow.
-    var outboundLimit = 4 << 20
+    /// In the loop's list of connections to flush after the current event.
     var isDirty = false
-    /// Set by `close` while the session is busy parsing; applied when it returns.
-    var deferredClose: (code: CloseCode, reason: String)?
-    var inReceive = false
-    /// The close code reported to the endpoint when the connection ends.
-    var closeCode: CloseCode?
     /// Free for the application: per-connection state of the endpoint (a player session, say).
     public var context: AnyObject?
-    /// True for connections this process opened (the bots); they mask what they send.
-    let isClient: Bool
     /// A client's `Sec-WebSocket-Key` until the server's 101 arrives.
     var clientKey: String?
 
-    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, now: UInt64, isClient: Bool = false) {
-        self.isClient = isClient
+    init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, machine: ConnectionMachine) {
         self.fd = fd
         self.generation = generation
         self.loop = loop
         self.peer = peer
-        self.lastReadMillis = now
-        self.deadlineMillis = now + loop.requestTimeoutMillis
+        self.machine = machine
     }
 
     /// A `Sendable` reference to this connection for use from other threads and actors.
@@ -77,10 +49,14 @@ public final class Connection {
         ConnectionHandle(loop: loop, fd: fd, generation: generation)
     }
 
+    /// True for connections this process opened (the bots); they mask what they send.
+    var isClient: Bool {
+        machine.isClient
+    }
+
     /// Whether messages can still be sent (the WebSocket is open and not closing).
     public var isOpen: Bool {
-        // Not `session.state`: this is called from inside `session.receive`, which holds exclusive access.
-        phase == .webSocket
+        machine.isOpen
     }
 
     /// Queues a text message; the bytes must be valid UTF-8.
@@ -106,16 +82,15 @@ public final class Connection {
         precondition(!isClient, "client frames must be masked per frame; use sendText or sendBinary")
         loop.counters.messagesOut += 1
         outbound.append(shared: frame)
-        loop.outputQueued(on: self)
+        loop.markDirty(self)
     }
 
     /// Starts the close handshake (RFC 6455 §7.1.2) with `code`; the endpoint's `didClose` follows.
+    ///
+    /// The close runs once the loop has finished with the current event (the message being delivered, say):
+    /// like a close through `handle`, it is queued behind what the connection is doing, never run inside it.
     public func close(code: CloseCode, reason: String = "") {
-        if inReceive {
-            if deferredClose == nil { deferredClose = (code, reason) }
-            return
-        }
-        loop.startClose(self, code: code, reason: reason)
+        loop.submit(.close(fd: fd, generation: generation, code: code, reason: reason))
     }
 
     private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
@@ -126,7 +101,7 @@ public final class Connection {
         outbound.appendOwned(pool: loop.pool) { buffer in
             FrameEncoder.append(opcode, payload: payload, maskingKey: key, to: &buffer)
         }
-        loop.outputQueued(on: self)
+        loop.markDirty(self)
     }
 }
 

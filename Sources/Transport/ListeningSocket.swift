@@ -18,45 +18,57 @@ struct ListeningSocket: ~Copyable {
             throw SystemError("inet_pton(\(host))", errno: EINVAL)
         }
         var storage = address
-        let fd = try retryingEINTR("socket") {
-            socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = try Syscall.tcpSocket(family: family)
+        do {
+            try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, Int32(1), "SO_REUSEADDR")
+            // Every loop binds the same port: without it the second bind fails.
+            try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEPORT, Int32(1), "SO_REUSEPORT")
+        } catch {
+            Syscall.close(fd)
+            throw error
         }
-        var on: Int32 = 1
-        var off: Int32 = 0
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
         if family == AF_INET6 {
-            // Dual stack: one socket on "::" also takes IPv4 clients as v4-mapped addresses.
-            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
+            // Dual stack: one socket on "::" also takes IPv4 clients as v4-mapped addresses. Without it (a
+            // system that forbids dual stack) the server still serves IPv6.
+            do {
+                try Syscall.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(0), "IPV6_V6ONLY")
+            } catch {
+                Log.error("\(error): IPv4 clients cannot reach \(host)")
+            }
         }
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
         if bound != 0 {
             let error = errno
-            close(fd)
+            Syscall.close(fd)
             throw SystemError("bind(\(host):\(port))", errno: error)
         }
         if listen(fd, backlog) != 0 {
             let error = errno
-            close(fd)
+            Syscall.close(fd)
             throw SystemError("listen", errno: error)
         }
+        guard let port = ListeningSocket.boundPort(fd) else {
+            let error = errno
+            Syscall.close(fd)
+            throw SystemError("getsockname", errno: error)
+        }
         self.fd = fd
-        self.port = ListeningSocket.boundPort(fd)
+        self.port = port
     }
 
     deinit {
-        close(fd)
+        Syscall.close(fd)
     }
 
-    private static func boundPort(_ fd: Int32) -> Int {
+    private static func boundPort(_ fd: Int32) -> Int? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
+        let result = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return SocketAddress(storage).port
+        return result == 0 ? SocketAddress(storage).port : nil
     }
 }
 

@@ -113,9 +113,6 @@ struct OutboundQueue: ~Copyable {
         return true
     }
 
-    /// No SIGPIPE when the peer has gone: the error is handled like any other.
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
-
     private func writeSingle(fd: Int32) throws(SystemError) -> Int {
         try Self.write(chunks[0].bytes, from: headOffset, fd: fd)
     }
@@ -124,8 +121,7 @@ struct OutboundQueue: ~Copyable {
     private static func write(_ bytes: [UInt8], from offset: Int, fd: Int32) throws(SystemError) -> Int {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(SystemError) in
-                // send rather than write: sockets only, and it skips the file layer's checks on every call.
-                try nonBlocking("send") { Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, sendFlags) }
+                try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
             }
         }
         switch result {
@@ -139,17 +135,10 @@ struct OutboundQueue: ~Copyable {
         let n = min(chunks.count, Self.maxIOVecs)
         var result: Result<IOResult<Int>, SystemError> = .success(.wouldBlock)
         // Pointers into each chunk are only valid inside its `withUnsafeBytes`, so the iovec array is filled
-        // by nesting one closure per chunk and calling writev from the innermost.
+        // by nesting one closure per chunk and calling sendmsg from the innermost.
         func gather(_ index: Int) {
             if index == n {
-                result = Result { () throws(SystemError) in
-                    try nonBlocking("sendmsg") {
-                        var message = msghdr()
-                        message.msg_iov = iovecs
-                        message.msg_iovlen = n
-                        return Glibc.sendmsg(fd, &message, Self.sendFlags)
-                    }
-                }
+                result = Result { () throws(SystemError) in try Syscall.send(fd, iovecs, count: n) }
                 return
             }
             chunks[index].bytes.withUnsafeBytes { raw in
@@ -210,6 +199,10 @@ final class BufferPool {
         self.maxRetainedCapacity = maxRetainedCapacity
     }
 
+    /// Buffers waiting to be reused.
+    var idleBuffers: Int { spare.count }
+
+    /// A buffer to append to: a recycled one, or a new one with room for a few frames.
     func take() -> [UInt8] {
         if let buffer = spare.popLast() { return buffer }
         var buffer: [UInt8] = []
@@ -217,6 +210,7 @@ final class BufferPool {
         return buffer
     }
 
+    /// Keeps `buffer` for reuse, emptied, unless enough are kept or it grew too big to keep.
     func give(_ buffer: consuming [UInt8]) {
         guard spare.count < maxSpare, buffer.capacity <= maxRetainedCapacity, buffer.capacity > 0 else { return }
         buffer.removeAll(keepingCapacity: true)

@@ -17,15 +17,14 @@ public final class SocketServer: Sendable {
         signal(SIGPIPE, SIG_IGN)
         var loops: [EventLoop] = []
         var port = configuration.port
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         // Descriptors kept back for listeners, eventfds, epoll, the data directory and the spare used on EMFILE.
-        let derived = max(16, Int(limit.rlim_cur) - 64)
+        let derived = max(16, (OpenFileLimit.current ?? 1024) - 64)
         let budget = ConnectionBudget(limit: configuration.maxConnections > 0 ? configuration.maxConnections : derived)
         for index in 0..<max(1, configuration.threads) {
             let socket = try ListeningSocket(host: configuration.host, port: port)
             port = socket.port
-            let fd = dup(socket.fd)
+            // Each loop owns its descriptor; the socket value closes the original at the end of the iteration.
+            let fd = try Syscall.retryingEINTR("dup") { dup(socket.fd) }
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
                                        configuration: configuration, budget: budget))
         }

@@ -30,21 +30,14 @@ public struct TransportCounters: Sendable {
 
     /// Adds another loop's counts to these.
     public mutating func add(_ other: TransportCounters) {
-        accepted += other.accepted
-        acceptFailures += other.acceptFailures
-        connectionsRefused += other.connectionsRefused
-        httpRequests += other.httpRequests
-        badRequests += other.badRequests
-        upgrades += other.upgrades
-        handshakeFailures += other.handshakeFailures
-        requestTimeouts += other.requestTimeouts
-        pingTimeouts += other.pingTimeouts
-        slowConsumers += other.slowConsumers
-        messagesIn += other.messagesIn
-        messagesOut += other.messagesOut
-        bytesIn += other.bytesIn
-        bytesOut += other.bytesOut
+        let sums: [WritableKeyPath<TransportCounters, Int>] = [
+            \.accepted, \.acceptFailures, \.connectionsRefused, \.httpRequests, \.badRequests, \.upgrades,
+            \.handshakeFailures, \.requestTimeouts, \.pingTimeouts, \.slowConsumers, \.messagesIn, \.messagesOut,
+            \.bytesIn, \.bytesOut, \.openConnections,
+        ]
+        for counter in sums {
+            self[keyPath: counter] += other[keyPath: counter]
+        }
         closesByCode.merge(other.closesByCode, uniquingKeysWith: +)
-        openConnections += other.openConnections
     }
 }

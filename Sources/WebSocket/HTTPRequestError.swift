@@ -26,6 +26,6 @@ public enum HTTPRequestError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// A complete `text/plain` error response (with `Connection: close`) whose body says what was wrong.
     public var response: [UInt8] {
-        PlainTextResponse.encode(status: status, message: description)
+        HTTPResponse.rejection(status: status, message: description)
     }
 }

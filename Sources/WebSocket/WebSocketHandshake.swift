@@ -42,7 +42,7 @@ public enum WebSocketHandshake {
     /// - Returns: the decision, with the bytes to write.
     public static func serverResponse(to head: HTTPRequestHead) -> ServerDecision {
         func reject(_ status: Int, _ message: String, _ extraHeaders: [(String, String)] = []) -> ServerDecision {
-            .reject(PlainTextResponse.encode(status: status, message: message, extraHeaders: extraHeaders),
+            .reject(HTTPResponse.rejection(status: status, message: message, extraHeaders: extraHeaders),
                     status: status)
         }
         // RFC 6455 §4.2.1 item 1: the method MUST be GET and the version at least HTTP/1.1.

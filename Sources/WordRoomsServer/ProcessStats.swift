@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Transport
 
 /// This process's resource use, read from the kernel.
 public struct ProcessStats: Sendable {
@@ -14,10 +15,8 @@ public struct ProcessStats: Sendable {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         return ProcessStats(residentBytes: residentBytes(), cpuSeconds: cpu, openFiles: openFiles(),
-                            maxFiles: Int(limit.rlim_cur))
+                            maxFiles: OpenFileLimit.current ?? 0)
     }
 
     /// Second field of /proc/self/statm, in pages.

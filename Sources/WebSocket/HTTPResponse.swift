@@ -1,4 +1,7 @@
-/// An HTTP/1.1 response to serialize onto a connection.
+/// An HTTP/1.1 response: the one type every answer of this server is built with, from pages and JSON to the
+/// handshake's rejections, so every status line takes its reason phrase from one table.
+///
+/// Pure (no I/O), so the opening-handshake code in this module builds its rejections with it too.
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
@@ -19,6 +22,22 @@ public struct HTTPResponse: Sendable {
     public static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
                      body: body)
+    }
+
+    /// A rejection of a request the stream cannot continue after (a bad upgrade, a malformed head), serialized
+    /// with `Connection: close` (RFC 9110 §9.6: after a rejected request the stream state is unknown).
+    ///
+    /// - Parameters:
+    ///   - status: the status code, e.g. 400.
+    ///   - message: one human-readable line saying what was wrong; the body is it plus a newline.
+    ///   - extraHeaders: e.g. `Allow: GET` for 405 or `Sec-WebSocket-Version: 13` for 426.
+    /// - Returns: the bytes to write before closing.
+    public static func rejection(status: Int, message: String, extraHeaders: [(String, String)] = []) -> [UInt8] {
+        var response = HTTPResponse.text(message + "\n", status: status)
+        for (name, value) in extraHeaders {
+            response.headers.append((name, value))
+        }
+        return response.serialized(keepAlive: false)
     }
 
     /// Serializes status line, headers, `Content-Length`, `Connection` and (unless `headOnly`) the body.
@@ -59,14 +78,4 @@ public struct HTTPResponse: Sendable {
         default: "Status \(status)"
         }
     }
-}
-
-/// How an application answers a plain HTTP request: at once on the event loop, or later.
-public enum HTTPReply: Sendable {
-    case now(HTTPResponse)
-    /// Starts the work and calls the given completion, from any thread, with the response. Preferred to `later`
-    /// for answers gathered from other threads (room threads, event loops): nothing waits on the shared pool.
-    case deferred(@Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void)
-    /// Computes the response in async code (on Swift's cooperative pool).
-    case later(@Sendable () async -> HTTPResponse)
 }

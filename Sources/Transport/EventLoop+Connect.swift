@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import WebSocket
+
+/// Client connections (the load tester's): a non-blocking connect, the opening handshake's request, and the
+/// check of the server's 101.
+extension EventLoop {
+    /// Opens a client WebSocket connection; `endpoint` hears `didOpen`, messages and `didClose`, or
+    /// `connectionFailed`. Callable from any thread.
+    public func connect(address: String, port: Int, path: String, hostHeader: String,
+                        endpoint: any WebSocketEndpoint) {
+        submit(.connect(ClientConnection(address: address, port: port, path: path, hostHeader: hostHeader,
+                                         endpoint: endpoint)))
+    }
+
+    func startConnecting(_ request: ClientConnection) {
+        guard let (address, length, family) = SocketAddress.numeric(host: request.address, port: request.port) else {
+            request.endpoint.connectionFailed(reason: "'\(request.address)' is not a numeric address")
+            return
+        }
+        let fd: Int32
+        do {
+            fd = try Syscall.tcpSocket(family: family)
+        } catch {
+            counters.acceptFailures += 1
+            request.endpoint.connectionFailed(reason: "\(error)")
+            return
+        }
+        do {
+            try Syscall.disableNagle(fd)
+            _ = try Syscall.connect(fd, to: address, length: length)
+        } catch {
+            Syscall.close(fd)
+            request.endpoint.connectionFailed(reason: "\(error)")
+            return
+        }
+        nextGeneration &+= 1
+        let machine = ConnectionMachine(connectingAt: nowMillis, timeouts: timeouts,
+                                        outboundLimit: configuration.maxOutboundBytes)
+        let connection = Connection(fd: fd, generation: nextGeneration, loop: self, peer: SocketAddress(address),
+                                    machine: machine)
+        connection.endpoint = request.endpoint
+        let key = WebSocketHandshake.randomKey()
+        connection.clientKey = key
+        connection.outbound.append(shared: WebSocketHandshake.clientRequest(
+            host: request.hostHeader, path: request.path, key: key))
+        connection.wantsWritable = true
+        guard watch(connection, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue) else {
+            request.endpoint.connectionFailed(reason: "epoll cannot watch the socket")
+            return
+        }
+    }
+
+    /// The socket became writable or failed: `connect` finished, one way or the other.
+    func finishConnecting(_ connection: Connection) {
+        let error: Int32
+        do {
+            error = try Syscall.pendingError(connection.fd)
+        } catch let failure {
+            error = failure.errno
+        }
+        run(connection.machine.connected(pendingError: error, reason: "connect: \(String(cString: strerror(error)))"),
+            on: connection)
+    }
+
+    /// Checks what arrived of the server's answer; opens the WebSocket once a valid 101 is complete.
+    func finishClientHandshake(_ connection: Connection) {
+        let result = connection.inbound.withUnsafeBytes { bytes in
+            Result { () throws(WebSocketHandshake.HandshakeError) in
+                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientKey ?? "")
+            }
+        }
+        switch result {
+        case .success(nil):
+            return
+        case .success(let length?):
+            var rest = Array(connection.inbound[length...])
+            connection.inbound = []
+            connection.clientKey = nil
+            guard let endpoint = connection.endpoint else { return }
+            connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes)
+            run(connection.machine.clientHandshakeCompleted(), on: connection)
+            endpoint.didOpen(connection, request: HTTPRequestHead(method: "GET", target: "/", headers: []))
+            if !rest.isEmpty, connection.machine.isOpen {
+                rest.withUnsafeMutableBytes { receiveFrames($0, on: connection) }
+            }
+        case .failure(let error):
+            run(connection.machine.clientHandshakeFailed("handshake: \(error)"), on: connection)
+        }
+    }
+}

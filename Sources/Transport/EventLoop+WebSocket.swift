@@ -1,0 +1,40 @@
+import WebSocket
+
+/// Frames in: the session parses them, the endpoint hears the messages, the machine follows the close handshake.
+extension EventLoop {
+    /// Parses `bytes` (unmasked in place) and delivers what they hold.
+    ///
+    /// The session is being mutated while endpoints hear messages, so nothing here lets them reach it: what an
+    /// endpoint sends only queues bytes, and its `close` is a task the loop runs after this event. The session's
+    /// own end of the connection (`.closeConnection`) is applied once it returns.
+    func receiveFrames(_ bytes: UnsafeMutableRawBufferPointer, on connection: Connection) {
+        guard connection.session != nil else { return }
+        var ended = false
+        connection.session!.receive(bytes) { action in
+            switch action {
+            case .deliverText(let text):
+                counters.messagesIn += 1
+                connection.endpoint?.didReceiveText(text, on: connection)
+            case .deliverBinary(let data):
+                counters.messagesIn += 1
+                connection.endpoint?.didReceiveBinary(data, on: connection)
+            case .sendPong(let frame):
+                connection.outbound.append(shared: frame)
+                markDirty(connection)
+            case .pongReceived:
+                break
+            case .closeReceived(let code, _):
+                connection.machine.closeReceived(code: code)
+            case .sendClose(let frame, let code):
+                connection.machine.sessionSentClose(code: code, now: nowMillis, timeouts: timeouts)
+                connection.outbound.append(shared: frame)
+                markDirty(connection)
+            case .closeConnection:
+                ended = true
+            }
+        }
+        if ended {
+            run(connection.machine.sessionEnded(now: nowMillis, timeouts: timeouts), on: connection)
+        }
+    }
+}

@@ -151,6 +151,27 @@ class Page:
         self.driver.save_screenshot(path)
         return path
 
+    def snowman(self):
+        """What a Snowman page shows: `tiles` ([letter, missed]), the game's `status` ("inProgress", "won", "lost"),
+        the room's shared status `line` (its text says "Your turn" to the player whose turn it is), `guessed` ("A+" a
+        hit, "B-" a miss), `scores` ([name, points] as listed, without " (you)"), the figure's `stage`, the texts of
+        the `history` buttons, and whether the turn is this page's (`mine`)."""
+        return self.js("""
+            const q = (s) => document.querySelector(s);
+            const all = (s) => [...document.querySelectorAll(s)];
+            return {
+              tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
+              status: q('#status-line')?.dataset.status,
+              line: q('#status-line')?.dataset.line,
+              guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
+              scores: all('#snowman-scores li').map((li) => [
+                li.querySelector('.score-name').textContent.replace(' (you)', ''),
+                Number(li.querySelector('.score-value').textContent)]),
+              stage: q('.snowman-figure')?.dataset.stage,
+              history: all('#history-list button').map((b) => b.textContent),
+              mine: q('#turn')?.dataset.mine === 'true' && !q('#turn').hidden,
+            };""")
+
     def submit_create_dialog(self, ready="#word .tile"):
         """Submits the create dialog; returns the new room's code once `ready` (by default a Snowman board) shows."""
         self.find("#create-submit").click()

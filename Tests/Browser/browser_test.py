@@ -26,20 +26,11 @@ class Page(browser_support.Page):
     def __init__(self, name, base_url, width=1280, height=900, phone=False):
         super().__init__(name, base_url, width=width, height=height, phone=phone)
 
-    # The parts of a Snowman page both players must see alike.
     def snowman_view(self):
-        return self.js("""
-            const q = (s) => document.querySelector(s);
-            const all = (s) => [...document.querySelectorAll(s)];
-            return {
-              tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
-              // The room's shared line: the text itself says "Your turn" to the player whose turn it is.
-              status: q('#status-line')?.dataset.line,
-              guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
-              scores: all('#snowman-scores li').map((li) => li.querySelector('.score-name').textContent.replace(' (you)', '') + '=' + li.querySelector('.score-value').textContent),
-              stage: q('.snowman-figure')?.dataset.stage,
-              history: all('#history-list button').map((b) => b.textContent),
-            };""")
+        """The parts of a Snowman page both players must see alike: all but whose turn it is."""
+        view = self.snowman()
+        del view["mine"]
+        return view
 
     def scramble_view(self):
         return self.js("""
@@ -200,7 +191,7 @@ def run(suite, args):
                 shot(ana, "05a-snowman-first-game")
             assert moves < 40, "game does not end"
         for page in players:
-            page.wait(lambda p=page: p.snowman_view()["status"] == ana.snowman_view()["status"], "the end on both pages")
+            page.wait(lambda p=page: p.snowman_view()["line"] == ana.snowman_view()["line"], "the end on both pages")
         return ana.js("return document.querySelector('#status-line').dataset.status")
 
     def start_next_game_with_enter():
@@ -350,7 +341,7 @@ def run(suite, args):
             page.wait(lambda p=page: "away" not in (p.text("#member-list") or ""), "both connected again")
         assert ana.snowman_view() == bob.snowman_view(), "same game after resume"
         turn_page = next((p for p in players if p.js("return document.querySelector('#status-line').textContent").startswith("Your turn")), None)
-        line = ana.snowman_view()["status"] or ""
+        line = ana.snowman_view()["line"] or ""
         if "'s turn" in line:
             assert turn_page is not None, f"nobody is told it is their turn: {line}"
             assert line.startswith(turn_page.name), (line, turn_page.name)

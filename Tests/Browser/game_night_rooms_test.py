@@ -88,19 +88,10 @@ class Page(browser_support.Page):
         assert (scheme == "rgb(14, 19, 32)") == (theme == "dark"), f"{self.name}: the {theme} theme did not apply ({scheme})"
 
     def snowman(self):
-        return self.js("""
-            const q = (s) => document.querySelector(s);
-            const all = (s) => [...document.querySelectorAll(s)];
-            return {
-              tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
-              status: q('#status-line')?.dataset.status,
-              guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
-              scores: Object.fromEntries(all('#snowman-scores li').map((li) => [
-                li.querySelector('.score-name').textContent.replace(' (you)', '').replace(' · away', ''),
-                Number(li.querySelector('.score-value').textContent)])),
-              mine: q('#turn')?.dataset.mine === 'true' && !q('#turn').hidden,
-              history: all('#history-list button').length,
-            };""")
+        """The page's Snowman game (see browser_support.Page.snowman), with the scores by name (" · away" left out)."""
+        view = super().snowman()
+        view["scores"] = {name.replace(" · away", ""): points for name, points in view["scores"]}
+        return view
 
     def leaderboard(self):
         return self.js("""
@@ -302,7 +293,7 @@ def run(suite, args):
         ana.wait(lambda: len(ana.leaderboard()) == 3, "three leaderboard rows after game 1")
         ana.js("document.activeElement.blur()")
         ana.press(Keys.ENTER)
-        ana.wait(lambda: ana.snowman()["status"] == "inProgress" and ana.snowman()["history"] == 1, "game 2")
+        ana.wait(lambda: ana.snowman()["status"] == "inProgress" and len(ana.snowman()["history"]) == 1, "game 2")
         second = play_to_end(want_loss=True)
         results.append(second)
         expected = {name: first["scores"].get(name, 0) + second["scores"].get(name, 0) for name in ("Ana", "Bob", "Cleo")}

@@ -1,5 +1,6 @@
-"""What every Chromium suite of the web client shares: PASS/FAIL bookkeeping and one browser session with helpers
-to read and drive the app's DOM. Each suite subclasses `Page` for what only it needs."""
+"""What every Chromium suite of the web client shares: PASS/FAIL bookkeeping, one browser session with helpers to
+read and drive the app's DOM, and the run of a suite (`main`: its pages, screenshots, console check and summary).
+Each suite subclasses `Page` for what only it needs."""
 
 import argparse
 import os

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import Testing
 import Transport
 import WebSocket
@@ -62,10 +61,14 @@ final class TestClient {
         return client
     }
 
-    /// Writes all of `bytes`, blocking (up to the send timeout) while the socket is full.
     func send(_ bytes: [UInt8]) throws {
-        // FileHandle writes until everything is out, retrying partial writes and EINTR.
-        try FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw Failure(description: "write failed: errno \(errno)") }
+            offset += n
+        }
     }
 
     func send(_ text: String) throws {

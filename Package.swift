@@ -47,7 +47,9 @@ var targets: [Target] = [
     .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames", "Runtime"], swiftSettings: hotPath),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
 
-    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
+    // What the framing tests and the frame fuzzer share: feeding bytes in chunks, the parser's joined output.
+    .target(name: "WebSocketTestSupport", dependencies: ["WebSocket"], path: "Tests/WebSocketTestSupport"),
+    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
@@ -59,7 +61,7 @@ var targets: [Target] = [
 
 if fuzzing {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("FuzzFrameParser", ["WebSocket"]),
+        ("FuzzFrameParser", ["WebSocket", "WebSocketTestSupport"]),
         ("FuzzHandshake", ["WebSocket"]),
         ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
     ]

@@ -1,5 +1,6 @@
-"""What every Chromium suite of the web client shares: PASS/FAIL bookkeeping and one browser session with helpers
-to read and drive the app's DOM. Each suite subclasses `Page` for what only it needs."""
+"""What every Chromium suite of the web client shares: PASS/FAIL bookkeeping, one browser session with helpers to
+read and drive the app's DOM, and the run of a suite (`main`: its pages, screenshots, console check and summary).
+Each suite subclasses `Page` for what only it needs."""
 
 import argparse
 import os
@@ -151,6 +152,33 @@ class Page:
         self.driver.save_screenshot(path)
         return path
 
+    def snowman(self):
+        """What a Snowman page shows: `tiles` ([letter, missed]), the game's `status` ("inProgress", "won", "lost"),
+        the room's shared status `line` (its text says "Your turn" to the player whose turn it is), `guessed` ("A+" a
+        hit, "B-" a miss), `scores` ([name, points] as listed, without " (you)"), the figure's `stage`, the texts of
+        the `history` buttons, and whether the turn is this page's (`mine`)."""
+        return self.js("""
+            const q = (s) => document.querySelector(s);
+            const all = (s) => [...document.querySelectorAll(s)];
+            return {
+              tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
+              status: q('#status-line')?.dataset.status,
+              line: q('#status-line')?.dataset.line,
+              guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
+              scores: all('#snowman-scores li').map((li) => [
+                li.querySelector('.score-name').textContent.replace(' (you)', ''),
+                Number(li.querySelector('.score-value').textContent)]),
+              stage: q('.snowman-figure')?.dataset.stage,
+              history: all('#history-list button').map((b) => b.textContent),
+              mine: q('#turn')?.dataset.mine === 'true' && !q('#turn').hidden,
+            };""")
+
+    def submit_create_dialog(self, ready="#word .tile"):
+        """Submits the create dialog; returns the new room's code once `ready` (by default a Snowman board) shows."""
+        self.find("#create-submit").click()
+        self.wait(lambda: self.room_code() is not None and self.visible(ready), f"the new room's URL and {ready}")
+        return self.room_code()
+
     def room_code(self):
         path = self.js("return location.pathname")
         return path.rsplit("/", 1)[-1] if path.startswith("/r/") else None
@@ -161,20 +189,71 @@ class Page:
             "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
 
-def report(checks, started):
-    """Prints the summary; returns the exit status (1 when any check failed)."""
-    elapsed = time.monotonic() - started
-    print(f"\n{checks.passed} passed, {len(checks.failed)} failed ({elapsed:.0f} s)")
-    for name in checks.failed:
-        print(f"  failed: {name}")
-    return 1 if checks.failed else 0
+class Suite:
+    """One suite's run: its checks, the pages it opened (each checked for console errors and closed at the end) and
+    its screenshots, named `shot_prefix` + name in the artifacts folder (older ones of that prefix are removed)."""
+
+    class Stop(Exception):
+        """Ends the suite early: a check that the rest depends on failed."""
+
+    def __init__(self, artifacts, shot_prefix=""):
+        self.checks = Checks()
+        self.artifacts = artifacts
+        self.shot_prefix = shot_prefix
+        self.pages = []
+        self.started = time.monotonic()
+        os.makedirs(artifacts, exist_ok=True)
+        for stale in os.listdir(artifacts):
+            if stale.startswith(shot_prefix) and stale.endswith(".png"):
+                os.remove(os.path.join(artifacts, stale))
+
+    def add(self, page):
+        """Keeps a page for the console check and the clean-up; returns it."""
+        self.pages.append(page)
+        return page
+
+    def shot(self, page, name, top=True):
+        path = page.screenshot(self.artifacts, self.shot_prefix + name, top)
+        print(f"     screenshot {path}", flush=True)
+
+    def require(self, result):
+        """Returns a check's result, or stops the suite when the check failed (None) or gave nothing."""
+        if not result:
+            raise Suite.Stop()
+        return result
+
+    def check_consoles(self):
+        for page in self.pages:
+            errors = page.console_errors()
+            self.checks.record(f"no console errors on {page.name}'s page", not errors, "; ".join(errors)[:500])
+
+    def quit(self):
+        for page in self.pages:
+            page.quit()
+
+    def report(self):
+        """Prints the summary; returns the exit status (1 when any check failed)."""
+        elapsed = time.monotonic() - self.started
+        print(f"\n{self.checks.passed} passed, {len(self.checks.failed)} failed ({elapsed:.0f} s)")
+        for name in self.checks.failed:
+            print(f"  failed: {name}")
+        return 1 if self.checks.failed else 0
 
 
-def main(run, description):
-    """Parses the arguments every suite takes (see run-browser-tests.sh) and exits with `run(args)`."""
+def main(run, description, shot_prefix=""):
+    """Parses the arguments every suite takes (see run-browser-tests.sh), calls `run(suite, args)`, checks every page
+    it added for console errors (unless it stopped early), closes them and exits with the summary's status."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--repo", required=True)
     parser.add_argument("--artifacts", required=True)
     args = parser.parse_args()
-    sys.exit(run(args))
+    suite = Suite(args.artifacts, shot_prefix)
+    try:
+        run(suite, args)
+        suite.check_consoles()
+    except Suite.Stop:
+        pass
+    finally:
+        suite.quit()
+    sys.exit(suite.report())

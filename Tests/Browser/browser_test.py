@@ -12,16 +12,12 @@ Usage: browser_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artif
 
 import collections
 import itertools
-import os
 import time
 
 import browser_support
-from browser_support import Checks
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-
-# English letters by frequency, for guessing when nothing better is known.
-FREQUENCY = "ESIARNTOLCDUGPMHBYFVKWZXQJ"
+from snowman_solver import SnowmanSolver, load_words
 
 
 class Page(browser_support.Page):
@@ -30,20 +26,11 @@ class Page(browser_support.Page):
     def __init__(self, name, base_url, width=1280, height=900, phone=False):
         super().__init__(name, base_url, width=width, height=height, phone=phone)
 
-    # The parts of a Snowman page both players must see alike.
     def snowman_view(self):
-        return self.js("""
-            const q = (s) => document.querySelector(s);
-            const all = (s) => [...document.querySelectorAll(s)];
-            return {
-              tiles: all('#word .tile').map((t) => [t.textContent, t.classList.contains('is-missed')]),
-              // The room's shared line: the text itself says "Your turn" to the player whose turn it is.
-              status: q('#status-line')?.dataset.line,
-              guessed: all('#guessed-letters li').map((li) => li.textContent + (li.classList.contains('is-hit') ? '+' : '-')),
-              scores: all('#snowman-scores li').map((li) => li.querySelector('.score-name').textContent.replace(' (you)', '') + '=' + li.querySelector('.score-value').textContent),
-              stage: q('.snowman-figure')?.dataset.stage,
-              history: all('#history-list button').map((b) => b.textContent),
-            };""")
+        """The parts of a Snowman page both players must see alike: all but whose turn it is."""
+        view = self.snowman()
+        del view["mine"]
+        return view
 
     def scramble_view(self):
         return self.js("""
@@ -56,535 +43,463 @@ class Page(browser_support.Page):
               status: document.querySelector('#status-line')?.textContent,
             };""")
 
-def load_words(repo, name):
-    path = os.path.join(repo, "Sources", "WordGames", "Resources", "words", name)
-    with open(path, encoding="utf-8") as handle:
-        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
-
-
 def spellable(word, letters):
     need = collections.Counter(word)
     return all(letters[letter] >= count for letter, count in need.items())
 
 
-class SnowmanSolver:
-    """Picks letters from the secret-word list: likely ones to win, impossible ones to lose."""
-
-    def __init__(self, secrets):
-        self.by_length = collections.defaultdict(list)
-        for word in secrets:
-            if word.isalpha() and word.isascii():
-                self.by_length[len(word)].append(word.upper())
-
-    def candidates(self, tiles, guessed):
-        pattern = [letter or None for letter, _ in tiles]
-        wrong = {entry[0] for entry in guessed if entry.endswith("-")}
-        right = {entry[0] for entry in guessed if entry.endswith("+")}
-        out = []
-        for word in self.by_length.get(len(pattern), []):
-            if any(letter in wrong for letter in word):
-                continue
-            if all((known == letter) if known else (letter not in right) for known, letter in zip(pattern, word)):
-                out.append(word)
-        return out
-
-    def letter(self, tiles, guessed, want_loss):
-        used = {entry[0] for entry in guessed}
-        words = self.candidates(tiles, guessed)
-        counts = collections.Counter()
-        for word in words:
-            counts.update(set(word) - used)
-        if want_loss:
-            for letter in reversed(FREQUENCY):
-                if letter not in used and counts[letter] == 0:
-                    return letter
-        if counts:
-            return counts.most_common(1)[0][0]
-        return next(letter for letter in FREQUENCY if letter not in used)
-
-
-def run(args):
-    checks = Checks()
-    artifacts = args.artifacts
-    os.makedirs(artifacts, exist_ok=True)
-    for stale in os.listdir(artifacts):
-        if stale.endswith(".png"):
-            os.remove(os.path.join(artifacts, stale))
+def run(suite, args):
+    checks = suite.checks
+    shot = suite.shot
     secrets = load_words(args.repo, "secrets.txt")
     dictionary = load_words(args.repo, "dictionary.txt")
     solver = SnowmanSolver(secrets)
-    started = time.monotonic()
-    pages = []
+    ana = suite.add(Page("Ana", args.base_url))
+    bob = suite.add(Page("Bob", args.base_url))
 
-    def shot(page, name, top=True):
-        path = page.screenshot(artifacts, name, top)
-        print(f"     screenshot {path}", flush=True)
+    # --- Lobby -----------------------------------------------------------------------------------------------
+    def lobby_loads():
+        ana.open("/")
+        assert ana.driver.title == "WordRooms", ana.driver.title
+        ana.wait(lambda: ana.js("return document.querySelector('#rooms-panel')?.getAttribute('aria-busy')") == "false",
+                 "the room list to load")
+        ana.wait(lambda: ana.visible(".empty-state") or ana.visible(".room-list"), "an empty state or a room list")
+        assert ana.visible("#tab-snowman") and ana.visible("#tab-scramble"), "game tabs"
+        assert ana.visible(".connection-pill[data-status='online']"), "online pill"
+        shot(ana, "01-lobby")
+    checks.run("lobby loads with game tabs and the public room list", lobby_loads)
 
-    try:
-        ana = Page("Ana", args.base_url)
-        pages.append(ana)
-        bob = Page("Bob", args.base_url)
-        pages.append(bob)
+    def lobby_tabs_by_keyboard():
+        ana.find("#tab-snowman").click()
+        ana.press(Keys.ARROW_RIGHT)
+        ana.wait(lambda: ana.js("return document.querySelector('#tab-scramble').getAttribute('aria-selected')") == "true",
+                 "the Word Scramble tab to be selected")
+        assert ana.js("return document.activeElement.id") == "tab-scramble"
+        ana.press(Keys.ARROW_LEFT)
+    checks.run("lobby tabs switch with the arrow keys", lobby_tabs_by_keyboard)
 
-        # --- Lobby -----------------------------------------------------------------------------------------------
-        def lobby_loads():
-            ana.open("/")
-            assert ana.driver.title == "WordRooms", ana.driver.title
-            ana.wait(lambda: ana.js("return document.querySelector('#rooms-panel')?.getAttribute('aria-busy')") == "false",
-                     "the room list to load")
-            ana.wait(lambda: ana.visible(".empty-state") or ana.visible(".room-list"), "an empty state or a room list")
-            assert ana.visible("#tab-snowman") and ana.visible("#tab-scramble"), "game tabs"
-            assert ana.visible(".connection-pill[data-status='online']"), "online pill"
-            shot(ana, "01-lobby")
-        checks.run("lobby loads with game tabs and the public room list", lobby_loads)
+    def join_code_validation():
+        ana.type_into("#join-code", "ab1", enter=True)
+        ana.wait(lambda: "4 letters" in (ana.text("#join-code-error") or ""), "a code error in words")
+        ana.find("#join-code").clear()
+    checks.run("join by code refuses a malformed code in words", join_code_validation)
 
-        def lobby_tabs_by_keyboard():
-            ana.find("#tab-snowman").click()
-            ana.press(Keys.ARROW_RIGHT)
-            ana.wait(lambda: ana.js("return document.querySelector('#tab-scramble').getAttribute('aria-selected')") == "true",
-                     "the Word Scramble tab to be selected")
-            assert ana.js("return document.activeElement.id") == "tab-scramble"
-            ana.press(Keys.ARROW_LEFT)
-        checks.run("lobby tabs switch with the arrow keys", lobby_tabs_by_keyboard)
+    # --- Settings and theme ------------------------------------------------------------------------------------
+    def settings_and_theme_survive_reload():
+        ana.click("#open-settings")
+        ana.wait_visible("#settings-dialog")
+        ana.type_into("#settings-name", "Ana")
+        ana.find("label.segment:has(#theme-dark)").click()
+        ana.find("label.swatch[data-accent='teal']").click()
+        assert ana.js("return document.documentElement.dataset.theme") == "dark", "dark applied at once"
+        shot(ana, "02-settings-dark")
+        ana.find("#settings-form button[type='submit']").click()
+        ana.wait(lambda: not ana.visible("#settings-dialog"), "the dialog to close")
+        ana.driver.refresh()
+        # The boot script sets the theme before the first paint; read it as early as the page is there.
+        theme = ana.js("return [document.documentElement.dataset.theme, document.documentElement.dataset.accent]")
+        assert theme == ["dark", "teal"], theme
+        ana.wait(lambda: ana.visible(".empty-state") or ana.visible(".room-list"), "the lobby")
+        background = ana.js("return getComputedStyle(document.body).backgroundColor")
+        assert background.startswith("rgb(14, 19, 32)"), background
+        shot(ana, "03-lobby-dark")
+        ana.click("#open-settings")
+        ana.find("label.segment:has(#theme-light)").click()
+        ana.find("label.swatch[data-accent='blue']").click()
+        assert ana.js("return document.documentElement.dataset.theme") == "light"
+        ana.press(Keys.ESCAPE)
+        ana.wait(lambda: not ana.visible("#settings-dialog"), "Escape to close the dialog")
+    checks.run("appearance and accent apply at once and survive a reload", settings_and_theme_survive_reload)
 
-        def join_code_validation():
-            ana.type_into("#join-code", "ab1", enter=True)
-            ana.wait(lambda: "4 letters" in (ana.text("#join-code-error") or ""), "a code error in words")
-            ana.find("#join-code").clear()
-        checks.run("join by code refuses a malformed code in words", join_code_validation)
+    # --- Create a Snowman room ---------------------------------------------------------------------------------
+    def create_snowman_room():
+        ana.click("#create-room")
+        ana.wait_visible("#create-dialog")
+        assert ana.js("return document.querySelector('#create-name').value") == "Ana", "name remembered"
+        ana.find("label.choice:has(input[value='snowman'])").click()
+        minus = "#create-dialog [data-setting='maxWrongGuesses'] .stepper-button:first-of-type"
+        for _ in range(6):
+            if ana.find(minus).is_enabled():
+                ana.find(minus).click()
+        value = ana.text("#create-dialog [data-setting='maxWrongGuesses'] .stepper-value")
+        assert value == "3", f"clamped at 3, got {value}"
+        assert not ana.find(minus).is_enabled(), "− disabled at the minimum"
+        spin = ana.find("#create-dialog [data-setting='turnSeconds'] .stepper-value")
+        # New rooms have a 60 s turn timer; Home switches it off (this room plays untimed until the host sets 30 s).
+        assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "60 s"
+        spin.send_keys(Keys.HOME)
+        assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "Off"
+        spin.send_keys(Keys.ARROW_UP)
+        assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "10 s"
+        spin.send_keys(Keys.ARROW_DOWN)
+        assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "Off"
+        shot(ana, "04-create-dialog")
+        return ana.submit_create_dialog()
+    code = suite.require(checks.run("create a Snowman room with stepper settings; the URL becomes /r/CODE",
+                                    create_snowman_room))
 
-        # --- Settings and theme ------------------------------------------------------------------------------------
-        def settings_and_theme_survive_reload():
-            ana.click("#open-settings")
-            ana.wait_visible("#settings-dialog")
-            ana.type_into("#settings-name", "Ana")
-            ana.find("label.segment:has(#theme-dark)").click()
-            ana.find("label.swatch[data-accent='teal']").click()
-            assert ana.js("return document.documentElement.dataset.theme") == "dark", "dark applied at once"
-            shot(ana, "02-settings-dark")
-            ana.find("#settings-form button[type='submit']").click()
-            ana.wait(lambda: not ana.visible("#settings-dialog"), "the dialog to close")
-            ana.driver.refresh()
-            # The boot script sets the theme before the first paint; read it as early as the page is there.
-            theme = ana.js("return [document.documentElement.dataset.theme, document.documentElement.dataset.accent]")
-            assert theme == ["dark", "teal"], theme
-            ana.wait(lambda: ana.visible(".empty-state") or ana.visible(".room-list"), "the lobby")
-            background = ana.js("return getComputedStyle(document.body).backgroundColor")
-            assert background.startswith("rgb(14, 19, 32)"), background
-            shot(ana, "03-lobby-dark")
-            ana.click("#open-settings")
-            ana.find("label.segment:has(#theme-light)").click()
-            ana.find("label.swatch[data-accent='blue']").click()
-            assert ana.js("return document.documentElement.dataset.theme") == "light"
-            ana.press(Keys.ESCAPE)
-            ana.wait(lambda: not ana.visible("#settings-dialog"), "Escape to close the dialog")
-        checks.run("appearance and accent apply at once and survive a reload", settings_and_theme_survive_reload)
+    def second_player_joins_by_link():
+        # Bob plays in the dark theme with a purple accent, so the screenshots cover both themes.
+        bob.open("/")
+        bob.js("localStorage.setItem('wordrooms.prefs', JSON.stringify({theme: 'dark', accent: 'purple'}))")
+        bob.open(f"/r/{code.lower()}")
+        bob.wait_visible("#name-form")
+        shot(bob, "04b-name-prompt")
+        bob.type_into("#name-input", "Bob", enter=True)
+        bob.wait_visible("#word .tile")
+        for page in (ana, bob):
+            page.wait(lambda p=page: len(p.finds("#member-list .member")) == 2, "two members")
+        assert bob.js("return location.pathname") == f"/r/{code}"
+        assert bob.text("#room-code") == code
+        names = bob.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
+        assert names == ["Ana", "Bob (you)"], names
+        assert "Host" in ana.text("#member-list .member"), "host badge"
+        assert bob.js("return localStorage.getItem('wordrooms.prefs')").find('"Bob"') > 0, "name remembered"
+    checks.run("a second player opens the link, gives a name and joins", second_player_joins_by_link)
 
-        # --- Create a Snowman room ---------------------------------------------------------------------------------
-        def create_snowman_room():
-            ana.click("#create-room")
-            ana.wait_visible("#create-dialog")
-            assert ana.js("return document.querySelector('#create-name').value") == "Ana", "name remembered"
-            ana.find("label.choice:has(input[value='snowman'])").click()
-            minus = "#create-dialog [data-setting='maxWrongGuesses'] .stepper-button:first-of-type"
-            for _ in range(6):
-                if ana.find(minus).is_enabled():
-                    ana.find(minus).click()
-            value = ana.text("#create-dialog [data-setting='maxWrongGuesses'] .stepper-value")
-            assert value == "3", f"clamped at 3, got {value}"
-            assert not ana.find(minus).is_enabled(), "− disabled at the minimum"
-            spin = ana.find("#create-dialog [data-setting='turnSeconds'] .stepper-value")
-            # New rooms have a 60 s turn timer; Home switches it off (this room plays untimed until the host sets 30 s).
-            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "60 s"
-            spin.send_keys(Keys.HOME)
-            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "Off"
-            spin.send_keys(Keys.ARROW_UP)
-            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "10 s"
-            spin.send_keys(Keys.ARROW_DOWN)
-            assert ana.text("#create-dialog [data-setting='turnSeconds'] .stepper-value") == "Off"
-            shot(ana, "04-create-dialog")
-            ana.find("#create-submit").click()
-            ana.wait(lambda: ana.room_code() is not None, "the room URL")
-            ana.wait_visible("#word .tile")
-            return ana.room_code()
-        code = checks.run("create a Snowman room with stepper settings; the URL becomes /r/CODE", create_snowman_room)
-        if not code:
-            raise SystemExit(browser_support.report(checks, started))
+    def copy_link():
+        ana.click("#copy-link")
+        ana.wait(lambda: "Copied" in ana.text("#copy-link") or ana.visible(".toast"), "copy feedback")
+    checks.run("the copy-link button copies or shows the link", copy_link)
 
-        def second_player_joins_by_link():
-            # Bob plays in the dark theme with a purple accent, so the screenshots cover both themes.
-            bob.open("/")
-            bob.js("localStorage.setItem('wordrooms.prefs', JSON.stringify({theme: 'dark', accent: 'purple'}))")
-            bob.open(f"/r/{code.lower()}")
-            bob.wait_visible("#name-form")
-            shot(bob, "04b-name-prompt")
-            bob.type_into("#name-input", "Bob", enter=True)
-            bob.wait_visible("#word .tile")
-            for page in (ana, bob):
-                page.wait(lambda p=page: len(p.finds("#member-list .member")) == 2, "two members")
-            assert bob.js("return location.pathname") == f"/r/{code}"
-            assert bob.text("#room-code") == code
-            names = bob.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
-            assert names == ["Ana", "Bob (you)"], names
-            assert "Host" in ana.text("#member-list .member"), "host badge"
-            assert bob.js("return localStorage.getItem('wordrooms.prefs')").find('"Bob"') > 0, "name remembered"
-        checks.run("a second player opens the link, gives a name and joins", second_player_joins_by_link)
+    # --- Snowman games -----------------------------------------------------------------------------------------
+    players = [ana, bob]
 
-        def copy_link():
-            ana.click("#copy-link")
-            ana.wait(lambda: "Copied" in ana.text("#copy-link") or ana.visible(".toast"), "copy feedback")
-        checks.run("the copy-link button copies or shows the link", copy_link)
-
-        # --- Snowman games -----------------------------------------------------------------------------------------
-        players = [ana, bob]
-
-        def page_with_turn():
-            for _ in range(50):
-                for page in players:
-                    if page.js("return document.querySelector('#turn')?.dataset.mine") == "true" and page.visible("#turn"):
-                        return page
-                time.sleep(0.1)
-            raise AssertionError("nobody has the turn")
-
-        def play_game(want_loss, on_keyboard_every=3, screenshot_after=None):
-            moves = 0
-            while ana.js("return document.querySelector('#status-line').dataset.status") == "inProgress":
-                page = page_with_turn()
-                view = page.snowman_view()
-                letter = solver.letter(view["tiles"], view["guessed"], want_loss)
-                before = len(view["guessed"])
-                if moves % on_keyboard_every == 2:
-                    page.click(f".key[data-letter='{letter}']")
-                else:
-                    page.press(letter.lower())
-                for other in players:
-                    other.wait(lambda o=other: len(o.snowman_view()["guessed"]) > before, f"guess {letter} to show")
-                moves += 1
-                if screenshot_after is not None and moves == screenshot_after:
-                    shot(ana, "05a-snowman-first-game")
-                assert moves < 40, "game does not end"
+    def page_with_turn():
+        for _ in range(50):
             for page in players:
-                page.wait(lambda p=page: p.snowman_view()["status"] == ana.snowman_view()["status"], "the end on both pages")
-            return ana.js("return document.querySelector('#status-line').dataset.status")
+                if page.js("return document.querySelector('#turn')?.dataset.mine") == "true" and page.visible("#turn"):
+                    return page
+            time.sleep(0.1)
+        raise AssertionError("nobody has the turn")
 
-        def start_next_game_with_enter():
-            assert ana.visible("#new-game"), "New game shown to the host"
-            assert not bob.visible("#new-game"), "not to others"
-            assert "Waiting for Ana" in (bob.text("#waiting-host") or ""), bob.text("#waiting-host")
-            number = len(ana.snowman_view()["history"])
-            ana.js("document.activeElement.blur()")
-            ana.press(Keys.ENTER)
-            ana.wait(lambda: ana.js("return document.querySelector('#status-line').dataset.status") == "inProgress",
-                     "Enter to start the next game")
-            for page in players:
-                page.wait(lambda p=page: all(not letter for letter, _ in p.snowman_view()["tiles"]), "a fresh word")
-            assert len(ana.snowman_view()["history"]) == number
-            visibility = ana.js("const b = document.querySelector('#new-game'); return [getComputedStyle(b).visibility, b.disabled, b.isConnected]")
-            assert visibility == ["hidden", True, True], visibility
-            ana.wait(lambda: ana.js("return document.activeElement.id") == "guess-input", "focus on the guess input")
-
-        outcomes = {}
-        def win_and_lose():
-            first = True
-            for game in range(1, 9):
-                want_loss = "won" in outcomes and "lost" not in outcomes
-                result = play_game(want_loss, screenshot_after=2 if first else None)
-                first = False
-                views = [page.snowman_view() for page in players]
-                assert views[0] == views[1], f"pages differ after game {game}: {views[0]} vs {views[1]}"
-                if result not in outcomes:
-                    outcomes[result] = views[0]
-                    if result == "lost":
-                        shot(ana, "06-snowman-lost")
-                    else:
-                        shot(bob, "07-snowman-won")
-                if "won" in outcomes and "lost" in outcomes:
-                    return
-                start_next_game_with_enter()
-            raise AssertionError(f"only saw {sorted(outcomes)} in 8 games")
-        checks.run("Snowman games end won and lost, identically on both pages", win_and_lose)
-
-        def lost_game_shows_missing_letters_in_red():
-            view = outcomes["lost"]
-            missed = [letter for letter, is_missed in view["tiles"] if is_missed]
-            assert missed and all(missed), view["tiles"]
-            color = ana.js("const t = document.querySelector('#word .tile.is-missed'); return t ? getComputedStyle(t).color : null")
-            if color:  # the lost game may not be the last one shown
-                red, green, blue = [int(part) for part in color[color.index("(") + 1:color.index(")")].split(",")[:3]]
-                assert red > 150 and green < 80, color
-            assert view["stage"] == "3", view["stage"]
-        checks.run("a lost game shows the missing letters in red boxes and the melted snowman", lost_game_shows_missing_letters_in_red)
-
-        def history_lists_finished_games():
-            buttons = ana.finds("#history-list button")
-            assert len(buttons) >= 2, len(buttons)
-            last = buttons[0]
-            word = last.find_element(By.CSS_SELECTOR, ".history-name").text
-            last.click()
-            ana.wait_visible("#history-detail")
-            assert ana.text("#history-detail .history-word") == word
-            assert "Game" in ana.text("#history-detail .history-result")
-            assert ana.finds("#history-detail li"), "scores in the detail"
-        checks.run("the history sidebar shows a finished game's word, result and scores", history_lists_finished_games)
-
-        mobile = None
-
-        def phone():
-            nonlocal mobile
-            if mobile is None:
-                mobile = Page("Cleo", args.base_url, width=360, height=740, phone=True)
-                pages.append(mobile)
-            return mobile
-
-        def phone_watches_snowman():
-            cleo = phone()
-            cleo.open(f"/r/{code}")
-            cleo.wait_visible("#name-form")
-            cleo.type_into("#name-input", "Cleo")
-            cleo.click("#watch-button")
-            cleo.wait_visible("#word .tile")
-            width = cleo.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-            assert width == [360, 360], f"no sideways scrolling at 360px: {width}"
-            assert cleo.snowman_view()["tiles"] == ana.snowman_view()["tiles"]
-            assert cleo.js("return document.querySelector('#guess-input').disabled") is True, "spectators do not guess"
-            shot(cleo, "10a-mobile-360-snowman")
-            cleo.js("document.querySelector('.keyboard').scrollIntoView({block: 'center'})")
-            shot(cleo, "10b-mobile-360-snowman-keyboard", top=False)
-            cleo.click("#leave-room")
-            cleo.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
-            cleo.wait_visible("#create-room")
-            ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "the spectator gone")
-        checks.run("a 360 px phone watches the Snowman room without sideways scrolling", phone_watches_snowman)
-
-        def host_settings_and_countdown():
-            plus = "#host-settings [data-setting='turnSeconds'] .stepper-button:last-of-type"
-            for _ in range(5):
-                ana.click(plus)
-            assert ana.text("#host-settings [data-setting='turnSeconds'] .stepper-value") == "30 s"
-            ana.click("#save-settings")
-            bob.wait(lambda: "30 s" in (bob.text("#host-settings .settings-summary") or ""), "the new settings for everyone")
-            assert not bob.visible("#save-settings"), "only the host edits settings"
-            start_next_game_with_enter()
-            for page in players:
-                page.wait(lambda p=page: p.visible("#turn-countdown") or p.js("return document.querySelector('#turn').hidden") is True,
-                          "the countdown")
-            timer_page = page_with_turn()
-            shot(timer_page, "05-snowman-in-progress")
-            first = int(timer_page.text("#turn-countdown").split(":")[1])
-            assert 25 <= first <= 30, first
-            time.sleep(1.3)
-            second = int(timer_page.text("#turn-countdown").split(":")[1])
-            assert second < first, (first, second)
-        checks.run("host settings apply to the next game and the turn countdown runs", host_settings_and_countdown)
-
-        def keyboard_and_turn_rules():
+    def play_game(want_loss, on_keyboard_every=3, screenshot_after=None):
+        moves = 0
+        while ana.js("return document.querySelector('#status-line').dataset.status") == "inProgress":
             page = page_with_turn()
-            other = bob if page is ana else ana
-            before = len(page.snowman_view()["guessed"])
-            other.press("q")
-            other.wait(lambda: "Not your turn" in (other.text("#guess-error") or ""), "a not-your-turn message")
-            page.press("e")
-            page.wait(lambda: len(page.snowman_view()["guessed"]) == before + 1, "the guess")
-            assert not other.find(".key[data-letter='E']").is_enabled(), "used letters are disabled"
-        checks.run("typing guesses only on your turn; used keys are disabled", keyboard_and_turn_rules)
+            view = page.snowman_view()
+            letter = solver.letter(view["tiles"], view["guessed"], want_loss)
+            before = len(view["guessed"])
+            if moves % on_keyboard_every == 2:
+                page.click(f".key[data-letter='{letter}']")
+            else:
+                page.press(letter.lower())
+            for other in players:
+                other.wait(lambda o=other: len(o.snowman_view()["guessed"]) > before, f"guess {letter} to show")
+            moves += 1
+            if screenshot_after is not None and moves == screenshot_after:
+                shot(ana, "05a-snowman-first-game")
+            assert moves < 40, "game does not end"
+        for page in players:
+            page.wait(lambda p=page: p.snowman_view()["line"] == ana.snowman_view()["line"], "the end on both pages")
+        return ana.js("return document.querySelector('#status-line').dataset.status")
 
-        def chat_between_players():
-            ana.type_into("#chat-input", "good luck, Bob!", enter=True)
-            bob.wait(lambda: "good luck, Bob!" in (bob.text("#chat-list") or ""), "the chat line")
-            assert ana.js("return document.querySelector('#chat-input').value") == ""
-            assert int(ana.js("return document.querySelector('#chat-input').maxLength")) == 200
-        checks.run("chat lines reach the other player", chat_between_players)
+    def start_next_game_with_enter():
+        assert ana.visible("#new-game"), "New game shown to the host"
+        assert not bob.visible("#new-game"), "not to others"
+        assert "Waiting for Ana" in (bob.text("#waiting-host") or ""), bob.text("#waiting-host")
+        number = len(ana.snowman_view()["history"])
+        ana.js("document.activeElement.blur()")
+        ana.press(Keys.ENTER)
+        ana.wait(lambda: ana.js("return document.querySelector('#status-line').dataset.status") == "inProgress",
+                 "Enter to start the next game")
+        for page in players:
+            page.wait(lambda p=page: all(not letter for letter, _ in p.snowman_view()["tiles"]), "a fresh word")
+        assert len(ana.snowman_view()["history"]) == number
+        visibility = ana.js("const b = document.querySelector('#new-game'); return [getComputedStyle(b).visibility, b.disabled, b.isConnected]")
+        assert visibility == ["hidden", True, True], visibility
+        ana.wait(lambda: ana.js("return document.activeElement.id") == "guess-input", "focus on the guess input")
 
-        # --- Dropped connection and reload ---------------------------------------------------------------------------
-        def reconnect_after_network_loss():
-            bob.offline(True)
-            bob.wait_visible("#connection-banner", timeout=5)
-            assert "Reconnecting" in bob.text("#connection-banner"), bob.text("#connection-banner")
-            assert bob.js("return document.querySelector('#chat-input').disabled") is True, "input disabled offline"
-            shot(bob, "08-reconnecting")
-            # The room moves on while Bob is away: Ana chats (and guesses if it is her turn).
-            ana.wait(lambda: "away" in (ana.text("#member-list") or "") or "away" in (ana.text("#snowman-scores") or ""),
-                     "Bob shown as away")
-            ana.type_into("#chat-input", "are you there?", enter=True)
-            ana.wait(lambda: "are you there?" in ana.text("#chat-list"), "Ana's chat line")
-            time.sleep(1.5)
-            bob.offline(False)
-            bob.wait(lambda: not bob.visible("#connection-banner"), "the banner to go away", timeout=15)
-            bob.wait(lambda: "are you there?" in (bob.text("#chat-list") or ""), "the missed chat line")
-            for page in players:
-                page.wait(lambda p=page: "away" not in (p.text("#member-list") or ""), "both connected again")
-            assert ana.snowman_view() == bob.snowman_view(), "same game after resume"
-            turn_page = next((p for p in players if p.js("return document.querySelector('#status-line').textContent").startswith("Your turn")), None)
-            line = ana.snowman_view()["status"] or ""
-            if "'s turn" in line:
-                assert turn_page is not None, f"nobody is told it is their turn: {line}"
-                assert line.startswith(turn_page.name), (line, turn_page.name)
-            assert ana.text("#chat-list") == bob.text("#chat-list"), "same chat after resume"
-        checks.run("a lost connection shows 'reconnecting' and resumes to the same state", reconnect_after_network_loss)
+    outcomes = {}
+    def win_and_lose():
+        first = True
+        for game in range(1, 9):
+            want_loss = "won" in outcomes and "lost" not in outcomes
+            result = play_game(want_loss, screenshot_after=2 if first else None)
+            first = False
+            views = [page.snowman_view() for page in players]
+            assert views[0] == views[1], f"pages differ after game {game}: {views[0]} vs {views[1]}"
+            if result not in outcomes:
+                outcomes[result] = views[0]
+                if result == "lost":
+                    shot(ana, "06-snowman-lost")
+                else:
+                    shot(bob, "07-snowman-won")
+            if "won" in outcomes and "lost" in outcomes:
+                return
+            start_next_game_with_enter()
+        raise AssertionError(f"only saw {sorted(outcomes)} in 8 games")
+    checks.run("Snowman games end won and lost, identically on both pages", win_and_lose)
 
-        def reload_resumes_the_seat():
-            bob.driver.refresh()
-            bob.wait_visible("#word .tile")
-            bob.wait(lambda: len(bob.finds("#member-list .member")) == 2, "two members")
-            names = bob.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
-            assert names == ["Ana", "Bob (you)"], names
-            bob.wait(lambda: bob.snowman_view() == ana.snowman_view(), "the same game after reload")
-        checks.run("reloading /r/CODE resumes the same seat", reload_resumes_the_seat)
+    def lost_game_shows_missing_letters_in_red():
+        view = outcomes["lost"]
+        missed = [letter for letter, is_missed in view["tiles"] if is_missed]
+        assert missed and all(missed), view["tiles"]
+        color = ana.js("const t = document.querySelector('#word .tile.is-missed'); return t ? getComputedStyle(t).color : null")
+        if color:  # the lost game may not be the last one shown
+            red, green, blue = [int(part) for part in color[color.index("(") + 1:color.index(")")].split(",")[:3]]
+            assert red > 150 and green < 80, color
+        assert view["stage"] == "3", view["stage"]
+    checks.run("a lost game shows the missing letters in red boxes and the melted snowman", lost_game_shows_missing_letters_in_red)
 
-        def make_host_and_back():
-            ana.click("#member-list [data-action='host']")
-            bob.wait(lambda: "Host" in bob.js("return document.querySelectorAll('#member-list .member')[1].textContent"), "Bob as host")
-            bob.wait_visible("#save-settings")
-            bob.click("#member-list [data-action='host']")
-            ana.wait(lambda: "Host" in ana.js("return document.querySelectorAll('#member-list .member')[0].textContent"), "Ana as host again")
-        checks.run("the host hands hosting over and gets it back", make_host_and_back)
+    def history_lists_finished_games():
+        buttons = ana.finds("#history-list button")
+        assert len(buttons) >= 2, len(buttons)
+        last = buttons[0]
+        word = last.find_element(By.CSS_SELECTOR, ".history-name").text
+        last.click()
+        ana.wait_visible("#history-detail")
+        assert ana.text("#history-detail .history-word") == word
+        assert "Game" in ana.text("#history-detail .history-result")
+        assert ana.finds("#history-detail li"), "scores in the detail"
+    checks.run("the history sidebar shows a finished game's word, result and scores", history_lists_finished_games)
 
-        def leave_to_lobby():
-            for page in players:
-                page.click("#leave-room")
-                page.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
-                page.wait(lambda p=page: p.js("return location.pathname") == "/", "the lobby")
-                page.wait_visible("#create-room")
-        checks.run("Leave returns both players to the lobby", leave_to_lobby)
+    mobile = None
 
-        # --- Word Scramble -------------------------------------------------------------------------------------------
-        def create_scramble_room_seen_live():
-            bob.wait(lambda: bob.visible(".empty-state") or bob.visible(".room-list"), "Bob's lobby")
-            ana.click("#create-room")
-            ana.wait_visible("#create-dialog")
-            ana.find("label.choice:has(input[value='scramble'])").click()
-            ana.find("label.choice:has(input[value='private'])").click()
-            ana.find("label.choice:has(input[value='public'])").click()
-            shot(ana, "04c-create-dialog-scramble")
-            for key in ("rounds", "roundSeconds"):
-                spin = ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value")
-                spin.send_keys(Keys.HOME)
-            assert ana.text("#create-dialog [data-setting='rounds'] .stepper-value") == "3"
-            assert ana.text("#create-dialog [data-setting='roundSeconds'] .stepper-value") == "30 s"
-            ana.find("#create-submit").click()
-            ana.wait(lambda: ana.room_code() is not None and ana.visible("#start-match"), "the scramble room")
-            room = ana.room_code()
-            bob.click("#tab-scramble")
-            bob.wait(lambda: room in (bob.text("#rooms-panel") or ""), "the new room in Bob's live lobby list")
-            return room
-        scramble_code = checks.run("a new public Word Scramble room appears live in the other lobby", create_scramble_room_seen_live)
-        if not scramble_code:
-            raise SystemExit(browser_support.report(checks, started))
+    def phone():
+        nonlocal mobile
+        if mobile is None:
+            mobile = suite.add(Page("Cleo", args.base_url, width=360, height=740, phone=True))
+        return mobile
 
-        def join_by_code_lowercase():
-            bob.type_into("#join-code", scramble_code.lower(), enter=True)
-            bob.wait_visible("#root-word")
-            bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-host") or ""), "waiting for the host")
-            assert not bob.visible("#start-match")
-        checks.run("join by code (lowercase) enters the room; only the host can start", join_by_code_lowercase)
+    def phone_watches_snowman():
+        cleo = phone()
+        cleo.open(f"/r/{code}")
+        cleo.wait_visible("#name-form")
+        cleo.type_into("#name-input", "Cleo")
+        cleo.click("#watch-button")
+        cleo.wait_visible("#word .tile")
+        width = cleo.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width == [360, 360], f"no sideways scrolling at 360px: {width}"
+        assert cleo.snowman_view()["tiles"] == ana.snowman_view()["tiles"]
+        assert cleo.js("return document.querySelector('#guess-input').disabled") is True, "spectators do not guess"
+        shot(cleo, "10a-mobile-360-snowman")
+        cleo.js("document.querySelector('.keyboard').scrollIntoView({block: 'center'})")
+        shot(cleo, "10b-mobile-360-snowman-keyboard", top=False)
+        cleo.click("#leave-room")
+        cleo.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
+        cleo.wait_visible("#create-room")
+        ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "the spectator gone")
+    checks.run("a 360 px phone watches the Snowman room without sideways scrolling", phone_watches_snowman)
 
-        valid_words = []
-        def play_a_round():
-            ana.click("#start-match")
-            for page in players:
-                page.wait(lambda p=page: len(p.scramble_view()["root"] or "") == 8 and p.visible("#word-input"), "a root word")
-            root = ana.scramble_view()["root"].lower()
-            assert bob.scramble_view()["root"].lower() == root
-            letters = collections.Counter(root)
-            valid = sorted({w for w in dictionary if 3 <= len(w) <= 8 and w != root and w.isascii() and w.isalpha()
-                            and w.islower() and spellable(w, letters)}, key=lambda w: (-len(w), w))
-            assert len(valid) >= 5, valid
-            valid_words.extend(valid)
-            submitted = []
-            for page, word in ((ana, valid[0]), (bob, valid[1]), (ana, valid[-1]), (bob, valid[2]), (ana, valid[3])):
-                page.type_into("#word-input", word, enter=True)
-                page.wait(lambda p=page, w=word: any(f.startswith(w + "/") for f in p.scramble_view()["found"]), f"{word} to be accepted")
-                assert page.js("return document.querySelector('#word-input').value") == "", "the input clears"
-                submitted.append(word)
-            for page in players:
-                page.wait(lambda p=page: len(p.scramble_view()["found"]) == len(submitted), "all words on both pages")
-            view = ana.scramble_view()
-            assert [entry.split("/")[0] for entry in view["found"]] == list(reversed(submitted)), view["found"]
-            assert all(entry.split("/")[1] == str(len(entry.split("/")[0])) for entry in view["found"]), "length badges"
-            assert view["progress"].startswith(f"{len(submitted)} of "), view["progress"]
-            names = ana.js("return [...document.querySelectorAll('#found-list .found-by')].map(e => e.textContent)")
-            assert names[0] == "you" and names[1] == "Bob", names
-            return root, submitted
-        played = checks.run("valid words are accepted, listed newest first with length and finder", play_a_round)
+    def host_settings_and_countdown():
+        plus = "#host-settings [data-setting='turnSeconds'] .stepper-button:last-of-type"
+        for _ in range(5):
+            ana.click(plus)
+        assert ana.text("#host-settings [data-setting='turnSeconds'] .stepper-value") == "30 s"
+        ana.click("#save-settings")
+        bob.wait(lambda: "30 s" in (bob.text("#host-settings .settings-summary") or ""), "the new settings for everyone")
+        assert not bob.visible("#save-settings"), "only the host edits settings"
+        start_next_game_with_enter()
+        for page in players:
+            page.wait(lambda p=page: p.visible("#turn-countdown") or p.js("return document.querySelector('#turn').hidden") is True,
+                      "the countdown")
+        timer_page = page_with_turn()
+        shot(timer_page, "05-snowman-in-progress")
+        first = int(timer_page.text("#turn-countdown").split(":")[1])
+        assert 25 <= first <= 30, first
+        time.sleep(1.3)
+        second = int(timer_page.text("#turn-countdown").split(":")[1])
+        assert second < first, (first, second)
+    checks.run("host settings apply to the next game and the turn countdown runs", host_settings_and_countdown)
 
-        def refused_words_show_the_server_error():
-            root, submitted = played
-            bob.type_into("#word-input", submitted[0], enter=True)
-            bob.wait_visible("#word-error")
-            assert "Already found" in bob.text("#word-error"), bob.text("#word-error")
-            bob.type_into("#word-input", "zzzq", enter=True)
-            bob.wait(lambda: "Not in the letters" in (bob.text("#word-error") or ""), "a cannot-spell error")
-            nonsense = next(candidate for candidate in ("".join(p) for p in itertools.permutations(root[:5], 4))
-                            if candidate not in set(valid_words))
-            bob.type_into("#word-input", nonsense, enter=True)
-            bob.wait(lambda: "Not a word" in (bob.text("#word-error") or ""), "a not-a-word error")
-            assert nonsense in bob.text("#word-error")
-            assert len(bob.scramble_view()["found"]) == len(submitted), "nothing added"
-            shot(bob, "09-scramble-round")
-            assert ana.scramble_view() == bob.scramble_view(), "both pages alike"
-        checks.run("refused words show the server's title and message", refused_words_show_the_server_error)
+    def keyboard_and_turn_rules():
+        page = page_with_turn()
+        other = bob if page is ana else ana
+        before = len(page.snowman_view()["guessed"])
+        other.press("q")
+        other.wait(lambda: "Not your turn" in (other.text("#guess-error") or ""), "a not-your-turn message")
+        page.press("e")
+        page.wait(lambda: len(page.snowman_view()["guessed"]) == before + 1, "the guess")
+        assert not other.find(".key[data-letter='E']").is_enabled(), "used letters are disabled"
+    checks.run("typing guesses only on your turn; used keys are disabled", keyboard_and_turn_rules)
 
-        def phone_joins_with_the_remembered_name():
-            mobile = phone()
-            mobile.open(f"/r/{scramble_code}")
-            mobile.wait_visible("#root-word")
-            assert not mobile.visible("#name-form"), "the name is asked only the first time"
-            names = mobile.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
-            assert names == ["Ana", "Bob", "Cleo (you)"], names
-            width = mobile.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-            assert width == [360, 360], f"no sideways scrolling at 360px: {width}"
-            shot(mobile, "10c-mobile-360-scramble")
-            mobile.js("document.querySelector('#found-list').scrollIntoView()")
-            shot(mobile, "10d-mobile-360-scramble-words", top=False)
-        checks.run("a 360 px phone joins by link with its remembered name, without sideways scrolling", phone_joins_with_the_remembered_name)
+    def chat_between_players():
+        ana.type_into("#chat-input", "good luck, Bob!", enter=True)
+        bob.wait(lambda: "good luck, Bob!" in (bob.text("#chat-list") or ""), "the chat line")
+        assert ana.js("return document.querySelector('#chat-input').value") == ""
+        assert int(ana.js("return document.querySelector('#chat-input').maxLength")) == 200
+    checks.run("chat lines reach the other player", chat_between_players)
 
-        def intermission_lists_missed_words():
-            root, submitted = played
-            for page in players:
-                page.wait(lambda p=page: p.visible("#missed-card"), "the end of round 1", timeout=45)
-            missed = ana.js("return [...document.querySelectorAll('#missed-list li')].map(e => e.textContent)")
-            assert missed, "missed words listed"
-            assert not set(missed) & set(submitted), "found words are not missed"
-            assert set(missed) <= set(valid_words), set(missed) - set(valid_words)
-            assert "Next round in" in ana.text("#round-timer"), ana.text("#round-timer")
-            shot(ana, "11-scramble-intermission")
-            assert bob.js("return document.querySelector('#word-input').disabled") is True or not bob.visible("#word-input")
-        checks.run("between rounds the missed words are listed", intermission_lists_missed_words)
+    # --- Dropped connection and reload ---------------------------------------------------------------------------
+    def reconnect_after_network_loss():
+        bob.offline(True)
+        bob.wait_visible("#connection-banner", timeout=5)
+        assert "Reconnecting" in bob.text("#connection-banner"), bob.text("#connection-banner")
+        assert bob.js("return document.querySelector('#chat-input').disabled") is True, "input disabled offline"
+        shot(bob, "08-reconnecting")
+        # The room moves on while Bob is away: Ana chats (and guesses if it is her turn).
+        ana.wait(lambda: "away" in (ana.text("#member-list") or "") or "away" in (ana.text("#snowman-scores") or ""),
+                 "Bob shown as away")
+        ana.type_into("#chat-input", "are you there?", enter=True)
+        ana.wait(lambda: "are you there?" in ana.text("#chat-list"), "Ana's chat line")
+        time.sleep(1.5)
+        bob.offline(False)
+        bob.wait(lambda: not bob.visible("#connection-banner"), "the banner to go away", timeout=15)
+        bob.wait(lambda: "are you there?" in (bob.text("#chat-list") or ""), "the missed chat line")
+        for page in players:
+            page.wait(lambda p=page: "away" not in (p.text("#member-list") or ""), "both connected again")
+        assert ana.snowman_view() == bob.snowman_view(), "same game after resume"
+        turn_page = next((p for p in players if p.js("return document.querySelector('#status-line').textContent").startswith("Your turn")), None)
+        line = ana.snowman_view()["line"] or ""
+        if "'s turn" in line:
+            assert turn_page is not None, f"nobody is told it is their turn: {line}"
+            assert line.startswith(turn_page.name), (line, turn_page.name)
+        assert ana.text("#chat-list") == bob.text("#chat-list"), "same chat after resume"
+    checks.run("a lost connection shows 'reconnecting' and resumes to the same state", reconnect_after_network_loss)
 
-        def phone_lobby_and_kick():
-            mobile = phone()
-            ana.click("#member-list .member:nth-child(3) [data-action='kick']")
-            ana.click("#member-list .member:nth-child(3) [data-action='kick']")
-            mobile.wait(lambda: "Removed" in (mobile.text("main") or ""), "Cleo removed")
-            shot(mobile, "12-mobile-360-removed")
-            mobile.click(".prompt-card .button-primary")
-            mobile.wait_visible("#create-room")
-            width = mobile.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-            assert width == [360, 360], width
-            mobile.wait(lambda: not mobile.visible("#connection-banner") and not mobile.visible(".toast"), "a calm lobby")
-            shot(mobile, "13-mobile-360-lobby")
-            ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "two members left")
-        checks.run("the host removes a member (with confirmation); the phone lobby fits 360 px", phone_lobby_and_kick)
+    def reload_resumes_the_seat():
+        bob.driver.refresh()
+        bob.wait_visible("#word .tile")
+        bob.wait(lambda: len(bob.finds("#member-list .member")) == 2, "two members")
+        names = bob.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
+        assert names == ["Ana", "Bob (you)"], names
+        bob.wait(lambda: bob.snowman_view() == ana.snowman_view(), "the same game after reload")
+    checks.run("reloading /r/CODE resumes the same seat", reload_resumes_the_seat)
 
-        def final_scoreboard():
-            for page in players:
-                page.wait(lambda p=page: p.visible("#final-scoreboard"), "the end of the match", timeout=110)
-            rows = ana.js("return [...document.querySelectorAll('#final-scoreboard li')].map(e => e.textContent)")
-            # Standings keep everyone who played in the match, Cleo (removed) included.
-            assert rows[0].startswith("1") and any("Ana" in row for row in rows) and any("Bob" in row for row in rows), rows
-            assert "Match over" in ana.text("#status-line"), ana.text("#status-line")
-            assert ana.visible("#start-match") and "new match" in ana.text("#start-match")
-            assert not bob.visible("#start-match")
-            shot(ana, "14-scramble-final")
-        checks.run("the match ends with the final standings and the host can start another", final_scoreboard)
+    def make_host_and_back():
+        ana.click("#member-list [data-action='host']")
+        bob.wait(lambda: "Host" in bob.js("return document.querySelectorAll('#member-list .member')[1].textContent"), "Bob as host")
+        bob.wait_visible("#save-settings")
+        bob.click("#member-list [data-action='host']")
+        ana.wait(lambda: "Host" in ana.js("return document.querySelectorAll('#member-list .member')[0].textContent"), "Ana as host again")
+    checks.run("the host hands hosting over and gets it back", make_host_and_back)
 
-        for page in pages:
-            errors = page.console_errors()
-            checks.record(f"no console errors on {page.name}'s page", not errors, "; ".join(errors)[:500])
-    finally:
-        for page in pages:
-            page.quit()
-    return browser_support.report(checks, started)
+    def leave_to_lobby():
+        for page in players:
+            page.click("#leave-room")
+            page.click("#leave-confirm")  # Leave asks first (Back keeps the seat instead)
+            page.wait(lambda p=page: p.js("return location.pathname") == "/", "the lobby")
+            page.wait_visible("#create-room")
+    checks.run("Leave returns both players to the lobby", leave_to_lobby)
+
+    # --- Word Scramble -------------------------------------------------------------------------------------------
+    def create_scramble_room_seen_live():
+        bob.wait(lambda: bob.visible(".empty-state") or bob.visible(".room-list"), "Bob's lobby")
+        ana.click("#create-room")
+        ana.wait_visible("#create-dialog")
+        ana.find("label.choice:has(input[value='scramble'])").click()
+        ana.find("label.choice:has(input[value='private'])").click()
+        ana.find("label.choice:has(input[value='public'])").click()
+        shot(ana, "04c-create-dialog-scramble")
+        for key in ("rounds", "roundSeconds"):
+            spin = ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value")
+            spin.send_keys(Keys.HOME)
+        assert ana.text("#create-dialog [data-setting='rounds'] .stepper-value") == "3"
+        assert ana.text("#create-dialog [data-setting='roundSeconds'] .stepper-value") == "30 s"
+        room = ana.submit_create_dialog(ready="#start-match")
+        bob.click("#tab-scramble")
+        bob.wait(lambda: room in (bob.text("#rooms-panel") or ""), "the new room in Bob's live lobby list")
+        return room
+    scramble_code = suite.require(checks.run("a new public Word Scramble room appears live in the other lobby",
+                                             create_scramble_room_seen_live))
+
+    def join_by_code_lowercase():
+        bob.type_into("#join-code", scramble_code.lower(), enter=True)
+        bob.wait_visible("#root-word")
+        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-host") or ""), "waiting for the host")
+        assert not bob.visible("#start-match")
+    checks.run("join by code (lowercase) enters the room; only the host can start", join_by_code_lowercase)
+
+    valid_words = []
+    def play_a_round():
+        ana.click("#start-match")
+        for page in players:
+            page.wait(lambda p=page: len(p.scramble_view()["root"] or "") == 8 and p.visible("#word-input"), "a root word")
+        root = ana.scramble_view()["root"].lower()
+        assert bob.scramble_view()["root"].lower() == root
+        letters = collections.Counter(root)
+        valid = sorted({w for w in dictionary if 3 <= len(w) <= 8 and w != root and w.isascii() and w.isalpha()
+                        and w.islower() and spellable(w, letters)}, key=lambda w: (-len(w), w))
+        assert len(valid) >= 5, valid
+        valid_words.extend(valid)
+        submitted = []
+        for page, word in ((ana, valid[0]), (bob, valid[1]), (ana, valid[-1]), (bob, valid[2]), (ana, valid[3])):
+            page.type_into("#word-input", word, enter=True)
+            page.wait(lambda p=page, w=word: any(f.startswith(w + "/") for f in p.scramble_view()["found"]), f"{word} to be accepted")
+            assert page.js("return document.querySelector('#word-input').value") == "", "the input clears"
+            submitted.append(word)
+        for page in players:
+            page.wait(lambda p=page: len(p.scramble_view()["found"]) == len(submitted), "all words on both pages")
+        view = ana.scramble_view()
+        assert [entry.split("/")[0] for entry in view["found"]] == list(reversed(submitted)), view["found"]
+        assert all(entry.split("/")[1] == str(len(entry.split("/")[0])) for entry in view["found"]), "length badges"
+        assert view["progress"].startswith(f"{len(submitted)} of "), view["progress"]
+        names = ana.js("return [...document.querySelectorAll('#found-list .found-by')].map(e => e.textContent)")
+        assert names[0] == "you" and names[1] == "Bob", names
+        return root, submitted
+    played = checks.run("valid words are accepted, listed newest first with length and finder", play_a_round)
+
+    def refused_words_show_the_server_error():
+        root, submitted = played
+        bob.type_into("#word-input", submitted[0], enter=True)
+        bob.wait_visible("#word-error")
+        assert "Already found" in bob.text("#word-error"), bob.text("#word-error")
+        bob.type_into("#word-input", "zzzq", enter=True)
+        bob.wait(lambda: "Not in the letters" in (bob.text("#word-error") or ""), "a cannot-spell error")
+        nonsense = next(candidate for candidate in ("".join(p) for p in itertools.permutations(root[:5], 4))
+                        if candidate not in set(valid_words))
+        bob.type_into("#word-input", nonsense, enter=True)
+        bob.wait(lambda: "Not a word" in (bob.text("#word-error") or ""), "a not-a-word error")
+        assert nonsense in bob.text("#word-error")
+        assert len(bob.scramble_view()["found"]) == len(submitted), "nothing added"
+        shot(bob, "09-scramble-round")
+        assert ana.scramble_view() == bob.scramble_view(), "both pages alike"
+    checks.run("refused words show the server's title and message", refused_words_show_the_server_error)
+
+    def phone_joins_with_the_remembered_name():
+        mobile = phone()
+        mobile.open(f"/r/{scramble_code}")
+        mobile.wait_visible("#root-word")
+        assert not mobile.visible("#name-form"), "the name is asked only the first time"
+        names = mobile.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
+        assert names == ["Ana", "Bob", "Cleo (you)"], names
+        width = mobile.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width == [360, 360], f"no sideways scrolling at 360px: {width}"
+        shot(mobile, "10c-mobile-360-scramble")
+        mobile.js("document.querySelector('#found-list').scrollIntoView()")
+        shot(mobile, "10d-mobile-360-scramble-words", top=False)
+    checks.run("a 360 px phone joins by link with its remembered name, without sideways scrolling", phone_joins_with_the_remembered_name)
+
+    def intermission_lists_missed_words():
+        root, submitted = played
+        for page in players:
+            page.wait(lambda p=page: p.visible("#missed-card"), "the end of round 1", timeout=45)
+        missed = ana.js("return [...document.querySelectorAll('#missed-list li')].map(e => e.textContent)")
+        assert missed, "missed words listed"
+        assert not set(missed) & set(submitted), "found words are not missed"
+        assert set(missed) <= set(valid_words), set(missed) - set(valid_words)
+        assert "Next round in" in ana.text("#round-timer"), ana.text("#round-timer")
+        shot(ana, "11-scramble-intermission")
+        assert bob.js("return document.querySelector('#word-input').disabled") is True or not bob.visible("#word-input")
+    checks.run("between rounds the missed words are listed", intermission_lists_missed_words)
+
+    def phone_lobby_and_kick():
+        mobile = phone()
+        ana.click("#member-list .member:nth-child(3) [data-action='kick']")
+        ana.click("#member-list .member:nth-child(3) [data-action='kick']")
+        mobile.wait(lambda: "Removed" in (mobile.text("main") or ""), "Cleo removed")
+        shot(mobile, "12-mobile-360-removed")
+        mobile.click(".prompt-card .button-primary")
+        mobile.wait_visible("#create-room")
+        width = mobile.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width == [360, 360], width
+        mobile.wait(lambda: not mobile.visible("#connection-banner") and not mobile.visible(".toast"), "a calm lobby")
+        shot(mobile, "13-mobile-360-lobby")
+        ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "two members left")
+    checks.run("the host removes a member (with confirmation); the phone lobby fits 360 px", phone_lobby_and_kick)
+
+    def final_scoreboard():
+        for page in players:
+            page.wait(lambda p=page: p.visible("#final-scoreboard"), "the end of the match", timeout=110)
+        rows = ana.js("return [...document.querySelectorAll('#final-scoreboard li')].map(e => e.textContent)")
+        # Standings keep everyone who played in the match, Cleo (removed) included.
+        assert rows[0].startswith("1") and any("Ana" in row for row in rows) and any("Bob" in row for row in rows), rows
+        assert "Match over" in ana.text("#status-line"), ana.text("#status-line")
+        assert ana.visible("#start-match") and "new match" in ana.text("#start-match")
+        assert not bob.visible("#start-match")
+        shot(ana, "14-scramble-final")
+    checks.run("the match ends with the final standings and the host can start another", final_scoreboard)
 
 
 if __name__ == "__main__":

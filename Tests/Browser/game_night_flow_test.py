@@ -24,13 +24,11 @@ import urllib.request
 
 import websocket
 import browser_support
-from browser_support import Checks
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
+from snowman_solver import FREQUENCY
 
 SHOT_PREFIX = "flow-"
-# Letters by frequency, to score a point quickly.
-FREQUENCY = "ESIARNTOLCDUGPMHBYFVKWZXQJ"
 # Runs before the app's scripts on every page load: counts `offline` events and notes whether the name form was
 # ever on the page (a wrong code must say "not found" before asking for a name).
 RECORDER = """
@@ -139,22 +137,14 @@ class RawClient:
             pass
 
 
-def run(args):
-    checks = Checks()
+def run(suite, args):
+    checks = suite.checks
     artifacts = args.artifacts
-    os.makedirs(artifacts, exist_ok=True)
-    for stale in os.listdir(artifacts):
-        if stale.startswith(SHOT_PREFIX) and stale.endswith(".png"):
-            os.remove(os.path.join(artifacts, stale))
     server_pid = int(os.environ.get("WORDROOMS_SERVER_PID", "0") or 0)
-    started = time.monotonic()
-    pages = []
     raws = []
 
     def page(name, **options):
-        created = Page(name, args.base_url, **options)
-        pages.append(created)
-        return created
+        return suite.add(Page(name, args.base_url, **options))
 
     def gallery(target, name):
         target.gallery(artifacts, name)
@@ -232,9 +222,7 @@ def run(args):
             ana.wait_visible("#create-dialog")
             ana.type_into("#create-name", "Ana")
             ana.find("label.choice:has(input[value='snowman'])").click()
-            ana.find("#create-submit").click()
-            ana.wait(lambda: ana.room_code() is not None, "the room URL")
-            ana.wait_visible("#word .tile")
+            ana.submit_create_dialog()
             # Score a point alone, so that "the same score" after Back means something.
             for letter in FREQUENCY[:8]:
                 if (ana.score_of("Ana") or 0) > 0:
@@ -245,9 +233,7 @@ def run(args):
                 webdriver.ActionChains(ana.driver).send_keys(letter.lower()).perform()
                 ana.wait(lambda b=before: len(ana.finds("#guessed-letters li")) > b, f"guess {letter}")
             return ana.room_code()
-        code = checks.run("the host creates a Snowman room", create_room)
-        if not code:
-            raise SystemExit(browser_support.report(checks, started))
+        code = suite.require(checks.run("the host creates a Snowman room", create_room))
 
         bob = page("Bob", width=390, height=844, phone=True)
 
@@ -472,10 +458,6 @@ def run(args):
             cleo.wait(lambda: cleo.visible(".connection-pill[data-status='online']"), "online again", timeout=15)
         checks.run("after a bounded number of tries the page says 'Can't reach the server' and 'Try again' works",
                    bounded_retries_then_try_again)
-
-        for target in pages:
-            errors = target.console_errors()
-            checks.record(f"no console errors on {target.name}'s page", not errors, "; ".join(errors)[:500])
     finally:
         if server_pid:
             try:
@@ -484,10 +466,7 @@ def run(args):
                 pass
         for raw in raws:
             raw.close()
-        for target in pages:
-            target.quit()
-    return browser_support.report(checks, started)
 
 
 if __name__ == "__main__":
-    browser_support.main(run, __doc__.splitlines()[0])
+    browser_support.main(run, __doc__.splitlines()[0], shot_prefix=SHOT_PREFIX)

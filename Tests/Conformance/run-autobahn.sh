@@ -9,78 +9,45 @@
 #   Tests/Conformance/run-autobahn.sh --standin            # the harness self-test against a Python echo server
 #
 # Exit status: 0 all cases pass, 1 some case failed, 2 setup problem (no Python 2.7, build failed, ...).
+#
+# Options (a server it starts gets --max-message-bytes 16777216):
+#   --url URL            test a server that is already running; URL is ws://HOST:PORT/echo (an http:// URL
+#                        is turned into ws://HOST:PORT/echo)
+#   --cases LIST         comma-separated case patterns (default "*": all cases), e.g. "1.*,2.*,9.1.*"
+#   --exclude-cases LIST comma-separated case patterns to skip
+#   --outdir DIR         report directory (default Tests/Conformance/reports; emptied first)
+#   --timeout SECONDS    limit for the whole wstest run (default 3600)
+#   --python2 PATH       Python 2.7 interpreter (default: $WORDROOMS_PYTHON2, then pyenv's 2.7.18, then python2.7)
+#   --verbose            also list NON-STRICT / INFORMATIONAL cases
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WR_TAG=autobahn
 # shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
-source "$HERE/../EndToEnd/harness.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../EndToEnd/harness.sh"
 
-usage() {
-    cat <<'EOF'
-Usage: Tests/Conformance/run-autobahn.sh [options]
-
-Target (default: build with `swift build -c release` and start .build/release/wordrooms):
-  --url URL            test a server that is already running; URL is ws://HOST:PORT/echo (an http:// URL
-                       is turned into ws://HOST:PORT/echo)
-  --server-cmd CMD     start CMD instead of the built binary; it is run (word-split, cwd = repo root) as
-                         CMD --host 127.0.0.1 --port 0 --max-message-bytes 16777216
-                       and must print its URL (http://127.0.0.1:PORT/) on its first stdout line
-  --standin            use the Python stand-in echo server (Tests/EndToEnd/standin_server.py)
-  --config C           release (default) or debug
-  --no-build           use the existing .build/<config>/wordrooms without building
-
-Run:
-  --cases LIST         comma-separated case patterns (default "*": all cases), e.g. "1.*,2.*,9.1.*"
-  --exclude-cases LIST comma-separated case patterns to skip
-  --outdir DIR         report directory (default Tests/Conformance/reports; emptied first)
-  --timeout SECONDS    limit for the whole wstest run (default 3600)
-  --python2 PATH       Python 2.7 interpreter (default: $WORDROOMS_PYTHON2, then pyenv's 2.7.18, then python2.7)
-  --verbose            also list NON-STRICT / INFORMATIONAL cases
-  -h, --help           this text
-EOF
-}
-
-URL=""
-SERVER_CMD=""
-STANDIN=0
-CONFIG=release
-BUILD=1
 CASES="*"
 EXCLUDE=""
-OUTDIR="$HERE/reports"
-RUN_TIMEOUT=3600
+OUTDIR="$WR_SCRIPT_DIR/reports"
+WR_RUN_TIMEOUT=3600
 PYTHON2="${WORDROOMS_PYTHON2:-}"
 VERBOSE=0
 MAX_MESSAGE_BYTES=16777216
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --url) URL="${2:?--url needs a value}"; shift 2 ;;
-        --server-cmd) SERVER_CMD="${2:?--server-cmd needs a value}"; shift 2 ;;
-        --standin) STANDIN=1; shift ;;
-        --config) CONFIG="${2:?--config needs a value}"; shift 2 ;;
-        --no-build) BUILD=0; shift ;;
         --cases) CASES="${2:?--cases needs a value}"; shift 2 ;;
         --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}"; shift 2 ;;
         --outdir) OUTDIR="${2:?--outdir needs a value}"; shift 2 ;;
-        --timeout) RUN_TIMEOUT="${2:?--timeout needs a value}"; shift 2 ;;
         --python2) PYTHON2="${2:?--python2 needs a value}"; shift 2 ;;
         --verbose) VERBOSE=1; shift ;;
-        -h | --help) usage; exit 0 ;;
-        *) usage >&2; wr_die "unknown argument: $1" ;;
+        -h | --help) wr_usage; exit 0 ;;
+        *) wr_target_option "$@" || { wr_usage >&2; wr_die "unknown argument: $1"; }; shift "$WR_SHIFT" ;;
     esac
 done
-[[ "$CONFIG" == release || "$CONFIG" == debug ]] || wr_die "--config must be release or debug"
-[[ "$RUN_TIMEOUT" =~ ^[0-9]+$ ]] || wr_die "--timeout must be a number of seconds"
+wr_check_target_options
 mkdir -p "$OUTDIR"
 OUTDIR="$(cd "$OUTDIR" && pwd)"
-if [[ -n "$URL" && ( -n "$SERVER_CMD" || $STANDIN == 1 ) ]]; then
-    wr_die "--url targets a running server; it cannot be combined with --server-cmd or --standin"
-fi
-[[ -n "$SERVER_CMD" && $STANDIN == 1 ]] && wr_die "--server-cmd and --standin exclude each other"
 command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
-command -v curl >/dev/null || wr_die "curl is needed to poll /healthz"
 
 wr_install_traps
 
@@ -122,7 +89,7 @@ EOF
 
 setup_autobahn_venv() {
     VENV="$WR_CACHE_DIR/autobahn-venv"
-    local req="$HERE/requirements-autobahn-py2.txt" vreq="$HERE/requirements-virtualenv-py2.txt" want
+    local req="$WR_SCRIPT_DIR/requirements-autobahn-py2.txt" vreq="$WR_SCRIPT_DIR/requirements-virtualenv-py2.txt" want
     want="$(cat "$req" "$vreq" | sha256sum | cut -d' ' -f1) $PYTHON2"
     mkdir -p "$WR_CACHE_DIR"
     (
@@ -164,24 +131,19 @@ setup_autobahn_venv
 # The server under test.
 
 STARTED=0
-if [[ -n "$URL" ]]; then
-    if [[ "$URL" =~ ^wss?:// ]]; then WS_URL="$URL"; else WS_URL="$(wr_echo_url "$URL")"; fi
+if [[ -n "$WR_URL" ]]; then
+    if [[ "$WR_URL" =~ ^wss?:// ]]; then WS_URL="$WR_URL"; else WS_URL="$(wr_echo_url "$WR_URL")"; fi
     wr_log "target: $WS_URL (already running)"
 else
-    if [[ $STANDIN == 1 ]]; then
+    if [[ $WR_STANDIN == 1 ]]; then
         # websockets answers a close frame inside a fragmented message with 1002 ("incomplete fragmented
         # message") where Autobahn wants 1000: a stand-in quirk, not a harness problem.
         wr_log "stand-in: excluding case 7.1.5 (websockets closes with 1002 on a close inside a fragmented message)"
         EXCLUDE="${EXCLUDE:+$EXCLUDE,}7.1.5"
         wr_python3_venv "$WR_CACHE_DIR/e2e-venv" "$WR_REPO_ROOT/Tests/EndToEnd/requirements.txt"
-        CMD=("$WR_CACHE_DIR/e2e-venv/bin/python" "$WR_REPO_ROOT/Tests/EndToEnd/standin_server.py")
-    elif [[ -n "$SERVER_CMD" ]]; then
-        read -r -a CMD <<<"$SERVER_CMD"
-    else
-        if [[ $BUILD == 1 ]]; then wr_build_server "$CONFIG"; else wr_find_server_bin "$CONFIG"; fi
-        CMD=("$WR_SERVER_BIN")
     fi
-    wr_start_server server "$MAX_MESSAGE_BYTES" "${CMD[@]}"
+    wr_server_command "$WR_CACHE_DIR/e2e-venv/bin/python" "$WR_REPO_ROOT/Tests/EndToEnd/standin_server.py"
+    wr_start_server server "$MAX_MESSAGE_BYTES" "${WR_CMD[@]}"
     STARTED=1
     WS_URL="$(wr_echo_url "$WR_STARTED_URL")"
 fi
@@ -228,7 +190,7 @@ WR_BG_PIDS+=("$PROGRESS_PID")
 WSTEST_STATUS=0
 HERE_BEFORE="$PWD"
 cd "$WR_TMP"
-wr_run_bounded "$RUN_TIMEOUT" "$LOG" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC" || WSTEST_STATUS=$?
+wr_run_bounded "$WR_RUN_TIMEOUT" "$LOG" "$VENV/bin/wstest" -m fuzzingclient -s "$SPEC" || WSTEST_STATUS=$?
 cd "$HERE_BEFORE"
 kill "$PROGRESS_PID" 2>/dev/null || true
 ELAPSED=$((SECONDS - START_TIME))
@@ -241,7 +203,7 @@ fi
 
 if [[ $WSTEST_STATUS == 124 || $WSTEST_STATUS == 137 ]]; then
     tail -n 20 "$LOG" >&2
-    wr_log "FAILED: wstest did not finish within --timeout ${RUN_TIMEOUT}s"
+    wr_log "FAILED: wstest did not finish within --timeout ${WR_RUN_TIMEOUT}s"
     exit 1
 fi
 if [[ $WSTEST_STATUS != 0 ]]; then
@@ -259,7 +221,7 @@ wr_log "wstest finished in ${ELAPSED}s; report: $OUTDIR/index.html"
 VERDICT=0
 VERBOSE_FLAG=()
 [[ $VERBOSE == 1 ]] && VERBOSE_FLAG=(--verbose)
-python3 "$HERE/autobahn_verdict.py" --agent WordRooms "${VERBOSE_FLAG[@]+"${VERBOSE_FLAG[@]}"}" "$OUTDIR/index.json" || VERDICT=$?
+python3 "$WR_SCRIPT_DIR/autobahn_verdict.py" --agent WordRooms "${VERBOSE_FLAG[@]+"${VERBOSE_FLAG[@]}"}" "$OUTDIR/index.json" || VERDICT=$?
 if [[ $SERVER_DIED == 1 ]]; then
     wr_log "FAILED: the server exited during the run (its stderr: ${WR_TMP}/server.stderr)"
     exit 1

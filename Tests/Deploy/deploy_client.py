@@ -20,6 +20,7 @@ Prints one JSON object with the results on stdout; progress on stderr. Exit stat
 import argparse
 import asyncio
 import copy
+import dataclasses
 import json
 import os
 import signal
@@ -120,23 +121,24 @@ class Endpoint:
         return {room["code"]: room for room in json.loads(body)["rooms"]}
 
 
+@dataclasses.dataclass(eq=False)
 class Player:
     """One WebSocket client of the game protocol, keeping the room state up to date from patches."""
 
-    def __init__(self, name):
-        self.name = name
-        self.ws = None
-        self.state = None
-        self.seq = None
-        self.you = None
-        self.code = None
-        self.errors = []
-        self.gaps = 0
-        self.patches = 0
-        self.close_code = None
-        self.closed = False
-        self.changed = asyncio.Condition()
-        self.reader = None
+    name: str
+    ws: object = None  # the connection, once open()ed
+    state: dict | None = None  # the room state as of seq
+    seq: int | None = None
+    you: str | None = None  # this player's member id, from the welcome
+    code: str | None = None  # the room code, from the welcome
+    errors: list = dataclasses.field(default_factory=list)  # error messages the server sent
+    gaps: int = 0  # patches that did not follow the last seq
+    patches: int = 0  # patches applied
+    close_code: int | None = None
+    closed: bool = False
+    # Notified on every message and on close, for wait().
+    changed: asyncio.Condition = dataclasses.field(default_factory=asyncio.Condition)
+    reader: asyncio.Task | None = None  # the task that reads messages
 
     async def open(self, url, endpoint):
         self.ws = await connect(url, ssl=endpoint.ssl, open_timeout=STEP_TIMEOUT, max_size=1 << 22)

@@ -10,6 +10,7 @@ DT_TAG="${DT_TAG:-deploy}"
 DT_TMP=""
 DT_PIDS=()          # processes we started, stopped in reverse order with SIGTERM then SIGKILL
 DT_FAILURES=()      # failed checks; the script exits 1 when any
+DT_PASSED=0         # passed checks, for the verdict line
 DT_MISSING_FLAGS=() # server flags the binary does not know yet
 DT_BIN=""           # directory of the release build (wordrooms, wordrooms-bots, the resource bundle)
 DT_PY=""            # python of the cached venv
@@ -18,7 +19,10 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 dt_log() { printf '[%s] %s\n' "$DT_TAG" "$*" >&2; }
 dt_die() { printf '[%s] ERROR: %s\n' "$DT_TAG" "$*" >&2; exit 2; }
-dt_pass() { printf '[%s] ok    %s\n' "$DT_TAG" "$*" >&2; }
+dt_pass() {
+    printf '[%s] ok    %s\n' "$DT_TAG" "$*" >&2
+    DT_PASSED=$((DT_PASSED + 1))
+}
 dt_fail() {
     printf '[%s] FAIL  %s\n' "$DT_TAG" "$*" >&2
     DT_FAILURES+=("$*")
@@ -30,13 +34,17 @@ dt_check() {
     if "$@"; then dt_pass "$name"; else dt_fail "$name"; fi
 }
 
-# dt_bound SECONDS "$0" "$@": re-runs the calling script under timeout(1), once; SIGTERM at the limit runs the
-# cleanup trap. Call it first thing, before any output.
+# dt_json EXPR: evaluates the Python expression EXPR on the JSON document on stdin (as `d`); None prints nothing.
+dt_json() { python3 -c 'import json,sys; d=json.load(sys.stdin); v=eval(sys.argv[1]); print("" if v is None else v)' "$1"; }
+
+# dt_bound SECONDS "$@": re-runs the calling script with its arguments under timeout(1), once; SIGTERM at the limit
+# runs the cleanup trap. Call it first thing, before any output.
 dt_bound() {
-    local limit="$1"
+    local limit="$1" script
     shift
     [[ -n "${DT_BOUNDED:-}" ]] && return 0
-    DT_BOUNDED=1 exec timeout --kill-after=30 "$limit" bash "$@"
+    script="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)/$(basename "${BASH_SOURCE[1]}")"
+    DT_BOUNDED=1 exec timeout --kill-after=30 "$limit" bash "$script" "$@"
 }
 
 # dt_init: scratch directory and the cleanup trap.
@@ -72,7 +80,7 @@ dt_cleanup() {
 
 # dt_finish: the verdict line and exit status.
 dt_finish() {
-    local passed="$1"
+    local passed="$DT_PASSED"
     if [[ ${#DT_MISSING_FLAGS[@]} -gt 0 ]]; then
         dt_fail "the server does not accept: ${DT_MISSING_FLAGS[*]} (it exits 2 with \"unknown option\"); the checks that need them were skipped"
     fi
@@ -100,6 +108,15 @@ dt_apt() {
     "${sudo[@]}" apt-get update -qq >/dev/null || dt_die "apt-get update failed"
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${want[@]}" \
         >"$DT_TMP/apt.log" 2>&1 || { tail -n 20 "$DT_TMP/apt.log" >&2; dt_die "apt-get install ${want[*]} failed"; }
+}
+
+# dt_prepare PACKAGE:COMMAND...: what every script needs first: dt_init, the Debian packages (dt_apt), the venv
+# (dt_venv) and the release builds of the server and the bots (dt_build bots).
+dt_prepare() {
+    dt_init
+    dt_apt "$@"
+    dt_venv
+    dt_build bots
 }
 
 # dt_venv: the cached venv with Tests/Deploy/requirements.txt; sets DT_PY.

@@ -16,16 +16,11 @@
 # Needs: Debian's nginx, openssl and curl (installed when missing), python3 (a cached venv for websockets).
 # Exit status: 0 all passed; 1 some check failed (a server flag this build lacks counts, by name); 2 setup error.
 set -euo pipefail
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DT_TAG=nginx-test
 # shellcheck source=lib.sh
-source "$HERE/lib.sh"
-dt_bound 900 "$HERE/run-nginx-test.sh" "$@"
-dt_init
-
-dt_apt nginx:nginx openssl:openssl curl:curl
-dt_venv
-dt_build bots
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+dt_bound 900 "$@"
+dt_prepare nginx:nginx openssl:openssl curl:curl
 
 NGINX_CONF="$DT_REPO/deploy/nginx.conf"
 UNIT="$DT_REPO/deploy/wordrooms.service"
@@ -35,13 +30,6 @@ PLAIN_PORT="$(dt_free_port)"
 SERVER_PORT="$(dt_free_port)"
 ECHO_PORT="$(dt_free_port)"
 HTTPS="https://127.0.0.1:$TLS_PORT"
-PASSED=0
-check() {
-    local name="$1"
-    shift
-    if "$@"; then dt_pass "$name"; PASSED=$((PASSED + 1)); else dt_fail "$name"; fi
-}
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); v=eval(sys.argv[1]); print("" if v is None else v)' "$1"; }
 
 # --- a throwaway certificate for play.example.com and 127.0.0.1
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=play.example.com \
@@ -74,7 +62,7 @@ derive_conf() {
 }
 
 # --- 1. headers: what nginx sends upstream
-dt_start header-echo "$DT_PY" "$HERE/header_echo.py" "$ECHO_PORT" echo
+dt_start header-echo "$DT_PY" "$DT_HERE/header_echo.py" "$ECHO_PORT" echo
 dt_wait_http "http://127.0.0.1:$ECHO_PORT/" 10 || dt_die "header_echo.py did not start"
 derive_conf "$ECHO_PORT" "$DT_TMP/headers.conf"
 dt_nginx headers "$DT_TMP/headers.conf" || dt_die "nginx refused the config made from deploy/nginx.conf"
@@ -83,27 +71,27 @@ dt_pass "nginx -t accepts deploy/nginx.conf (as $DT_TMP/headers.conf)"
 
 seen="$(curl -fsS --cacert "$DT_TMP/cert.pem" --resolve "play.example.com:$TLS_PORT:127.0.0.1" \
     -H 'X-Forwarded-For: 203.0.113.9' "https://play.example.com:$TLS_PORT/r/ABCD")"
-check "Host is forwarded (play.example.com)" test "$(json "d['headers'].get('host')" <<<"$seen")" = play.example.com
-check "X-Forwarded-For is the client's address, a forged one replaced" \
-    test "$(json "d['headers'].get('x-forwarded-for')" <<<"$seen")" = 127.0.0.1
-check "X-Forwarded-Proto is https" test "$(json "d['headers'].get('x-forwarded-proto')" <<<"$seen")" = https
-check "plain requests carry no Upgrade and keep the upstream connection" \
-    test "$(json "(d['headers'].get('upgrade'), d['headers'].get('connection'))" <<<"$seen")" = "(None, None)"
+dt_check "Host is forwarded (play.example.com)" test "$(dt_json "d['headers'].get('host')" <<<"$seen")" = play.example.com
+dt_check "X-Forwarded-For is the client's address, a forged one replaced" \
+    test "$(dt_json "d['headers'].get('x-forwarded-for')" <<<"$seen")" = 127.0.0.1
+dt_check "X-Forwarded-Proto is https" test "$(dt_json "d['headers'].get('x-forwarded-proto')" <<<"$seen")" = https
+dt_check "plain requests carry no Upgrade and keep the upstream connection" \
+    test "$(dt_json "(d['headers'].get('upgrade'), d['headers'].get('connection'))" <<<"$seen")" = "(None, None)"
 seen="$(curl -fsS -k -H 'Connection: Upgrade' -H 'Upgrade: websocket' "$HTTPS/ws")"
-check "WebSocket handshakes carry Upgrade: websocket and Connection: upgrade" \
-    test "$(json "(d['headers'].get('upgrade'), d['headers'].get('connection'))" <<<"$seen")" = "('websocket', 'upgrade')"
+dt_check "WebSocket handshakes carry Upgrade: websocket and Connection: upgrade" \
+    test "$(dt_json "(d['headers'].get('upgrade'), d['headers'].get('connection'))" <<<"$seen")" = "('websocket', 'upgrade')"
 redirect="$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' -H 'Host: play.example.com' \
     "http://127.0.0.1:$HTTP_PORT/r/ABCD?x=1")"
-check "port 80 redirects to HTTPS (301 https://play.example.com/r/ABCD?x=1)" \
+dt_check "port 80 redirects to HTTPS (301 https://play.example.com/r/ABCD?x=1)" \
     test "$redirect" = "301 https://play.example.com/r/ABCD?x=1"
-check "TLS 1.3 is offered" curl -fsS -o /dev/null -k --tlsv1.3 "$HTTPS/healthz"
-check "TLS 1.1 is refused" bash -c "! curl -fsS -o /dev/null -k --tlsv1.1 --tls-max 1.1 '$HTTPS/healthz' 2>/dev/null"
-check "HSTS header is sent" bash -c "curl -fsS -k -D - -o /dev/null '$HTTPS/' | grep -qi '^strict-transport-security: max-age='"
+dt_check "TLS 1.3 is offered" curl -fsS -o /dev/null -k --tlsv1.3 "$HTTPS/healthz"
+dt_check "TLS 1.1 is refused" bash -c "! curl -fsS -o /dev/null -k --tlsv1.1 --tls-max 1.1 '$HTTPS/healthz' 2>/dev/null"
+dt_check "HSTS header is sent" bash -c "curl -fsS -k -D - -o /dev/null '$HTTPS/' | grep -qi '^strict-transport-security: max-age='"
 for path in /metrics /echo; do
-    check "$path is 403 for an external address" \
+    dt_check "$path is 403 for an external address" \
         test "$(curl -sS -k -o /dev/null -w '%{http_code}' "$HTTPS$path")" = 403
-    check "$path is proxied for an internal address" \
-        test "$(curl -fsS -k --interface 127.0.0.2 "$HTTPS$path" | json "d['path']")" = "$path"
+    dt_check "$path is proxied for an internal address" \
+        test "$(curl -fsS -k --interface 127.0.0.2 "$HTTPS$path" | dt_json "d['path']")" = "$path"
 done
 dt_stop "$NGINX_PID" || dt_die "nginx did not stop"
 
@@ -111,15 +99,15 @@ dt_stop "$NGINX_PID" || dt_die "nginx did not stop"
 derive_conf "$ECHO_PORT" "$DT_TMP/static.conf" static
 if dt_nginx static "$DT_TMP/static.conf"; then
     NGINX_PID=$DT_LAST_PID
-    check "alternative: / is web/index.html from disk" \
+    dt_check "alternative: / is web/index.html from disk" \
         bash -c "curl -fsS -k '$HTTPS/' | cmp -s - '$DT_REPO/web/index.html'"
-    check "alternative: /r/ABCD is index.html" \
+    dt_check "alternative: /r/ABCD is index.html" \
         bash -c "curl -fsS -k '$HTTPS/r/ABCD' | cmp -s - '$DT_REPO/web/index.html'"
-    check "alternative: /css/app.css is text/css" \
+    dt_check "alternative: /css/app.css is text/css" \
         bash -c "curl -fsS -k -o /dev/null -w '%{content_type}' '$HTTPS/css/app.css' | grep -q '^text/css'"
-    check "alternative: a missing file is 404" test "$(curl -sS -k -o /dev/null -w '%{http_code}' "$HTTPS/nope.js")" = 404
+    dt_check "alternative: a missing file is 404" test "$(curl -sS -k -o /dev/null -w '%{http_code}' "$HTTPS/nope.js")" = 404
     for path in /healthz /readyz /api/rooms /ws /ws/ABCDE; do
-        check "alternative: $path goes to the server" test "$(curl -fsS -k "$HTTPS$path" | json "d['path']")" = "$path"
+        dt_check "alternative: $path goes to the server" test "$(curl -fsS -k "$HTTPS$path" | dt_json "d['path']")" = "$path"
     done
     dt_stop "$NGINX_PID" || dt_die "nginx did not stop"
 else
@@ -152,23 +140,23 @@ SERVER_PID=$DT_LAST_PID
 start_line="$(head -n 1 "$DT_TMP/server.log")"
 dt_log "server: $start_line"
 if dt_has_flag --public-url x; then
-    check "the start line shows the public URL" grep -qF "$HTTPS" <<<"$start_line"
+    dt_check "the start line shows the public URL" grep -qF "$HTTPS" <<<"$start_line"
 fi
 
 derive_conf "$SERVER_PORT" "$DT_TMP/server.conf"
 dt_nginx server "$DT_TMP/server.conf" || dt_die "nginx refused $DT_TMP/server.conf"
 NGINX_PID=$DT_LAST_PID
 
-check "GET / through nginx is the web client" bash -c "curl -fsS -k '$HTTPS/' | grep -q 'src=\"/js/main.js\"'"
-check "GET /r/ABCD through nginx is the web client" bash -c "curl -fsS -k '$HTTPS/r/ABCD' | grep -q 'src=\"/js/main.js\"'"
-check "GET /healthz through nginx is 200 ok" test "$(curl -fsS -k "$HTTPS/healthz")" = ok
-check "GET /api/rooms through nginx is JSON" bash -c "curl -fsS -k '$HTTPS/api/rooms' | python3 -c 'import json,sys; json.load(sys.stdin)[\"rooms\"]'"
+dt_check "GET / through nginx is the web client" bash -c "curl -fsS -k '$HTTPS/' | grep -q 'src=\"/js/main.js\"'"
+dt_check "GET /r/ABCD through nginx is the web client" bash -c "curl -fsS -k '$HTTPS/r/ABCD' | grep -q 'src=\"/js/main.js\"'"
+dt_check "GET /healthz through nginx is 200 ok" test "$(curl -fsS -k "$HTTPS/healthz")" = ok
+dt_check "GET /api/rooms through nginx is JSON" bash -c "curl -fsS -k '$HTTPS/api/rooms' | python3 -c 'import json,sys; json.load(sys.stdin)[\"rooms\"]'"
 readyz="$(curl -sS -k -o /dev/null -w '%{http_code}' "$HTTPS/readyz")"
-check "GET /readyz through nginx is 200 (got $readyz)" test "$readyz" = 200
+dt_check "GET /readyz through nginx is 200 (got $readyz)" test "$readyz" = 200
 
 dt_log "a game over wss:// through nginx (Python websockets, certificate not verified)"
-check "wss:// game: create at /ws, join, Snowman guesses in turn" \
-    timeout 60 "$DT_PY" "$HERE/deploy_client.py" game --base "$HTTPS" --insecure --guesses 8
+dt_check "wss:// game: create at /ws, join, Snowman guesses in turn" \
+    timeout 60 "$DT_PY" "$DT_HERE/deploy_client.py" game --base "$HTTPS" --insecure --guesses 8
 
 # Origin checks (--allowed-origin in the unit): a handshake from another site's page is refused.
 handshake() {
@@ -176,14 +164,14 @@ handshake() {
         -H 'Sec-WebSocket-Version: 13' -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "$@" "$HTTPS/ws" || true
 }
 if dt_has_flag --allowed-origin x; then
-    check "Origin https://play.example.com is let in (101)" test "$(handshake -H 'Origin: https://play.example.com')" = 101
-    check "Origin https://evil.example is refused (403)" test "$(handshake -H 'Origin: https://evil.example')" = 403
-    check "no Origin (bots, native clients) is let in (101)" test "$(handshake)" = 101
+    dt_check "Origin https://play.example.com is let in (101)" test "$(handshake -H 'Origin: https://play.example.com')" = 101
+    dt_check "Origin https://evil.example is refused (403)" test "$(handshake -H 'Origin: https://evil.example')" = 403
+    dt_check "no Origin (bots, native clients) is let in (101)" test "$(handshake)" = 101
 fi
 
 if dt_has_flag --trusted-proxy 127.0.0.1 && dt_has_flag --max-connections-per-ip 2; then
-    check "X-Forwarded-For: the server counts a trusted proxy's client address; nginx drops forged ones" \
-        timeout 60 "$DT_PY" "$HERE/deploy_client.py" xff --base "$HTTPS" --insecure \
+    dt_check "X-Forwarded-For: the server counts a trusted proxy's client address; nginx drops forged ones" \
+        timeout 60 "$DT_PY" "$DT_HERE/deploy_client.py" xff --base "$HTTPS" --insecure \
         --direct "http://127.0.0.1:$SERVER_PORT" --cap "$XFF_CAP"
 fi
 
@@ -191,8 +179,7 @@ if [[ -n "$DT_BOTS" ]]; then
     dt_log "bots over ws:// through nginx's plain listener: 20 rooms x 4 players, 10 s"
     if timeout 120 "$DT_BOTS" --url "ws://127.0.0.1:$PLAIN_PORT" play --rooms 20 --players 4 --game mixed \
         --rate 2 --duration 10 --quiet --json "$DT_TMP/bots.json" >"$DT_TMP/bots.txt" 2>&1; then
-        dt_pass "bots through nginx: $(python3 "$HERE/bots_report.py" line "$DT_TMP/bots.json")"
-        PASSED=$((PASSED + 1))
+        dt_pass "bots through nginx: $(python3 "$DT_HERE/bots_report.py" line "$DT_TMP/bots.json")"
     else
         sed 's/^/    /' "$DT_TMP/bots.txt" >&2
         dt_fail "bots through nginx"
@@ -202,10 +189,10 @@ else
 fi
 
 dt_log "SIGTERM to the server while a room plays through nginx"
-check "SIGTERM: players get close 1001 through nginx, reconnects get 503" \
-    timeout 60 "$DT_PY" "$HERE/deploy_client.py" stop --base "$HTTPS" --insecure --pid "$SERVER_PID"
+dt_check "SIGTERM: players get close 1001 through nginx, reconnects get 503" \
+    timeout 60 "$DT_PY" "$DT_HERE/deploy_client.py" stop --base "$HTTPS" --insecure --pid "$SERVER_PID"
 down="$(curl -sS -k -o "$DT_TMP/down.txt" -w '%{http_code}' "$HTTPS/healthz")"
-check "server down: nginx answers $down: $(cat "$DT_TMP/down.txt")" \
+dt_check "server down: nginx answers $down: $(cat "$DT_TMP/down.txt")" \
     bash -c "[[ $down == 503 ]] && grep -q restarting '$DT_TMP/down.txt'"
 
-dt_finish "$PASSED"
+dt_finish

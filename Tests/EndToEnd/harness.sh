@@ -11,6 +11,9 @@
 # The server runs with the repository root as its working directory.
 
 WR_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The script that sourced this file (its header comment is its --help) and its directory.
+WR_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
+WR_SCRIPT="$WR_SCRIPT_DIR/$(basename "${BASH_SOURCE[1]}")"
 # shellcheck disable=SC2034  # used by the scripts that source this file
 WR_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/wordrooms"
 WR_TAG="${WR_TAG:-harness}"       # prefix of progress lines; callers set it
@@ -18,6 +21,17 @@ WR_SERVER_PIDS=()                 # process-group ids of servers we started
 WR_BG_PIDS=()                     # other background helpers we started (plain pids)
 WR_TMP=""                         # scratch directory, removed on exit
 WR_STARTED_URL=""                 # set by wr_start_server: http://HOST:PORT/
+
+# The server under test, from the options both scripts take (wr_target_option): one already running (--url), a
+# command (--server-cmd), the Python stand-in (--standin), or this repository's build (--config, --no-build).
+WR_URL=""
+WR_SERVER_CMD=""
+WR_STANDIN=0
+WR_CONFIG=release
+WR_BUILD=1
+WR_RUN_TIMEOUT=600                # --timeout: seconds for the whole run; a caller may set its own default
+WR_SHIFT=0                        # set by wr_target_option: how many arguments it used
+WR_CMD=()                         # set by wr_server_command: the server to start
 
 wr_log() { printf '[%s] %s\n' "$WR_TAG" "$*" >&2; }
 wr_die() {
@@ -208,29 +222,20 @@ wr_servers_alive() {
     return 0
 }
 
-# Converts http(s)://host:port/... into the ws(s)://host:port/echo URL.
-wr_echo_url() {
-    local url="$1"
-    if [[ "$url" =~ ^(https?|wss?)://([^/]+) ]]; then
-        local scheme="${BASH_REMATCH[1]}" hostport="${BASH_REMATCH[2]}"
-        case "$scheme" in https | wss) scheme=wss ;; *) scheme=ws ;; esac
-        printf '%s://%s/echo\n' "$scheme" "$hostport"
-    else
-        wr_die "not a URL: $url"
-    fi
+# wr_url_on URL KIND PATH: URL's host:port with the KIND scheme (http or ws; TLS kept: https and wss become
+# https or wss) and PATH.
+wr_url_on() {
+    local url="$1" kind="$2" path="$3" tls=""
+    [[ "$url" =~ ^(https?|wss?)://([^/]+) ]] || wr_die "not a URL: $url"
+    case "${BASH_REMATCH[1]}" in https | wss) tls=s ;; esac
+    printf '%s%s://%s%s\n' "$kind" "$tls" "${BASH_REMATCH[2]}" "$path"
 }
 
-# wr_http_base URL: ws://h:p/echo or http://h:p/x -> http://h:p/
-wr_http_base() {
-    local url="$1"
-    if [[ "$url" =~ ^(https?|wss?)://([^/]+) ]]; then
-        local scheme="${BASH_REMATCH[1]}" hostport="${BASH_REMATCH[2]}"
-        case "$scheme" in https | wss) scheme=https ;; *) scheme=http ;; esac
-        printf '%s://%s/\n' "$scheme" "$hostport"
-    else
-        wr_die "not a URL: $url"
-    fi
-}
+# wr_echo_url URL: http(s)://h:p/... -> ws(s)://h:p/echo
+wr_echo_url() { wr_url_on "$1" ws /echo; }
+
+# wr_http_base URL: ws(s)://h:p/echo or http(s)://h:p/x -> http(s)://h:p/
+wr_http_base() { wr_url_on "$1" http /; }
 
 # wr_python3_venv DIR REQUIREMENTS_FILE: creates (once, cached by the file's hash) a python3 venv.
 wr_python3_venv() {
@@ -253,4 +258,60 @@ wr_python3_venv() {
         fi
         printf '%s\n' "$want" >"$stamp"
     ) 9>"$dir.lock"
+}
+
+# wr_target_option ARGS...: takes one target option (--url, --server-cmd, --standin, --config, --no-build,
+# --timeout) from the front of ARGS and sets WR_SHIFT to the number of words it used. Status 1 for any other word.
+wr_target_option() {
+    case "$1" in
+        --url) WR_URL="${2:?--url needs a value}"; WR_SHIFT=2 ;;
+        --server-cmd) WR_SERVER_CMD="${2:?--server-cmd needs a value}"; WR_SHIFT=2 ;;
+        --standin) WR_STANDIN=1; WR_SHIFT=1 ;;
+        --config) WR_CONFIG="${2:?--config needs a value}"; WR_SHIFT=2 ;;
+        --no-build) WR_BUILD=0; WR_SHIFT=1 ;;
+        --timeout) WR_RUN_TIMEOUT="${2:?--timeout needs a value}"; WR_SHIFT=2 ;;
+        *) return 1 ;;
+    esac
+}
+
+# wr_check_target_options: refuses bad or contradictory target options, and a machine without curl (it polls
+# /healthz).
+wr_check_target_options() {
+    [[ "$WR_CONFIG" == release || "$WR_CONFIG" == debug ]] || wr_die "--config must be release or debug"
+    [[ "$WR_RUN_TIMEOUT" =~ ^[0-9]+$ ]] || wr_die "--timeout must be a number of seconds"
+    if [[ -n "$WR_URL" && ( -n "$WR_SERVER_CMD" || $WR_STANDIN == 1 ) ]]; then
+        wr_die "--url targets a running server; it cannot be combined with --server-cmd or --standin"
+    fi
+    if [[ -n "$WR_SERVER_CMD" && $WR_STANDIN == 1 ]]; then wr_die "--server-cmd and --standin exclude each other"; fi
+    command -v curl >/dev/null || wr_die "curl is needed to poll /healthz"
+}
+
+# wr_server_command STANDIN_CMD...: sets WR_CMD to the server to start: STANDIN_CMD with --standin, the words of
+# --server-cmd, or else this repository's wordrooms (built now unless --no-build).
+wr_server_command() {
+    if [[ $WR_STANDIN == 1 ]]; then
+        WR_CMD=("$@")
+    elif [[ -n "$WR_SERVER_CMD" ]]; then
+        read -r -a WR_CMD <<<"$WR_SERVER_CMD"
+    else
+        if [[ $WR_BUILD == 1 ]]; then wr_build_server "$WR_CONFIG"; else wr_find_server_bin "$WR_CONFIG"; fi
+        WR_CMD=("$WR_SERVER_BIN")
+    fi
+}
+
+# wr_usage: the --help text: the calling script's header comment (its own options), then the target options.
+wr_usage() {
+    printf 'Usage: %s [options]\n\n' "${WR_SCRIPT#"$WR_REPO_ROOT"/}"
+    sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p}}' "$WR_SCRIPT"
+    cat <<'EOF'
+
+Target (default: build with `swift build -c release` and start .build/release/wordrooms):
+  --server-cmd CMD     start CMD instead of the built binary; it is run (word-split, cwd = repo root) as
+                         CMD --host 127.0.0.1 --port 0 --max-message-bytes N
+                       and must print its URL (http://127.0.0.1:PORT/) on its first stdout line
+  --standin            use the Python stand-in server (Tests/EndToEnd/standin_server.py)
+  --config C           release (default) or debug
+  --no-build           use the existing .build/<config>/wordrooms without building
+  -h, --help           this text
+EOF
 }

@@ -19,27 +19,26 @@ import WebSocket
         }
     }
 
-    @Test(arguments: [0, 1, 125, 126, 65535, 65536])
-    func echoesTextOfEverySizeUpToTheCap(size: Int) async throws {
-        try await withServer(maxMessageBytes: 65536) { server in
+    /// Sends one message to `/echo` on a fresh server and expects it back whole, under the same opcode.
+    private func expectEchoed(_ opcode: WebSocketOpcode, _ payload: [UInt8], maxMessageBytes: Int = 64 * 1024,
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await withServer(maxMessageBytes: maxMessageBytes) { server in
             let client = try TestClient.webSocket(port: server.port)
-            let text = String(repeating: "é", count: size / 2) + (size % 2 == 1 ? "x" : "")
-            try client.sendFrame(.text, Array(text.utf8))
+            try client.sendFrame(opcode, payload)
             let frame = try client.readMessage()
-            #expect(frame.opcode == 0x1)
-            #expect(frame.text == text)
+            #expect(frame.opcode == opcode.rawValue, sourceLocation: sourceLocation)
+            #expect(frame.payload == payload, sourceLocation: sourceLocation)
         }
     }
 
+    @Test(arguments: [0, 1, 125, 126, 65535, 65536])
+    func echoesTextOfEverySizeUpToTheCap(size: Int) async throws {
+        let text = String(repeating: "é", count: size / 2) + (size % 2 == 1 ? "x" : "")
+        try await expectEchoed(.text, Array(text.utf8), maxMessageBytes: 65536)
+    }
+
     @Test func echoesBinary() async throws {
-        try await withServer { server in
-            let client = try TestClient.webSocket(port: server.port)
-            let payload = (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) }
-            try client.sendFrame(.binary, payload)
-            let frame = try client.readMessage()
-            #expect(frame.opcode == 0x2)
-            #expect(frame.payload == payload)
-        }
+        try await expectEchoed(.binary, (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) })
     }
 
     @Test func reassemblesFragmentsWithAPingBetween() async throws {

@@ -9,6 +9,39 @@ import WebSocket
 @testable import Transport
 @testable import WordRoomsServer
 
+/// A request whose answer is checked by its status and, if given, a line of its head.
+struct HTTPExchange: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let request: String
+    let status: Int
+    var headLine: String?
+
+    /// The upgrade headers of a WebSocket handshake (RFC 6455 §4.1) without the key and the version.
+    static let upgrade = "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+    /// The key of RFC 6455 §1.3's example handshake.
+    static let key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+
+    static let all: [HTTPExchange] = [
+        HTTPExchange(testDescription: "room links load the same page",
+                     request: "GET /r/ABCD HTTP/1.1\r\nHost: x\r\n\r\n", status: 200, headLine: "text/html"),
+        HTTPExchange(testDescription: "other methods get 405 with the allowed ones",
+                     request: "DELETE / HTTP/1.1\r\nHost: x\r\n\r\n", status: 405, headLine: "Allow: GET, HEAD"),
+        HTTPExchange(testDescription: "a malformed request gets 400",
+                     request: "GET / HTTP/1.1\r\nThis line has no colon\r\n\r\n", status: 400),
+        HTTPExchange(testDescription: "an oversized head gets 431",
+                     request: "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 10_000))\r\n\r\n",
+                     status: 431),
+        HTTPExchange(testDescription: "a wrong WebSocket version gets 426 with the supported version",
+                     request: "GET /echo HTTP/1.1\r\nHost: x\r\n\(upgrade)\(key)Sec-WebSocket-Version: 8\r\n\r\n",
+                     status: 426, headLine: "Sec-WebSocket-Version: 13"),
+        HTTPExchange(testDescription: "an upgrade without a key gets 400",
+                     request: "GET /echo HTTP/1.1\r\nHost: x\r\n\(upgrade)Sec-WebSocket-Version: 13\r\n\r\n", status: 400),
+        HTTPExchange(testDescription: "an upgrade on an unknown path gets 404",
+                     request: "GET /nowhere HTTP/1.1\r\nHost: x\r\n\(upgrade)\(key)Sec-WebSocket-Version: 13\r\n\r\n",
+                     status: 404),
+    ]
+}
+
 /// Plain HTTP on the WebSocket port: static files, health, errors, keep-alive and bad handshakes.
 @Suite struct HTTPServingTests {
     private func request(_ port: Int, _ text: String) throws -> (status: Int, head: String, body: [UInt8]) {
@@ -17,20 +50,23 @@ import WebSocket
         return try client.readHTTPResponse()
     }
 
+    @Test(arguments: HTTPExchange.all)
+    func answersWithTheStatusAndHeadLine(_ exchange: HTTPExchange) async throws {
+        try await withServer { server in
+            let response = try request(server.port, exchange.request)
+            #expect(response.status == exchange.status)
+            if let line = exchange.headLine {
+                #expect(response.head.contains(line))
+            }
+        }
+    }
+
     @Test func servesTheIndexPageAsHTML() async throws {
         try await withServer { server in
             let response = try request(server.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(response.status == 200)
             #expect(response.head.contains("Content-Type: text/html; charset=utf-8"))
             #expect(String(decoding: response.body, as: UTF8.self).contains("<title>WordRooms</title>"))
-        }
-    }
-
-    @Test func roomLinksLoadTheSamePage() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "GET /r/ABCD HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(response.status == 200)
-            #expect(response.head.contains("text/html"))
         }
     }
 
@@ -81,54 +117,6 @@ import WebSocket
         }
     }
 
-    @Test func refusesOtherMethodsWith405() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "DELETE / HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(response.status == 405)
-            #expect(response.head.contains("Allow: GET, HEAD"))
-        }
-    }
-
-    @Test func malformedRequestGets400() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "GET / HTTP/1.1\r\nThis line has no colon\r\n\r\n")
-            #expect(response.status == 400)
-        }
-    }
-
-    @Test func oversizedHeadGets431() async throws {
-        try await withServer { server in
-            let big = String(repeating: "a", count: 10_000)
-            let response = try request(server.port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n")
-            #expect(response.status == 431)
-        }
-    }
-
-    @Test func wrongWebSocketVersionGets426WithTheSupportedVersion() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
-            #expect(response.status == 426)
-            #expect(response.head.contains("Sec-WebSocket-Version: 13"))
-        }
-    }
-
-    @Test func upgradeWithoutKeyGets400() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n")
-            #expect(response.status == 400)
-        }
-    }
-
-    @Test func upgradeOnAnUnknownPathGets404() async throws {
-        try await withServer { server in
-            let response = try request(server.port, "GET /nowhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-            #expect(response.status == 404)
-        }
-    }
-
     @Test func halfSentRequestIsDroppedAfterTheTimeout() async throws {
         try await withServer(configure: { $0.requestTimeoutSeconds = 1 }) { server in
             let client = try TestClient(port: server.port)
@@ -139,9 +127,16 @@ import WebSocket
         }
     }
 
-    @Test func silentWebSocketPeerIsPingedThenDropped() async throws {
+    /// Runs `body` with a WebSocket client of a server that pings after a second of silence and waits a second
+    /// for the pong.
+    private func withPingedClient(_ body: @escaping @Sendable (TestClient) throws -> Void) async throws {
         try await withServer(configure: { $0.pingIntervalSeconds = 1; $0.pongTimeoutSeconds = 1 }) { server in
-            let client = try TestClient.webSocket(port: server.port)
+            try body(TestClient.webSocket(port: server.port))
+        }
+    }
+
+    @Test func silentWebSocketPeerIsPingedThenDropped() async throws {
+        try await withPingedClient { client in
             let ping = try client.readFrame()
             #expect(ping.opcode == 0x9)
             // Not answering the ping: the server gives up on us.
@@ -150,8 +145,7 @@ import WebSocket
     }
 
     @Test func peerAnsweringPingsStaysConnected() async throws {
-        try await withServer(configure: { $0.pingIntervalSeconds = 1; $0.pongTimeoutSeconds = 1 }) { server in
-            let client = try TestClient.webSocket(port: server.port)
+        try await withPingedClient { client in
             for _ in 0..<3 {
                 let ping = try client.readFrame()
                 #expect(ping.opcode == 0x9)

@@ -112,10 +112,15 @@ final class ServerProcess {
 }
 
 @Suite struct CrashTests {
-    @Test func journalBringsBackAGameAfterKill9() async throws {
+    /// Runs `body` on a thread with the path of a fresh data directory for `ServerProcess`es, removed afterwards.
+    private func withDataDirectory(_ body: @escaping @Sendable (String) throws -> Void) async throws {
         let data = RestartTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        try await onThread {
+        try await onThread { try body(data) }
+    }
+
+    @Test func journalBringsBackAGameAfterKill9() async throws {
+        try await withDataDirectory { data in
             let first = try ServerProcess(arguments: ["--data", data])
             let ana = try GameClient.create(port: first.port, game: "snowman", name: "Ana")
             try ana.send(["type": "chat", "text": "before the crash"])
@@ -138,9 +143,7 @@ final class ServerProcess {
     }
 
     @Test func damagedFilesAreReportedAndTheServerStillStarts() async throws {
-        let data = RestartTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        try await onThread {
+        try await withDataDirectory { data in
             let first = try ServerProcess(arguments: ["--data", data])
             let ana = try GameClient.create(port: first.port, game: "scramble", name: "Ana")
             _ = first.stop()

@@ -276,6 +276,16 @@ describe('heartbeat', () => {
   });
 });
 
+/** Opens the first socket, drops it, and lets every retry fail until the connection gives up. */
+function failEveryTry({ timers, latest }) {
+  latest().serverOpens();
+  latest().serverCloses(1006);
+  for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+    timers.advance(BACKOFF.maxMs * 1.2);
+    latest().serverCloses(1006);
+  }
+}
+
 describe('bounded retries', () => {
   test('jitter makes the delays differ between clients', () => {
     const delays = new Set([0, 0.25, 0.5, 0.75, 0.99].map((value) => backoffDelay(3, () => value)));
@@ -284,12 +294,7 @@ describe('bounded retries', () => {
 
   test(`after ${MAX_ATTEMPTS} failed tries it stops and says so; retryNow() starts over`, () => {
     const { connection, timers, statuses, latest } = setUp();
-    latest().serverOpens();
-    latest().serverCloses(1006);
-    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
-      timers.advance(BACKOFF.maxMs * 1.2);
-      latest().serverCloses(1006);
-    }
+    failEveryTry({ timers, latest });
     assert.equal(FakeSocket.instances.length, 1 + MAX_ATTEMPTS);
     assert.equal(statuses.at(-1).status, 'failed');
     assert.equal(connection.failed, true);
@@ -336,12 +341,7 @@ describe('waking up', () => {
 
   test('waking after giving up reconnects', () => {
     const { connection, timers, statuses, latest } = setUp();
-    latest().serverOpens();
-    latest().serverCloses(1006);
-    for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
-      timers.advance(BACKOFF.maxMs * 1.2);
-      latest().serverCloses(1006);
-    }
+    failEveryTry({ timers, latest });
     assert.equal(statuses.at(-1).status, 'failed');
     connection.wake();
     assert.equal(statuses.at(-1).status, 'reconnecting');

@@ -1,46 +1,14 @@
 import Testing
 import WebSocket
+import WebSocketTestSupport
 
-/// Everything a parser yields for some bytes, with payload chunks joined per frame, so that different splits of
-/// the same bytes compare equal.
-struct ParsedFrames: Equatable {
-    var frames: [(header: FrameParser.Header, payload: [UInt8])] = []
-    var error: WebSocketError?
-    var ended = 0
-
-    static func == (lhs: ParsedFrames, rhs: ParsedFrames) -> Bool {
-        lhs.frames.count == rhs.frames.count && lhs.error == rhs.error && lhs.ended == rhs.ended
-            && zip(lhs.frames, rhs.frames).allSatisfy { $0.header == $1.header && $0.payload == $1.payload }
-    }
-}
-
-/// Feeds `bytes` to a fresh parser in chunks ending at `cuts`.
-func parse(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = []) -> ParsedFrames {
-    var parser = FrameParser(role: role)
-    var result = ParsedFrames()
-    var input = bytes
-    input.withUnsafeMutableBytes { buffer in
-        var start = 0
-        for end in cuts + [buffer.count] where end >= start {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[start ..< end])
-            start = end
-            var offset = 0
-            do throws(WebSocketError) {
-                while let event = try parser.next(in: chunk, at: &offset) {
-                    switch event {
-                    case .header(let header): result.frames.append((header, []))
-                    case .payload(let bytes): result.frames[result.frames.count - 1].payload += bytes
-                    case .end: result.ended += 1
-                    }
-                }
-                #expect(offset == chunk.count, "the parser must consume everything it is given")
-            } catch {
-                result.error = error
-                return
-            }
-        }
-    }
-    return result
+/// Feeds `bytes` to a fresh parser in chunks ending at `cuts`, expecting it to read every chunk to the end.
+func parse(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = [],
+           sourceLocation: SourceLocation = #_sourceLocation) -> ParsedFrames {
+    let parsed = ParsedFrames(role, bytes, cuts: cuts)
+    #expect(parsed.chunksLeftUnread == 0, "the parser must consume everything it is given",
+            sourceLocation: sourceLocation)
+    return parsed
 }
 
 /// Parses exactly one frame from `frame` (which is unmasked in place).

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 @testable import WebSocket
+import WebSocketTestSupport
 
 /// Bytes from a hex string such as "81 85 37 fa"; spaces are ignored.
 func hex(_ text: String) -> [UInt8] {
@@ -65,21 +66,6 @@ enum RecordedAction: Equatable, CustomStringConvertible {
     }
 }
 
-/// Removes the masking of a single complete frame: clears the mask bit, drops the key, unmasks the payload.
-func unmaskFrame(_ frame: [UInt8]) -> [UInt8] {
-    guard frame.count >= 2, frame[1] & 0x80 != 0 else { return frame }
-    let short = Int(frame[1] & 0x7F)
-    let lengthBytes = short == 127 ? 8 : (short == 126 ? 2 : 0)
-    let keyStart = 2 + lengthBytes
-    let key = Array(frame[keyStart ..< keyStart + 4])
-    var result = Array(frame[..<keyStart])
-    result[1] &= 0x7F
-    for (index, byte) in frame[(keyStart + 4)...].enumerated() {
-        result.append(byte ^ key[index % 4])
-    }
-    return result
-}
-
 /// Masks `payload` with `key` (RFC 6455 §5.3), byte by byte: the reference the word-at-a-time code is checked
 /// against.
 func referenceMask(_ payload: [UInt8], key: [UInt8], position: Int = 0) -> [UInt8] {
@@ -89,15 +75,8 @@ func referenceMask(_ payload: [UInt8], key: [UInt8], position: Int = 0) -> [UInt
 /// Feeds `bytes` to `session` in chunks ending at `cuts` (sorted offsets), recording every action.
 func feed(_ session: inout WebSocketSession, _ bytes: [UInt8], cuts: [Int] = []) -> [RecordedAction] {
     var actions: [RecordedAction] = []
-    var copy = bytes
-    var start = 0
-    copy.withUnsafeMutableBytes { buffer in
-        for end in cuts + [buffer.count] where end >= start {
-            session.receive(UnsafeMutableRawBufferPointer(rebasing: buffer[start ..< end])) {
-                actions.append(RecordedAction($0))
-            }
-            start = end
-        }
+    forEachChunk(of: bytes, endingAt: cuts) { chunk in
+        session.receive(chunk) { actions.append(RecordedAction($0)) }
     }
     return actions
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import WebSocket
+import WebSocketTestSupport
 
 /// One RFC 6455 §5.7 example, the role that receives it, and what that role must do.
 struct RFCVector: CustomTestStringConvertible, Sendable {
@@ -66,18 +67,15 @@ struct RFCVector: CustomTestStringConvertible, Sendable {
         }
         expectedPayload.withUnsafeBytes { expected in
             for cut in 0 ... vector.bytes.count {
-                var input = vector.bytes
                 var session = WebSocketSession(role: vector.role, maxMessageBytes: 1 << 20)
                 var deliveries = 0
                 var allMatch = true
-                input.withUnsafeMutableBytes { buffer in
-                    for part in [buffer[..<cut], buffer[cut...]] {
-                        session.receive(UnsafeMutableRawBufferPointer(rebasing: part)) { action in
-                            deliveries += 1
-                            guard case .deliverBinary(let payload) = action, sameBytes(payload, expected) else {
-                                allMatch = false
-                                return
-                            }
+                forEachChunk(of: vector.bytes, endingAt: [cut]) { chunk in
+                    session.receive(chunk) { action in
+                        deliveries += 1
+                        guard case .deliverBinary(let payload) = action, sameBytes(payload, expected) else {
+                            allMatch = false
+                            return
                         }
                     }
                 }

@@ -26,14 +26,7 @@ extension ScrambleGameTests {
 
             while game.phase != .finished {
                 now += Double.random(in: 0...Double(settings.roundSeconds) / 4, using: &random)
-                switch Int.random(in: 0..<12, using: &random) {
-                case 0:
-                    game.addPlayer(Fixtures.player(ids.randomElement(using: &random)!), now: now)
-                case 1:
-                    game.removePlayer(ids.randomElement(using: &random)!, now: now)
-                case 2:
-                    game.tick(now: now)
-                default:
+                game.playRandomStep(outOf: 12, ids: ids, now: now, using: &random) { game, random in
                     let input: String
                     switch Int.random(in: 0..<5, using: &random) {
                     case 0: input = junk.randomElement(using: &random)!

@@ -23,14 +23,7 @@ extension SnowmanGameTests {
             for _ in 0..<12 {
                 while game.status == .inProgress {
                     now += Double.random(in: 0...(settings.turnSeconds.map { Double($0) * 1.5 } ?? 5), using: &random)
-                    switch Int.random(in: 0..<20, using: &random) {
-                    case 0:
-                        game.addPlayer(Fixtures.player(ids.randomElement(using: &random)!), now: now)
-                    case 1:
-                        game.removePlayer(ids.randomElement(using: &random)!, now: now)
-                    case 2:
-                        game.tick(now: now)
-                    default:
+                    game.playRandomStep(outOf: 20, ids: ids, now: now, using: &random) { game, random in
                         let player = Bool.random(using: &random) ? game.turn : ids.randomElement(using: &random)
                         let input = Int.random(in: 0..<10, using: &random) == 0
                             ? junk.randomElement(using: &random)!

@@ -3,6 +3,7 @@
 // Input layout: byte 0 selects role and message cap, byte 1 seeds the split points, the rest is the byte stream
 // a peer sends. Every invariant violation traps, which libFuzzer reports as a crash.
 import WebSocket
+import WebSocketTestSupport
 
 /// An action with its buffers copied and client-role masking removed, so runs compare equal.
 enum Recorded: Equatable {
@@ -10,59 +11,40 @@ enum Recorded: Equatable {
     case closeReceived(UInt16?, String), sendClose([UInt8], UInt16), closeConnection
 }
 
-/// Removes the masking of a single frame (client-role frames carry random keys).
-func unmasked(_ frame: [UInt8]) -> [UInt8] {
-    guard frame.count >= 2, frame[1] & 0x80 != 0 else { return frame }
-    let short = Int(frame[1] & 0x7F)
-    let keyStart = 2 + (short == 127 ? 8 : (short == 126 ? 2 : 0))
-    var result = Array(frame[..<keyStart])
-    result[1] &= 0x7F
-    for index in (keyStart + 4) ..< frame.count {
-        result.append(frame[index] ^ frame[keyStart + (index - keyStart - 4) % 4])
-    }
-    return result
-}
-
 /// Runs a fresh session over `stream` cut at `cuts` and checks the per-run invariants.
 func runSession(_ role: WebSocketRole, cap: Int, _ stream: [UInt8], cuts: [Int]) -> [Recorded] {
     var session = WebSocketSession(role: role, maxMessageBytes: cap)
     var recorded: [Recorded] = []
-    var input = stream
-    input.withUnsafeMutableBytes { buffer in
-        var start = 0
-        for end in cuts + [buffer.count] where end >= start {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[start ..< end])
-            start = end
-            session.receive(chunk) { action in
-                precondition(recorded.last != .closeConnection, "action after closeConnection")
-                switch action {
-                case .deliverText(let bytes):
-                    precondition(bytes.count <= cap, "text message over the cap")
-                    precondition(String(validating: bytes, as: UTF8.self) != nil, "delivered invalid UTF-8")
-                    recorded.append(.text(Array(bytes)))
-                case .deliverBinary(let bytes):
-                    precondition(bytes.count <= cap, "binary message over the cap")
-                    recorded.append(.binary(Array(bytes)))
-                case .sendPong(let frame):
-                    precondition(frame.count <= 2 + 4 + 125, "pong over 125 bytes")
-                    precondition((frame[1] & 0x80 != 0) == (role == .client), "pong masking does not match role")
-                    recorded.append(.sendPong(unmasked(frame)))
-                case .pongReceived:
-                    recorded.append(.pongReceived)
-                case .closeReceived(let code, let reason):
-                    precondition(code.map(\.isAllowedOnWire) ?? true, "accepted a close code that is not allowed")
-                    recorded.append(.closeReceived(code?.rawValue, reason))
-                case .sendClose(let frame, let code):
-                    precondition(code.isAllowedOnWire, "sending close code \(code.rawValue)")
-                    precondition(!recorded.contains { if case .sendClose = $0 { true } else { false } },
-                                 "second close frame")
-                    let plain = unmasked(frame)
-                    precondition(plain[0] == 0x88 && plain.count >= 4 && plain.count <= 127, "malformed close")
-                    precondition(UInt16(plain[2]) << 8 | UInt16(plain[3]) == code.rawValue, "close code mismatch")
-                    recorded.append(.sendClose(plain, code.rawValue))
-                case .closeConnection:
-                    recorded.append(.closeConnection)
-                }
+    forEachChunk(of: stream, endingAt: cuts) { chunk in
+        session.receive(chunk) { action in
+            precondition(recorded.last != .closeConnection, "action after closeConnection")
+            switch action {
+            case .deliverText(let bytes):
+                precondition(bytes.count <= cap, "text message over the cap")
+                precondition(String(validating: bytes, as: UTF8.self) != nil, "delivered invalid UTF-8")
+                recorded.append(.text(Array(bytes)))
+            case .deliverBinary(let bytes):
+                precondition(bytes.count <= cap, "binary message over the cap")
+                recorded.append(.binary(Array(bytes)))
+            case .sendPong(let frame):
+                precondition(frame.count <= 2 + 4 + 125, "pong over 125 bytes")
+                precondition((frame[1] & 0x80 != 0) == (role == .client), "pong masking does not match role")
+                recorded.append(.sendPong(unmaskFrame(frame)))
+            case .pongReceived:
+                recorded.append(.pongReceived)
+            case .closeReceived(let code, let reason):
+                precondition(code.map(\.isAllowedOnWire) ?? true, "accepted a close code that is not allowed")
+                recorded.append(.closeReceived(code?.rawValue, reason))
+            case .sendClose(let frame, let code):
+                precondition(code.isAllowedOnWire, "sending close code \(code.rawValue)")
+                precondition(!recorded.contains { if case .sendClose = $0 { true } else { false } },
+                             "second close frame")
+                let plain = unmaskFrame(frame)
+                precondition(plain[0] == 0x88 && plain.count >= 4 && plain.count <= 127, "malformed close")
+                precondition(UInt16(plain[2]) << 8 | UInt16(plain[3]) == code.rawValue, "close code mismatch")
+                recorded.append(.sendClose(plain, code.rawValue))
+            case .closeConnection:
+                recorded.append(.closeConnection)
             }
         }
     }
@@ -70,51 +52,24 @@ func runSession(_ role: WebSocketRole, cap: Int, _ stream: [UInt8], cuts: [Int])
     return recorded
 }
 
-/// Parser events with payload chunks joined per frame.
-struct ParsedStream: Equatable {
-    var headers: [FrameParser.Header] = []
-    var payloads: [[UInt8]] = []
-    var ends = 0
-    var error: WebSocketError?
-}
-
-func runParser(_ role: WebSocketRole, _ stream: [UInt8], cuts: [Int]) -> ParsedStream {
-    var parser = FrameParser(role: role)
-    var parsed = ParsedStream()
-    var input = stream
-    input.withUnsafeMutableBytes { buffer in
-        var start = 0
-        for end in cuts + [buffer.count] where end >= start {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[start ..< end])
-            start = end
-            var offset = 0
-            do throws(WebSocketError) {
-                while let event = try parser.next(in: chunk, at: &offset) {
-                    switch event {
-                    case .header(let header):
-                        precondition(parsed.ends == parsed.headers.count, "header before the previous frame ended")
-                        precondition(!header.opcode.isControl || (header.fin && header.payloadLength <= 125),
-                                     "accepted an invalid control frame")
-                        precondition(header.payloadLength <= UInt64(Int64.max), "length with MSB set")
-                        parsed.headers.append(header)
-                        parsed.payloads.append([])
-                    case .payload(let bytes):
-                        parsed.payloads[parsed.payloads.count - 1] += bytes
-                        precondition(UInt64(parsed.payloads[parsed.payloads.count - 1].count)
-                                     <= parsed.headers[parsed.headers.count - 1].payloadLength, "payload overrun")
-                    case .end:
-                        precondition(UInt64(parsed.payloads[parsed.payloads.count - 1].count)
-                                     == parsed.headers[parsed.headers.count - 1].payloadLength, "short payload")
-                        parsed.ends += 1
-                    }
-                }
-                precondition(offset == chunk.count, "parser left input unconsumed")
-            } catch {
-                parsed.error = error
-                return
-            }
+/// Parses `stream` cut at `cuts` with a fresh parser and checks the invariants of every event.
+func runParser(_ role: WebSocketRole, _ stream: [UInt8], cuts: [Int]) -> ParsedFrames {
+    let parsed = ParsedFrames(role, stream, cuts: cuts) { event, sofar in
+        switch event {
+        case .header(let header):
+            precondition(sofar.ended == sofar.frames.count, "header before the previous frame ended")
+            precondition(!header.opcode.isControl || (header.fin && header.payloadLength <= 125),
+                         "accepted an invalid control frame")
+            precondition(header.payloadLength <= UInt64(Int64.max), "length with MSB set")
+        case .payload(let bytes):
+            let frame = sofar.frames[sofar.frames.count - 1]
+            precondition(UInt64(frame.payload.count + bytes.count) <= frame.header.payloadLength, "payload overrun")
+        case .end:
+            let frame = sofar.frames[sofar.frames.count - 1]
+            precondition(UInt64(frame.payload.count) == frame.header.payloadLength, "short payload")
         }
     }
+    precondition(parsed.chunksLeftUnread == 0, "parser left input unconsumed")
     return parsed
 }
 
@@ -152,15 +107,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     // The incremental UTF-8 validator agrees with the standard library, whole and split.
     var validator = UTF8Validator()
-    let valid = stream.withUnsafeBytes { buffer in
-        var start = 0
-        var ok = true
-        for end in randomCuts + [buffer.count] where end >= start {
-            ok = validator.validate(UnsafeRawBufferPointer(rebasing: buffer[start ..< end])) && ok
-            start = end
-        }
-        return ok && validator.isComplete
+    var valid = true
+    forEachChunk(of: stream, endingAt: randomCuts) { chunk in
+        valid = validator.validate(UnsafeRawBufferPointer(chunk)) && valid
     }
+    valid = valid && validator.isComplete
     precondition(valid == (String(validating: stream, as: UTF8.self) != nil), "UTF-8 validator disagrees")
 
     // Encoding the stream as a frame and parsing it back returns it, for both roles.
@@ -168,7 +119,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for sender in [WebSocketRole.client, .server] {
         let frame = FrameEncoder.encode(.binary, payload: stream, maskingKey: sender == .client ? key : nil)
         let back = runParser(sender == .client ? .server : .client, frame, cuts: randomCuts)
-        precondition(back.error == nil && back.payloads == [stream] && back.ends == 1, "encoder round trip failed")
+        precondition(back.error == nil && back.frames.map(\.payload) == [stream] && back.ended == 1,
+                     "encoder round trip failed")
     }
     return 0
 }

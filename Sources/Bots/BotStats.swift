@@ -163,6 +163,24 @@ public struct BotStats: Sendable, Equatable {
     public var unexpectedCloseCount: Int { unexpectedCloses.values.reduce(0, +) }
     public var connectFailureCount: Int { connectFailures.values.reduce(0, +) }
 
+    /// A message of `bytes` payload bytes came in.
+    mutating func received(bytes: Int) {
+        messagesIn += 1
+        bytesIn += bytes
+    }
+
+    /// A message of `bytes` payload bytes went out.
+    mutating func sent(bytes: Int) {
+        messagesOut += 1
+        bytesOut += bytes
+    }
+
+    /// A binary message came in: the bots' endpoints speak text only.
+    mutating func receivedBinary(bytes: Int) {
+        received(bytes: bytes)
+        protocolError("binary-message")
+    }
+
     mutating func protocolError(_ kind: String) {
         protocolErrors[kind, default: 0] += 1
     }

@@ -54,6 +54,7 @@ var targets: [Target] = [
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
+    .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
 ]
 
 if fuzzing {

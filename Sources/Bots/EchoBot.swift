@@ -9,13 +9,13 @@ import Runtime
 /// order, cut or changed is a protocol error. The endpoint echoes in order, so send times are a FIFO.
 ///
 /// Used on its worker's event-loop thread only (see `RoomBot` for why it is `@unchecked Sendable`).
-final class EchoBot: WebSocketEndpoint, LoadBot, @unchecked Sendable {
+final class EchoBot: ConnectionBot, @unchecked Sendable {
     /// Unowned without the runtime check: the worker owns its bots and outlives them, and the check costs a
     /// reference-count operation on every message.
     unowned(unsafe) let worker: LoopWorker
     let maxMessageBytes: Int
     private let depth: Int
-    private let link = BotConnection()
+    let link = BotConnection()
     /// Monotonic nanoseconds when the fixed-rate schedule started (the connection opened).
     private var rateStartedAt: UInt64 = 0
     /// Messages the fixed-rate schedule has called for so far.
@@ -35,15 +35,6 @@ final class EchoBot: WebSocketEndpoint, LoadBot, @unchecked Sendable {
         self.depth = options.depth
         self.payload = [UInt8](repeating: UInt8(ascii: "x"), count: options.size)
         self.sendTimes = [UInt64](repeating: 0, count: options.depth)
-    }
-
-    func start() {
-        guard worker.running else { return }
-        link.connect(self, on: worker)
-    }
-
-    func finish() {
-        link.close()
     }
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
@@ -101,10 +92,6 @@ final class EchoBot: WebSocketEndpoint, LoadBot, @unchecked Sendable {
         worker.stats.echoInFlight -= inFlight
         inFlight = 0
         link.closed(code: code, on: worker)
-    }
-
-    func connectionFailed(reason: String) {
-        link.failed(reason: reason, on: worker)
     }
 
     /// Sends the next message; `now` is a clock reading just taken, if any (one reading serves a receive and

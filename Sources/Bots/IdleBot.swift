@@ -5,23 +5,14 @@ import WebSocket
 /// WebSocket session (RFC 6455 §5.5.2), so a connection that stays open has answered every ping in time.
 ///
 /// Used on its worker's event-loop thread only (see `RoomBot` for why it is `@unchecked Sendable`).
-final class IdleBot: WebSocketEndpoint, LoadBot, @unchecked Sendable {
+final class IdleBot: ConnectionBot, @unchecked Sendable {
     unowned let worker: LoopWorker
     let maxMessageBytes: Int
-    private let link = BotConnection()
+    let link = BotConnection()
 
     init(worker: LoopWorker) {
         self.worker = worker
         self.maxMessageBytes = worker.context.options.maxMessageBytes
-    }
-
-    func start() {
-        guard worker.running else { return }
-        link.connect(self, on: worker)
-    }
-
-    func finish() {
-        link.close()
     }
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
@@ -40,9 +31,5 @@ final class IdleBot: WebSocketEndpoint, LoadBot, @unchecked Sendable {
 
     func didClose(_ connection: Connection, code: CloseCode?) {
         link.closed(code: code, on: worker)
-    }
-
-    func connectionFailed(reason: String) {
-        link.failed(reason: reason, on: worker)
     }
 }

@@ -50,7 +50,7 @@ var targets: [Target] = [
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),

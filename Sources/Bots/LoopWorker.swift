@@ -25,7 +25,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     let loop: EventLoop
     let context: RunContext
     var stats = BotStats()
-    var random: RandomSource
+    var random: SplitMix64
     /// False once the run's time is up: no new moves, messages or connections.
     private(set) var running = true
     /// Monotonic nanoseconds from which moves and echoes are timed (the end of `--warmup`).
@@ -56,7 +56,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         self.loop = loop
         self.context = context
         let seed = context.options.seed ?? UInt64(truncatingIfNeeded: MonotonicClock.nanoseconds())
-        self.random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        self.random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         self.rampPerNanosecond = context.options.ramp / Double(loops) / 1e9
     }
 

@@ -12,9 +12,7 @@ import WordRoomsServer
                                                  "--rate", "2", "--duration", "3", "--invalid-share", "0.3",
                                                  "--seed", "11"])
         let stats = report.stats
-        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
-        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
-        #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)")
+        expectClean(stats)
         #expect(stats.connectsOpened == 40)
         #expect(stats.roomsCreated == 10)
         #expect(stats.welcomes == 40)
@@ -41,7 +39,7 @@ import WordRoomsServer
                                                  "--game", "snowman", "--rate", "5", "--duration", "2",
                                                  "--chat-share", "0"])
         let stats = report.stats
-        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        expectClean(stats)
         #expect(stats.connectsOpened == 14)
         #expect(stats.chats == 0, "--chat-share 0: players only wait for their turn")
         #expect(stats.moves == stats.guesses)
@@ -64,7 +62,7 @@ import WordRoomsServer
         #expect(stats.echoInFlight == 0, "the drain waited for every echo")
         #expect(stats.echoRoundTrip.count == UInt64(stats.echoReceived))
         #expect(stats.messagesIn == stats.echoReceived)
-        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
+        expectClean(stats)
         #expect(report.transport.bytesOut > stats.bytesOut, "frames add headers and masks")
         #expect(report.exitStatus == 0)
     }
@@ -94,8 +92,7 @@ import WordRoomsServer
         let report = try await runAgainstServer(["churn", "--rooms", "4", "--players", "3", "--churners", "2",
                                                  "--game", "mixed", "--rate", "2", "--duration", "4"])
         let stats = report.stats
-        #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)")
-        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
+        expectClean(stats)
         #expect(stats.drops > 0)
         #expect(stats.resumes > 0)
         #expect(stats.resumesVerified == stats.resumes)
@@ -107,7 +104,7 @@ import WordRoomsServer
     @Test func idleConnectionsStayUp() async throws {
         let report = try await runAgainstServer(["idle", "--connections", "20", "--duration", "1"])
         #expect(report.stats.connectsOpened == 20)
-        #expect(report.stats.unexpectedCloses.isEmpty)
+        expectClean(report.stats)
         #expect(report.stats.expectedCloses == 20)
         #expect(report.exitStatus == 0)
     }
@@ -119,7 +116,7 @@ import WordRoomsServer
             $0.pongTimeoutSeconds = 1
         }
         #expect(report.stats.connectsOpened == 20)
-        #expect(report.stats.unexpectedCloses.isEmpty, "\(report.stats.unexpectedCloses)")
+        expectClean(report.stats)
         #expect(report.exitStatus == 0)
     }
 
@@ -167,6 +164,13 @@ import WordRoomsServer
         #expect(json["exit_status"]?.intValue == 0)
         #expect(json["server"]?["start"]?["source"]?.stringValue == "/metrics")
     }
+}
+
+/// A run without protocol errors, unexpected closes or failed connections.
+private func expectClean(_ stats: BotStats, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)", sourceLocation: sourceLocation)
+    #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)", sourceLocation: sourceLocation)
+    #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)", sourceLocation: sourceLocation)
 }
 
 /// Starts the server in this process on an ephemeral loopback port, runs the bots against it, stops it.

@@ -4,7 +4,9 @@ import Glibc
 
 /// What a command line asks of an executable: run with these options, or show the help.
 public enum ParsedCommandLine<Options> {
+    /// Run with these options.
     case run(Options)
+    /// `-h` or `--help`: print the usage and exit.
     case help
 }
 

@@ -53,10 +53,11 @@ var targets: [Target] = [
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
+    .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
 ]
 
 if fuzzing {

@@ -1,3 +1,4 @@
+import Runtime
 import Transport
 
 /// Everything `wordrooms-bots` can be told on its command line.
@@ -162,14 +163,9 @@ public struct BotOptions: Sendable, Equatable {
         """
 
     /// A command-line mistake, worded for the person who typed it.
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias ParseError = ArgumentScanner.UsageError
 
-    public enum Parsed: Equatable, Sendable {
-        case run(BotOptions)
-        case help
-    }
+    public typealias Parsed = ParsedCommandLine<BotOptions>
 
     /// Parses arguments (without the program name). Accepts `--flag value` and `--flag=value`; the scenario is
     /// the one positional argument.
@@ -180,95 +176,52 @@ public struct BotOptions: Sendable, Equatable {
     public static func parse(_ arguments: [String]) throws(ParseError) -> Parsed {
         var options = BotOptions()
         var scenarioSeen = false
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            guard argument.hasPrefix("-") else {
+        var scanner = ArgumentScanner(arguments)
+        while let argument = try scanner.next() {
+            switch argument {
+            case .positional(let text):
                 guard !scenarioSeen else {
-                    throw ParseError(description: "unexpected argument '\(argument)': give one scenario at most")
+                    throw ParseError(description: "unexpected argument '\(text)': give one scenario at most")
                 }
-                guard let scenario = Scenario(rawValue: argument) else {
-                    throw ParseError(description: "unknown scenario '\(argument)': use play, idle, echo or churn")
+                guard let scenario = Scenario(rawValue: text) else {
+                    throw ParseError(description: "unknown scenario '\(text)': use play, idle, echo or churn")
                 }
                 options.scenario = scenario
                 scenarioSeen = true
-                continue
-            }
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(ParseError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw ParseError(description: "\(name) needs a value")
-                }
-                return next
-            }
-            func integer(_ range: ClosedRange<Int>) throws(ParseError) -> Int {
-                let text = try value()
-                guard let number = Int(text), range.contains(number) else {
-                    throw ParseError(description: "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-                }
-                return number
-            }
-            func number(_ range: ClosedRange<Double>, exclusiveLower: Bool = false) throws(ParseError) -> Double {
-                let text = try value()
-                guard let number = Double(text), number.isFinite, range.contains(number),
-                      !(exclusiveLower && number == range.lowerBound) else {
-                    let lower = exclusiveLower ? "more than \(formatNumber(range.lowerBound))" : "from \(formatNumber(range.lowerBound))"
-                    throw ParseError(description: "\(name) needs a number \(lower) to \(formatNumber(range.upperBound)), not '\(text)'")
-                }
-                return number
-            }
-            if inlineValue != nil, ["-h", "--help", "--quiet"].contains(name) {
-                throw ParseError(description: "\(name) takes no value")
-            }
-            switch name {
-            case "-h", "--help":
+            case .flag("-h"), .flag("--help"):
+                try scanner.noValue()
                 return .help
-            case "--url":
-                let text = try value()
+            case .flag("--url"):
+                let text = try scanner.value()
                 do {
                     options.url = try WebSocketURL(parsing: text)
                 } catch {
                     throw ParseError(description: "--url: \(error)")
                 }
-            case "--rooms": options.rooms = try integer(1...100_000)
-            case "--players": options.players = try integer(1...16)
-            case "--spectators": options.spectators = try integer(0...256)
-            case "--churners": options.churners = try integer(1...15)
-            case "--game":
-                let text = try value()
-                guard let game = GameChoice(rawValue: text) else {
-                    throw ParseError(description: "--game needs snowman, scramble or mixed, not '\(text)'")
-                }
-                options.game = game
-            case "--rate": options.rate = try number(0...1_000_000, exclusiveLower: true)
-            case "--invalid-share": options.invalidShare = try number(0...1)
-            case "--chat-share": options.chatShare = try number(0...1)
-            case "--connections": options.connections = try integer(1...1_000_000)
-            case "--depth": options.depth = try integer(1...65536)
-            case "--size": options.size = try integer(1...(16 << 20))
-            case "--duration": options.duration = try number(0...86400, exclusiveLower: true)
-            case "--warmup": options.warmup = try number(0...86400)
-            case "--ramp": options.ramp = try number(1...1_000_000)
-            case "--threads": options.threads = try integer(1...256)
-            case "--grace": options.grace = try number(0...600)
-            case "--json": options.jsonPath = try value()
-            case "--server-pid": options.serverPID = try integer(1...Int(Int32.max))
-            case "--max-message-bytes": options.maxMessageBytes = try integer(1024...(1 << 30))
-            case "--poll-us": options.pollMicroseconds = try integer(0...100_000)
-            case "--seed":
-                let text = try value()
-                guard let seed = UInt64(text) else {
-                    throw ParseError(description: "--seed needs a whole number from 0 to \(UInt64.max), not '\(text)'")
-                }
-                options.seed = seed
-            case "--quiet": options.quiet = true
-            default:
-                throw ParseError(description: "unknown option '\(argument)' (see --help)")
+            case .flag("--rooms"): options.rooms = try scanner.integer(in: 1...100_000)
+            case .flag("--players"): options.players = try scanner.integer(in: 1...16)
+            case .flag("--spectators"): options.spectators = try scanner.integer(in: 0...256)
+            case .flag("--churners"): options.churners = try scanner.integer(in: 1...15)
+            case .flag("--game"): options.game = try scanner.value(expected: "snowman, scramble or mixed", GameChoice.init)
+            case .flag("--rate"): options.rate = try scanner.number(in: 0...1_000_000, exclusiveLower: true)
+            case .flag("--invalid-share"): options.invalidShare = try scanner.number(in: 0...1)
+            case .flag("--chat-share"): options.chatShare = try scanner.number(in: 0...1)
+            case .flag("--connections"): options.connections = try scanner.integer(in: 1...1_000_000)
+            case .flag("--depth"): options.depth = try scanner.integer(in: 1...65536)
+            case .flag("--size"): options.size = try scanner.integer(in: 1...(16 << 20))
+            case .flag("--duration"): options.duration = try scanner.number(in: 0...86400, exclusiveLower: true)
+            case .flag("--warmup"): options.warmup = try scanner.number(in: 0...86400)
+            case .flag("--ramp"): options.ramp = try scanner.number(in: 1...1_000_000)
+            case .flag("--threads"): options.threads = try scanner.integer(in: 1...256)
+            case .flag("--grace"): options.grace = try scanner.number(in: 0...600)
+            case .flag("--json"): options.jsonPath = try scanner.value()
+            case .flag("--server-pid"): options.serverPID = try scanner.integer(in: 1...Int(Int32.max))
+            case .flag("--max-message-bytes"): options.maxMessageBytes = try scanner.integer(in: 1024...(1 << 30))
+            case .flag("--poll-us"): options.pollMicroseconds = try scanner.integer(in: 0...100_000)
+            case .flag("--seed"): options.seed = try scanner.integer(in: 0...UInt64.max)
+            case .flag("--quiet"): options.quiet = true
+            case .flag:
+                throw scanner.unknownOption(hint: " (see --help)")
             }
         }
         try options.validate()

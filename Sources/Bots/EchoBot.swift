@@ -8,17 +8,14 @@ import Runtime
 /// Every message starts with its sequence number in decimal, the rest is `x`: an echo that comes back out of
 /// order, cut or changed is a protocol error. The endpoint echoes in order, so send times are a FIFO.
 ///
-/// Used on its worker's event-loop thread only (see `GameBot` for why it is `@unchecked Sendable`).
-final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
+/// Used on its worker's event-loop thread only (see `RoomBot` for why it is `@unchecked Sendable`).
+final class EchoBot: ConnectionBot, @unchecked Sendable {
     /// Unowned without the runtime check: the worker owns its bots and outlives them, and the check costs a
     /// reference-count operation on every message.
     unowned(unsafe) let worker: LoopWorker
     let maxMessageBytes: Int
     private let depth: Int
-    private var connection: Connection?
-    private var opened = false
-    private var closeExpected = false
-    private var connectStartedAt: UInt64 = 0
+    let link = BotConnection()
     /// Monotonic nanoseconds when the fixed-rate schedule started (the connection opened).
     private var rateStartedAt: UInt64 = 0
     /// Messages the fixed-rate schedule has called for so far.
@@ -40,24 +37,9 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
         self.sendTimes = [UInt64](repeating: 0, count: options.depth)
     }
 
-    func start() {
-        guard worker.running else { return }
-        connectStartedAt = MonotonicClock.nanoseconds()
-        worker.connect(self)
-    }
-
-    func finish() {
-        if let connection {
-            closeExpected = true
-            connection.close(code: .normalClosure)
-        }
-    }
-
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let now = MonotonicClock.nanoseconds()
-        self.connection = connection
-        opened = true
-        worker.recordOpen(startedAt: connectStartedAt)
+        link.opened(connection, on: worker)
         guard worker.running else {
             finish()
             return
@@ -70,7 +52,7 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
 
     /// Fixed-rate mode: sends what the schedule calls for by `now`, as far as the window allows.
     func sendDue(now: UInt64) {
-        guard let connection, worker.running, let rate = worker.context.options.effectiveRate else { return }
+        guard let connection = link.connection, worker.running, let rate = worker.context.options.effectiveRate else { return }
         let due = Int(Double(now &- rateStartedAt) / 1e9 * rate) - scheduled
         guard due > 0 else { return }
         scheduled += due
@@ -81,8 +63,7 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
 
     func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {
         let now = MonotonicClock.nanoseconds()
-        worker.stats.messagesIn += 1
-        worker.stats.bytesIn += text.count
+        worker.stats.received(bytes: text.count)
         guard inFlight > 0 else {
             worker.stats.protocolError("echo-unsolicited")
             return
@@ -104,21 +85,13 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
     }
 
     func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {
-        worker.stats.messagesIn += 1
-        worker.stats.bytesIn += data.count
-        worker.stats.protocolError("binary-message")
+        worker.stats.receivedBinary(bytes: data.count)
     }
 
     func didClose(_ connection: Connection, code: CloseCode?) {
-        self.connection = nil
         worker.stats.echoInFlight -= inFlight
         inFlight = 0
-        worker.recordClose(opened: opened, expected: closeExpected, code: code)
-        opened = false
-    }
-
-    func connectionFailed(reason: String) {
-        worker.stats.connectFailures[reason, default: 0] += 1
+        link.closed(code: code, on: worker)
     }
 
     /// Sends the next message; `now` is a clock reading just taken, if any (one reading serves a receive and
@@ -131,8 +104,7 @@ final class EchoBot: WebSocketEndpoint, @unchecked Sendable {
         inFlight += 1
         worker.stats.echoInFlight += 1
         worker.stats.echoSent += 1
-        worker.stats.messagesOut += 1
-        worker.stats.bytesOut += payload.count
+        worker.stats.sent(bytes: payload.count)
     }
 
     /// Digits of the sequence number at the start of each payload (fewer if the payload is shorter): enough for

@@ -25,7 +25,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     let loop: EventLoop
     let context: RunContext
     var stats = BotStats()
-    var random: RandomSource
+    var random: SplitMix64
     /// False once the run's time is up: no new moves, messages or connections.
     private(set) var running = true
     /// Monotonic nanoseconds from which moves and echoes are timed (the end of `--warmup`).
@@ -36,7 +36,6 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     private var timers = TimerHeap()
     private var bots: [any LoadBot] = []
     private var echoBots: [EchoBot] = []
-    private var gameBots: [GameBot] = []
     /// Bots waiting for their turn to connect; joiners of rooms whose code is known go first.
     private var joinerQueue = BotQueue()
     private var startQueue = BotQueue()
@@ -57,7 +56,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         self.loop = loop
         self.context = context
         let seed = context.options.seed ?? UInt64(truncatingIfNeeded: MonotonicClock.nanoseconds())
-        self.random = RandomSource(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        self.random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         self.rampPerNanosecond = context.options.ramp / Double(loops) / 1e9
     }
 
@@ -69,18 +68,16 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         for index in rooms {
             let churners = options.scenario == .churn ? options.churners : 0
             let room = RoomPlan(index: index, game: options.game(ofRoom: index), plannedPlayers: options.players)
-            let host = GameBot(worker: self, room: room, role: .host, name: "bot\(index)-host")
+            let host = HostBot(worker: self, room: room, name: "bot\(index)-host")
             for seat in 1..<options.players {
-                room.joiners.append(GameBot(worker: self, room: room, role: .player, name: "bot\(index)-p\(seat)"))
+                room.joiners.append(PlayerBot(worker: self, room: room, name: "bot\(index)-p\(seat)"))
             }
             for seat in 0..<churners {
-                room.joiners.append(GameBot(worker: self, room: room, role: .churner, name: "bot\(index)-c\(seat)"))
+                room.joiners.append(ChurnerBot(worker: self, room: room, name: "bot\(index)-c\(seat)"))
             }
             for seat in 0..<options.spectators {
-                room.joiners.append(GameBot(worker: self, room: room, role: .spectator, name: "bot\(index)-s\(seat)"))
+                room.joiners.append(SpectatorBot(worker: self, room: room, name: "bot\(index)-s\(seat)"))
             }
-            gameBots.append(host)
-            gameBots.append(contentsOf: room.joiners)
             bots.append(host)
             bots.append(contentsOf: room.joiners as [any LoadBot])
             startQueue.append(host)
@@ -171,8 +168,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     func send(_ message: JSONValue, on connection: Connection) {
         scratch.removeAll(keepingCapacity: true)
         JSONWriter().write(message, into: &scratch)
-        stats.messagesOut += 1
-        stats.bytesOut += scratch.count
+        stats.sent(bytes: scratch.count)
         scratch.withUnsafeBytes { connection.sendText($0) }
     }
 
@@ -241,10 +237,6 @@ protocol LoadBot: AnyObject {
     /// Closes the bot's connection normally at the end of the run.
     func finish()
 }
-
-extension GameBot: LoadBot {}
-extension EchoBot: LoadBot {}
-extension IdleBot: LoadBot {}
 
 /// A first-in first-out queue of bots that consumes from the front without shifting the array.
 private struct BotQueue {

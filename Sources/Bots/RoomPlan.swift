@@ -16,7 +16,7 @@ final class RoomPlan {
     /// Monotonic nanoseconds of the host's welcome.
     var createdAt: UInt64 = 0
     /// Everyone but the host, in joining order: players, churners, then spectators.
-    var joiners: [GameBot] = []
+    var joiners: [RoomBot] = []
     /// The last few patch messages bots of this room decoded, newest last. The server sends every member the
     /// same bytes, so the others reuse the decoding when their message is byte for byte the same. A few, not one: members read a busy room's patches interleaved.
     private var recentPatches: [DecodedPatch] = []

@@ -12,7 +12,7 @@ import JSON
 /// A member that reads a seq after others have read further (its connection is slower, or the room's patches
 /// came in a burst) decides its moves from the newer state, which the server has already sent it too. To time
 /// its own moves it does not look at that state, which may show a move early or no longer show it (a new round,
-/// chat lines scrolled away), but at the patch it is reading (`GameBot.reveals`). Used on the room's event-loop
+/// chat lines scrolled away), but at the patch it is reading (`PendingMoves.reveals`). Used on the room's event-loop
 /// thread only.
 struct RoomStates {
     /// What was wrong with a member's message.

@@ -17,7 +17,7 @@ struct ScrambleWordSource {
     /// - Parameters:
     ///   - root: The round's root, lowercase.
     ///   - words: Dictionary words spelled from it (the root itself is left out: the game refuses it).
-    mutating func start(root: String, words: [String], using random: inout RandomSource) {
+    mutating func start(root: String, words: [String], using random: inout SplitMix64) {
         self.root = root
         self.words = words.filter { $0 != root }
         self.words.shuffle(using: &random)
@@ -61,7 +61,7 @@ struct ScrambleWordSource {
     ///   - minimumLength: The room's shortest accepted length (shorter would be `too-short` instead).
     ///   - lexicon: The dictionary the server checks against (the same bundled list).
     /// - Returns: A non-word, or nil if ten tries all made words (never seen with the bundled roots).
-    func invalidWord(minimumLength: Int, lexicon: Lexicon, using random: inout RandomSource) -> String? {
+    func invalidWord(minimumLength: Int, lexicon: Lexicon, using random: inout SplitMix64) -> String? {
         let letters = Array(root)
         guard letters.count >= minimumLength else { return nil }
         for _ in 0..<10 {

@@ -93,6 +93,15 @@ struct ServerSampler {
         let description: String
     }
 
+    /// `connect(2)` to an IPv4 or IPv6 socket address (`sockaddr_in`, `sockaddr_in6`).
+    private static func connect<Address>(_ fd: Int32, to address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<Address>.size))
+            }
+        }
+    }
+
     /// A blocking `GET` with `Connection: close` and a five-second timeout; the body of a 200 response.
     static func httpGet(host: String, port: Int, path: String) -> Result<String, FetchError> {
         let isV6 = host.contains(":")
@@ -108,21 +117,13 @@ struct ServerSampler {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET6, host, &address.sin6_addr)
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            connected = connect(fd, to: address)
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET, host, &address.sin_addr)
-            connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            connected = connect(fd, to: address)
         }
         guard connected == 0 else {
             return .failure(FetchError(description: "connect: \(String(cString: strerror(errno)))"))

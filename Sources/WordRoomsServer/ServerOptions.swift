@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Runtime
 import Transport
 
 /// Everything `wordrooms` can be told on its command line.
@@ -75,97 +76,58 @@ public struct ServerOptions: Sendable, Equatable {
         """
 
     /// A command-line mistake, worded for the person who typed it.
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias ParseError = ArgumentScanner.UsageError
 
-    public enum Parsed: Equatable {
-        case run(ServerOptions)
-        case help
-    }
+    public typealias Parsed = ParsedCommandLine<ServerOptions>
 
     /// Parses arguments (without the program name). Accepts `--flag value` and `--flag=value`.
+    ///
+    /// - Parameter arguments: The command-line arguments after the program name.
+    /// - Returns: The options to serve with, or `.help`.
+    /// - Throws: `ParseError` naming the flag and what it needs.
     public static func parse(_ arguments: [String]) throws(ParseError) -> Parsed {
         var options = ServerOptions()
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(ParseError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw ParseError(description: "\(name) needs a value")
-                }
-                return next
-            }
-            func integer(_ range: ClosedRange<Int>) throws(ParseError) -> Int {
-                let text = try value()
-                guard let number = Int(text), range.contains(number) else {
-                    throw ParseError(description: "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-                }
-                return number
-            }
-            switch name {
-            case "-h", "--help":
+        var scanner = ArgumentScanner(arguments)
+        while let argument = try scanner.next() {
+            switch argument {
+            case .flag("-h"), .flag("--help"):
+                try scanner.noValue()
                 return .help
-            case "--host":
-                var host = try value()
-                if host == "localhost" { host = "127.0.0.1" }
-                guard isNumericAddress(host) else {
-                    throw ParseError(description: "--host needs localhost or a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::, not '\(host)'")
+            case .flag("--host"):
+                options.host = try scanner.value(expected: "localhost or a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::") {
+                    $0 == "localhost" ? "127.0.0.1" : isNumericAddress($0) ? $0 : nil
                 }
-                options.host = host
-            case "--port":
-                options.port = try integer(0...65535)
-            case "--threads":
-                options.threads = try integer(1...256)
-            case "--web":
-                options.webDirectory = try value()
-            case "--max-message-bytes":
-                options.maxMessageBytes = try integer(125...(1 << 30))
-            case "--words":
-                options.wordsFile = try value()
-            case "--data":
-                options.dataDirectory = try value()
-            case "--resume-grace":
-                options.resumeGraceSeconds = try integer(1...86_400)
-            case "--room-grace":
-                options.roomGraceSeconds = try integer(1...86_400)
-            case "--away-turn-seconds":
-                options.awayTurnSeconds = try integer(1...3_600)
-            case "--public-url":
-                let url = try value()
-                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                    throw ParseError(description: "--public-url needs an http:// or https:// URL, not '\(url)'")
+            case .flag("--port"): options.port = try scanner.integer(in: 0...65535)
+            case .flag("--threads"): options.threads = try scanner.integer(in: 1...256)
+            case .flag("--web"): options.webDirectory = try scanner.value()
+            case .flag("--max-message-bytes"): options.maxMessageBytes = try scanner.integer(in: 125...(1 << 30))
+            case .flag("--words"): options.wordsFile = try scanner.value()
+            case .flag("--data"): options.dataDirectory = try scanner.value()
+            case .flag("--resume-grace"): options.resumeGraceSeconds = try scanner.integer(in: 1...86_400)
+            case .flag("--room-grace"): options.roomGraceSeconds = try scanner.integer(in: 1...86_400)
+            case .flag("--away-turn-seconds"): options.awayTurnSeconds = try scanner.integer(in: 1...3_600)
+            case .flag("--public-url"):
+                options.publicURL = try scanner.value(expected: "an http:// or https:// URL") { (url: String) -> String? in
+                    isHTTPURL(url) ? (url.hasSuffix("/") ? url : url + "/") : nil
                 }
-                options.publicURL = url.hasSuffix("/") ? url : url + "/"
-            case "--trusted-proxy":
-                let entries = try value().split(separator: ",").map(String.init)
+            case .flag("--trusted-proxy"):
+                let entries = try scanner.value().split(separator: ",").map(String.init)
                 _ = try AddressRanges(entries)
                 options.trustedProxies += entries
-            case "--allowed-origin":
-                for origin in try value().split(separator: ",").map(String.init) {
-                    guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {
-                        throw ParseError(description: "--allowed-origin needs origins like https://play.example.com (no path), not '\(origin)'")
+            case .flag("--allowed-origin"):
+                for origin in try scanner.value().split(separator: ",").map(String.init) {
+                    guard isHTTPURL(origin), !origin.hasSuffix("/") else {
+                        throw scanner.invalid(origin, expected: "origins like https://play.example.com (no path)")
                     }
                     options.allowedOrigins.append(origin.lowercased())
                 }
-            case "--message-rate":
-                options.messageRate = try integer(1...100_000)
-            case "--handshake-rate":
-                options.handshakeRate = try integer(1...100_000)
-            case "--max-outbound-bytes":
-                options.maxOutboundBytes = try integer(16_384...(1 << 30))
-            case "--max-connections":
-                options.maxConnections = try integer(1...10_000_000)
-            case "--max-connections-per-ip":
-                options.maxConnectionsPerIP = try integer(1...1_000_000)
-            case "--shard":
-                let text = try value()
+            case .flag("--message-rate"): options.messageRate = try scanner.integer(in: 1...100_000)
+            case .flag("--handshake-rate"): options.handshakeRate = try scanner.integer(in: 1...100_000)
+            case .flag("--max-outbound-bytes"): options.maxOutboundBytes = try scanner.integer(in: 16_384...(1 << 30))
+            case .flag("--max-connections"): options.maxConnections = try scanner.integer(in: 1...10_000_000)
+            case .flag("--max-connections-per-ip"): options.maxConnectionsPerIP = try scanner.integer(in: 1...1_000_000)
+            case .flag("--shard"):
+                let text = try scanner.value()
                 if text == "auto" {
                     guard let number = shardFromHostname() else {
                         throw ParseError(description: "--shard auto needs a hostname ending in a number (like wordrooms-2)")
@@ -174,16 +136,16 @@ public struct ServerOptions: Sendable, Equatable {
                 } else if let number = Int(text), (0...21).contains(number) {
                     options.shard = number
                 } else {
-                    throw ParseError(description: "--shard needs a number from 0 to 21 or 'auto', not '\(text)'")
+                    throw scanner.invalid(text, expected: "a number from 0 to 21 or 'auto'")
                 }
-            case "--redis":
-                let address = try value()
-                guard let colon = address.lastIndex(of: ":"), Int(address[address.index(after: colon)...]) != nil else {
-                    throw ParseError(description: "--redis needs HOST:PORT, not '\(address)'")
+            case .flag("--redis"):
+                options.redis = try scanner.value(expected: "HOST:PORT") { (address: String) -> String? in
+                    guard let colon = address.lastIndex(of: ":"),
+                          Int(address[address.index(after: colon)...]) != nil else { return nil }
+                    return address
                 }
-                options.redis = address
-            default:
-                throw ParseError(description: "unknown option '\(argument)'")
+            case .flag, .positional:
+                throw scanner.unknownOption()
             }
         }
         return .run(options)
@@ -197,6 +159,10 @@ public struct ServerOptions: Sendable, Equatable {
         let digits = name.reversed().prefix { $0.isNumber }
         guard !digits.isEmpty, let number = Int(String(digits.reversed())), (0...21).contains(number) else { return nil }
         return number
+    }
+
+    private static func isHTTPURL(_ text: String) -> Bool {
+        text.hasPrefix("http://") || text.hasPrefix("https://")
     }
 
     private static func isNumericAddress(_ host: String) -> Bool {

@@ -10,18 +10,8 @@ func printError(_ text: String) {
     line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
 
-let options: BotOptions
-do {
-    switch try BotOptions.parse(Array(CommandLine.arguments.dropFirst())) {
-    case .help:
-        print(BotOptions.usage)
-        exit(0)
-    case .run(let parsed):
-        options = parsed
-    }
-} catch {
-    printError("wordrooms-bots: \(error)\n\(BotOptions.usage)")
-    exit(2)
+let options = BotOptions.Parsed.options(parsing: BotOptions.parse, usage: BotOptions.usage) { mistake in
+    printError("wordrooms-bots: \(mistake)\n\(BotOptions.usage)")
 }
 
 let report: BotReport

@@ -12,18 +12,8 @@ sigaddset(&stopSignals, SIGINT)
 sigaddset(&stopSignals, SIGTERM)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
-let options: ServerOptions
-do {
-    switch try ServerOptions.parse(Array(CommandLine.arguments.dropFirst())) {
-    case .help:
-        print(ServerOptions.usage)
-        exit(0)
-    case .run(let parsed):
-        options = parsed
-    }
-} catch {
-    Log.info("wordrooms: \(error). Run 'wordrooms --help' for the options.")
-    exit(2)
+let options = ServerOptions.Parsed.options(parsing: ServerOptions.parse, usage: ServerOptions.usage) { mistake in
+    Log.info("wordrooms: \(mistake). Run 'wordrooms --help' for the options.")
 }
 
 let fileLimit = OpenFileLimit.raiseToHardLimit()

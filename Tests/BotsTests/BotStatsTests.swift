@@ -41,4 +41,29 @@ import Testing
         #expect(stats.protocolErrors == ["bad-json": 2, "seq-gap": 1])
         #expect(stats.protocolErrorCount == 3)
     }
+
+    @Test func mergeListsEveryFieldOnce() {
+        // A counter added to the struct but not to a merge list would stay at the driver's own (zero) share.
+        let fields = Mirror(reflecting: BotStats()).children.map { type(of: $0.value) }
+        #expect(BotStats.counts.count == fields.filter { $0 == Int.self }.count)
+        #expect(Set(BotStats.counts.map { $0 as WritableKeyPath }).count == BotStats.counts.count)
+        #expect(BotStats.countsByName.count == fields.filter { $0 == [String: Int].self }.count)
+        #expect(Set(BotStats.countsByName.map { $0 as WritableKeyPath }).count == BotStats.countsByName.count)
+        #expect(BotStats.latencies.count == fields.filter { $0 == LogLinearHistogram.self }.count)
+        #expect(Set(BotStats.latencies.map { $0 as WritableKeyPath }).count == BotStats.latencies.count)
+        #expect(fields.filter { $0 == [UInt16: Int].self }.count == 1, "unexpectedCloses, merged on its own")
+        #expect(fields.count == BotStats.counts.count + BotStats.countsByName.count + BotStats.latencies.count + 1)
+    }
+
+    @Test func mergeAddsEveryListedField() {
+        var part = BotStats()
+        for (index, field) in BotStats.counts.enumerated() { part[keyPath: field] = index + 1 }
+        for field in BotStats.countsByName { part[keyPath: field] = ["kind": 2] }
+        for field in BotStats.latencies { part[keyPath: field].record(50) }
+        var total = part
+        total.merge(part)
+        for (index, field) in BotStats.counts.enumerated() { #expect(total[keyPath: field] == 2 * (index + 1)) }
+        for field in BotStats.countsByName { #expect(total[keyPath: field] == ["kind": 4]) }
+        for field in BotStats.latencies { #expect(total[keyPath: field].count == 2) }
+    }
 }

@@ -8,12 +8,11 @@ import WordRoomsServer
 /// report's counts. Serialized: the runs compete for the same two cores otherwise.
 @Suite(.serialized) struct LoadTestTests {
     @Test func playBothGamesWithoutProtocolErrors() async throws {
-        let report = try await runCleanly(["play", "--rooms", "10", "--players", "4", "--game", "mixed",
-                                           "--rate", "2", "--duration", "3", "--invalid-share", "0.3",
-                                           "--seed", "11"])
+        let report = try await runAgainstServer(["play", "--rooms", "10", "--players", "4", "--game", "mixed",
+                                                 "--rate", "2", "--duration", "3", "--invalid-share", "0.3",
+                                                 "--seed", "11"])
         let stats = report.stats
-        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
-        #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)")
+        expectClean(stats)
         #expect(stats.connectsOpened == 40)
         #expect(stats.roomsCreated == 10)
         #expect(stats.welcomes == 40)
@@ -36,10 +35,11 @@ import WordRoomsServer
     }
 
     @Test func spectatorsOnlyWatch() async throws {
-        let report = try await runCleanly(["play", "--rooms", "2", "--players", "2", "--spectators", "5",
-                                           "--game", "snowman", "--rate", "5", "--duration", "2",
-                                           "--chat-share", "0"])
+        let report = try await runAgainstServer(["play", "--rooms", "2", "--players", "2", "--spectators", "5",
+                                                 "--game", "snowman", "--rate", "5", "--duration", "2",
+                                                 "--chat-share", "0"])
         let stats = report.stats
+        expectClean(stats)
         #expect(stats.connectsOpened == 14)
         #expect(stats.chats == 0, "--chat-share 0: players only wait for their turn")
         #expect(stats.moves == stats.guesses)
@@ -53,8 +53,8 @@ import WordRoomsServer
 
     @Test func echoCountsEveryRoundTrip() async throws {
         // Polling loops (--poll-us) must see every echo as a sleeping loop does.
-        let report = try await runCleanly(["echo", "--connections", "10", "--depth", "4", "--size", "32",
-                                           "--duration", "2", "--poll-us", "100"])
+        let report = try await runAgainstServer(["echo", "--connections", "10", "--depth", "4", "--size", "32",
+                                                 "--duration", "2", "--poll-us", "100"])
         let stats = report.stats
         #expect(stats.connectsOpened == 10)
         #expect(stats.echoSent > 1000)
@@ -62,6 +62,7 @@ import WordRoomsServer
         #expect(stats.echoInFlight == 0, "the drain waited for every echo")
         #expect(stats.echoRoundTrip.count == UInt64(stats.echoReceived))
         #expect(stats.messagesIn == stats.echoReceived)
+        expectClean(stats)
         #expect(report.transport.bytesOut > stats.bytesOut, "frames add headers and masks")
         #expect(report.exitStatus == 0)
     }
@@ -88,10 +89,10 @@ import WordRoomsServer
     }
 
     @Test func churnResumesAndVerifiesEveryState() async throws {
-        let report = try await runCleanly(["churn", "--rooms", "4", "--players", "3", "--churners", "2",
-                                           "--game", "mixed", "--rate", "2", "--duration", "4"])
+        let report = try await runAgainstServer(["churn", "--rooms", "4", "--players", "3", "--churners", "2",
+                                                 "--game", "mixed", "--rate", "2", "--duration", "4"])
         let stats = report.stats
-        #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)")
+        expectClean(stats)
         #expect(stats.drops > 0)
         #expect(stats.resumes > 0)
         #expect(stats.resumesVerified == stats.resumes)
@@ -103,7 +104,7 @@ import WordRoomsServer
     @Test func idleConnectionsStayUp() async throws {
         let report = try await runAgainstServer(["idle", "--connections", "20", "--duration", "1"])
         #expect(report.stats.connectsOpened == 20)
-        #expect(report.stats.unexpectedCloses.isEmpty)
+        expectClean(report.stats)
         #expect(report.stats.expectedCloses == 20)
         #expect(report.exitStatus == 0)
     }
@@ -115,7 +116,7 @@ import WordRoomsServer
             $0.pongTimeoutSeconds = 1
         }
         #expect(report.stats.connectsOpened == 20)
-        #expect(report.stats.unexpectedCloses.isEmpty, "\(report.stats.unexpectedCloses)")
+        expectClean(report.stats)
         #expect(report.exitStatus == 0)
     }
 
@@ -165,11 +166,11 @@ import WordRoomsServer
     }
 }
 
-/// Runs the bots with `arguments` against a fresh server (`runAgainstServer`) and expects no protocol error.
-private func runCleanly(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> BotReport {
-    let report = try await runAgainstServer(arguments)
-    #expect(report.stats.protocolErrors.isEmpty, "\(report.stats.protocolErrors)", sourceLocation: sourceLocation)
-    return report
+/// A run without protocol errors, unexpected closes or failed connections.
+private func expectClean(_ stats: BotStats, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(stats.protocolErrors.isEmpty, "\(stats.protocolErrors)", sourceLocation: sourceLocation)
+    #expect(stats.unexpectedCloses.isEmpty, "\(stats.unexpectedCloses)", sourceLocation: sourceLocation)
+    #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)", sourceLocation: sourceLocation)
 }
 
 /// Starts the server in this process on an ephemeral loopback port, runs the bots against it, stops it.

@@ -1,4 +1,5 @@
 import Testing
+import WordGames
 @testable import Bots
 
 @Suite struct LogLinearHistogramTests {
@@ -59,7 +60,7 @@ import Testing
     @Test func mergeEqualsRecordingEverythingInOne() {
         var all = LogLinearHistogram()
         var parts = [LogLinearHistogram(), LogLinearHistogram(), LogLinearHistogram()]
-        var generator = RandomSource(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for index in 0..<30_000 {
             let value = UInt64.random(in: 0...10_000_000, using: &generator)
             all.record(value)

@@ -7,7 +7,7 @@ import WordGames
 
     @Test func givesEachWordOnceLeavingOutTheRootAndFoundWords() {
         var source = ScrambleWordSource()
-        var random = RandomSource(seed: 1)
+        var random = SplitMix64(seed: 1)
         source.start(root: "stars", words: lexicon.words(spelledFrom: "stars", minimumLength: 3), using: &random)
         let found = ["tar"]
         source.noteFound(count: found.count) { found[$0] }
@@ -19,7 +19,7 @@ import WordGames
 
     @Test func invalidWordsAreSpelledFromTheRootButNotInTheDictionary() throws {
         var source = ScrambleWordSource()
-        var random = RandomSource(seed: 2)
+        var random = SplitMix64(seed: 2)
         source.start(root: "stars", words: [], using: &random)
         for _ in 0..<50 {
             let word = try #require(source.invalidWord(minimumLength: 3, lexicon: lexicon, using: &random))
@@ -35,7 +35,7 @@ import WordGames
 
     @Test func readsOnlyTheNewestFoundWordsAndStartsAfreshWhenTheListShrinks() {
         var source = ScrambleWordSource()
-        var random = RandomSource(seed: 4)
+        var random = SplitMix64(seed: 4)
         source.start(root: "stars", words: [], using: &random)
         var list = ["art"]
         source.noteFound(count: list.count) { list[$0] }
@@ -52,7 +52,7 @@ import WordGames
 
     @Test func noInvalidWordFromARootShorterThanTheMinimum() {
         var source = ScrambleWordSource()
-        var random = RandomSource(seed: 3)
+        var random = SplitMix64(seed: 3)
         source.start(root: "at", words: [], using: &random)
         #expect(source.invalidWord(minimumLength: 3, lexicon: lexicon, using: &random) == nil)
     }

@@ -1,17 +1,4 @@
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so a randomized test that fails
-/// reproduces from the seed in its failure message.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+import WordGames
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
+/// The randomized tests' generator: seeded, so a test that fails reproduces from the seed in its failure message.
+typealias SeededGenerator = SplitMix64

@@ -2,7 +2,7 @@ import JSON
 import Testing
 @testable import Bots
 
-@Suite struct GameBotTests {
+@Suite struct PendingMovesTests {
     @Test(arguments: [
         ("/scramble/found/0", true),       // a word added
         ("/scramble/found", true),         // the list replaced
@@ -14,12 +14,12 @@ import Testing
     ])
     func aPatchTouchesAPathThroughItsAncestorsAndDescendants(opPath: String, touches: Bool) throws {
         let patch = JSONPatch([.replace(path: try JSONPointer(opPath), value: 1)])
-        #expect(GameBot.touches(patch, ["scramble", "found"]) == touches)
+        #expect(PendingMoves.touches(patch, ["scramble", "found"]) == touches)
     }
 }
 
 /// A bot reading behind its room's shared state tells from the patch itself whether it shows its move.
-@Suite struct GameBotRevealsTests {
+@Suite struct PendingMovesRevealsTests {
     private let chat = ["chat"]
     private let mine: JSONValue = ["id": 9, "player": "p2", "text": "hello #3"]
     private let theirs: JSONValue = ["id": 8, "player": "p1", "text": "hello #3"]
@@ -32,28 +32,28 @@ import Testing
 
     @Test func anEntryAddedAtTheListsEnd() throws {
         let added = patch([.remove(path: try JSONPointer("/chat/0")), .add(path: try JSONPointer("/chat/29"), value: mine)])
-        #expect(GameBot.reveals(added, in: chat, isMine))
+        #expect(PendingMoves.reveals(added, in: chat, isMine))
         let someoneElses = patch([.add(path: try JSONPointer("/chat/29"), value: theirs)])
-        #expect(!GameBot.reveals(someoneElses, in: chat, isMine), "the same text from another player")
+        #expect(!PendingMoves.reveals(someoneElses, in: chat, isMine), "the same text from another player")
     }
 
     @Test func theListOrAContainerOfItReplaced() throws {
-        #expect(GameBot.reveals(patch([.replace(path: try JSONPointer("/chat"), value: [theirs, mine])]), in: chat, isMine))
+        #expect(PendingMoves.reveals(patch([.replace(path: try JSONPointer("/chat"), value: [theirs, mine])]), in: chat, isMine))
         let state: JSONValue = ["code": "ABCD", "chat": [mine]]
-        #expect(GameBot.reveals(patch([.replace(path: try JSONPointer(""), value: state)]), in: chat, isMine))
+        #expect(PendingMoves.reveals(patch([.replace(path: try JSONPointer(""), value: state)]), in: chat, isMine))
         let found = ["scramble", "found"]
         let game: JSONValue = ["found": [["word": "tone", "player": "p2"]]]
-        #expect(GameBot.reveals(patch([.replace(path: try JSONPointer("/scramble"), value: game)]), in: found) {
+        #expect(PendingMoves.reveals(patch([.replace(path: try JSONPointer("/scramble"), value: game)]), in: found) {
             $0["word"]?.stringValue == "tone" && $0["player"]?.stringValue == "p2"
         })
     }
 
     @Test func otherOperationsRevealNothing() throws {
-        #expect(!GameBot.reveals(patch([.remove(path: try JSONPointer("/chat/3"))]), in: chat, isMine))
-        #expect(!GameBot.reveals(patch([.replace(path: try JSONPointer("/chat/3/text"), value: "hello #3")]), in: chat, isMine),
+        #expect(!PendingMoves.reveals(patch([.remove(path: try JSONPointer("/chat/3"))]), in: chat, isMine))
+        #expect(!PendingMoves.reveals(patch([.replace(path: try JSONPointer("/chat/3/text"), value: "hello #3")]), in: chat, isMine),
                 "a field inside an entry is not an entry")
-        #expect(!GameBot.reveals(patch([.add(path: try JSONPointer("/members/2"), value: mine)]), in: chat, isMine))
-        #expect(!GameBot.reveals(patch([.replace(path: try JSONPointer("/snowman"), value: ["chat": [mine]])]), in: chat, isMine),
+        #expect(!PendingMoves.reveals(patch([.add(path: try JSONPointer("/members/2"), value: mine)]), in: chat, isMine))
+        #expect(!PendingMoves.reveals(patch([.replace(path: try JSONPointer("/snowman"), value: ["chat": [mine]])]), in: chat, isMine),
                 "a list of the same name elsewhere")
     }
 }

@@ -1,22 +1,41 @@
 extension ScrambleGame {
-    /// Everything that makes a match what it is, to save across a server restart. The dictionary and root pool
+    /// Everything that makes a match what it is, to save across a server restart (the rooms layer writes it as JSON). The dictionary and root pool
     /// are not part of it: they are supplied again on restore.
-    public struct Snapshot: Codable, Sendable, Equatable {
-        var settings: ScrambleSettings
-        var nextSettings: ScrambleSettings
-        var players: [Player]
-        var phase: Phase
-        var matchNumber: Int
-        var roundNumber: Int
-        var root: String?
-        var found: [FoundWord]
-        var phaseEndsAt: Double?
-        var completedRounds: [RoundSummary]
-        var scores: [PlayerID: Int]
-        var finalScoreboard: [ScoreLine]?
-        var solutions: [String]
-        var matchRoots: [String]
-        var participants: [Player]
+    public struct Snapshot: Sendable, Equatable {
+        public var settings: ScrambleSettings
+        public var nextSettings: ScrambleSettings
+        public var players: [Player]
+        public var phase: Phase
+        public var matchNumber: Int
+        public var roundNumber: Int
+        public var root: String?
+        public var found: [FoundWord]
+        public var phaseEndsAt: Double?
+        public var completedRounds: [RoundSummary]
+        public var scores: [PlayerID: Int]
+        public var finalScoreboard: [ScoreLine]?
+        public var solutions: [String]
+        public var matchRoots: [String]
+        public var participants: [Player]
+
+        /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
+        public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase, matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?, completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?, solutions: [String], matchRoots: [String], participants: [Player]) {
+            self.settings = settings
+            self.nextSettings = nextSettings
+            self.players = players
+            self.phase = phase
+            self.matchNumber = matchNumber
+            self.roundNumber = roundNumber
+            self.root = root
+            self.found = found
+            self.phaseEndsAt = phaseEndsAt
+            self.completedRounds = completedRounds
+            self.scores = scores
+            self.finalScoreboard = finalScoreboard
+            self.solutions = solutions
+            self.matchRoots = matchRoots
+            self.participants = participants
+        }
     }
 
     public var snapshot: Snapshot {

@@ -158,6 +158,40 @@ import WordGames
         }
     }
 
+    /// Settings in a snapshot get the defaults for what is missing and the settings' own checks.
+    @Test(arguments: [
+        (GameKind.snowman, ["turnSeconds": 30] as JSONObject, ["maxWrongGuesses": 7, "turnSeconds": 30] as JSONValue?),
+        (GameKind.snowman, ["maxWrongGuesses": 11] as JSONObject, nil as JSONValue?),
+        (GameKind.scramble, ["rounds": 4] as JSONObject,
+         ["rounds": 4, "roundSeconds": 90, "minWordLength": 3] as JSONValue?),
+        (GameKind.scramble, ["minWordLength": 2] as JSONObject, nil as JSONValue?),
+    ])
+    func snapshotSettingsGetDefaultsAndChecks(kind: GameKind, settings: JSONObject, read: JSONValue?) throws {
+        var random = SplitMix64(seed: 1)
+        let game = try GameRegistry.make(kind, settings: [:], lists: RoomTests.lists, now: 0, using: &random)
+        var snapshot = game.snapshot
+        snapshot["settings"] = .object(settings)
+        guard let read else {
+            #expect(throws: SavedObject.Unreadable.self) {
+                try GameRegistry.restore(kind.rawValue, snapshot: snapshot, lists: RoomTests.lists)
+            }
+            return
+        }
+        let restored = try GameRegistry.restore(kind.rawValue, snapshot: snapshot, lists: RoomTests.lists)
+        #expect(restored.snapshot["settings"] == read)
+    }
+
+    /// Optional fields are always there: an off turn timer is `null`, in the state and in snapshots.
+    @Test func anOffTimerIsNull() async throws {
+        var fixture = try await RoomTests.Fixture(.snowman, settings: ["turnSeconds": 0])
+        try await fixture.sync([fixture.host])
+        let settings = try #require(fixture.views[fixture.host.id]?.state["snowman"]?["settings"]?.objectValue)
+        #expect(settings["turnSeconds"] == .null)
+        #expect(settings.keys.map { $0 } == ["maxWrongGuesses", "turnSeconds"])
+        let saved = try #require(await fixture.room.record(version: 1).snapshot["settings"]?.objectValue)
+        #expect(saved["turnSeconds"] == .null)
+    }
+
     @Test func aRecordOfANewerFormatIsRefused() {
         #expect(throws: SavedObject.Unreadable.self) {
             try JournalEntry(payload: Array(#"{"format":3,"code":"QHTW","version":1,"room":null}"#.utf8))

@@ -1,6 +1,6 @@
 extension ScrambleGame {
-    /// Everything that makes a match what it is, to save across a server restart (the rooms layer writes it as JSON). The dictionary and root pool
-    /// are not part of it: they are supplied again on restore.
+    /// Everything that makes a match what it is, to save across a server restart (the rooms layer writes it as
+    /// JSON). The dictionary and root pool are not part of it: they are supplied again on restore.
     public struct Snapshot: Sendable, Equatable {
         public var settings: ScrambleSettings
         public var nextSettings: ScrambleSettings
@@ -19,7 +19,10 @@ extension ScrambleGame {
         public var participants: [Player]
 
         /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
-        public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase, matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?, completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?, solutions: [String], matchRoots: [String], participants: [Player]) {
+        public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase,
+            matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?,
+            completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?,
+            solutions: [String], matchRoots: [String], participants: [Player]) {
             self.settings = settings
             self.nextSettings = nextSettings
             self.players = players

@@ -1,6 +1,6 @@
 extension SnowmanGame {
-    /// Everything that makes a game what it is, to save across a server restart (the rooms layer writes it as JSON). The word list is not part of it:
-    /// it is supplied again on restore.
+    /// Everything that makes a game what it is, to save across a server restart (the rooms layer writes it as
+    /// JSON). The word list is not part of it: it is supplied again on restore.
     public struct Snapshot: Sendable, Equatable {
         public var settings: SnowmanSettings
         public var nextSettings: SnowmanSettings
@@ -21,7 +21,10 @@ extension SnowmanGame {
         public var leaderboard: [Standing]?
 
         /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
-        public init(settings: SnowmanSettings, nextSettings: SnowmanSettings, players: [Player], gameNumber: Int, status: Status, guesses: [Guess], wrongGuesses: Int, turn: PlayerID?, turnDeadline: Double?, scores: [PlayerID: Int], solver: PlayerID?, history: [Record], secret: String, revealed: [Bool], participants: [Player], leaderboard: [Standing]?) {
+        public init(settings: SnowmanSettings, nextSettings: SnowmanSettings, players: [Player], gameNumber: Int,
+            status: Status, guesses: [Guess], wrongGuesses: Int, turn: PlayerID?, turnDeadline: Double?,
+            scores: [PlayerID: Int], solver: PlayerID?, history: [Record], secret: String, revealed: [Bool],
+            participants: [Player], leaderboard: [Standing]?) {
             self.settings = settings
             self.nextSettings = nextSettings
             self.players = players

@@ -76,6 +76,11 @@ protocol RoomGame: Sendable {
     /// Brings the game's part of the room state, `object`, up to date with the game through `editor`, which
     /// records the operations. `object` is empty on a full build.
     func show(in object: inout JSONObject, kept: inout ShownParts, editor: inout StateEditor)
+
+    /// `show` with what it keeps in a box of its own, as `RoomStateBuilder` holds it for whichever game the room
+    /// plays. Implemented once, below; a requirement so that each game gets it specialized (the box's type is
+    /// then known, and finding it costs a pointer comparison).
+    func show(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor)
 }
 
 extension RoomGame {
@@ -91,13 +96,13 @@ extension RoomGame {
     /// The game's `kind`, from a value whose type is not known statically.
     var kind: GameKind { Self.kind }
 
-    /// `show` with what it keeps type-erased, as `RoomStateBuilder` holds it for whichever game the room plays.
-    func show(in object: inout JSONObject, keeping kept: inout Any?, editor: inout StateEditor) {
-        var parts = kept as? ShownParts ?? Self.shownParts()
-        // Released first, so that `parts` is the only reference to what it holds and is edited in place.
+    func show(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor) {
+        var box = kept as? ShownPartsBox<ShownParts> ?? ShownPartsBox(Self.shownParts())
         kept = nil
-        show(in: &object, kept: &parts, editor: &editor)
-        kept = parts
+        // Copied on write, so that a copy of a builder never changes what another shows.
+        if !isKnownUniquelyReferenced(&box) { box = ShownPartsBox(box.parts) }
+        show(in: &object, kept: &box.parts, editor: &editor)
+        kept = box
     }
 
     /// The refusal of a move that belongs to another game (`move.type` is one of `owner`'s moves).
@@ -107,6 +112,16 @@ extension RoomGame {
         let game = owner.map { "\($0.game.title) rooms" } ?? "other games"
         return RoomError(code: "wrong-game", title: "Not in this game",
                          message: "\(doing) is for \(game); this room plays \(Self.title).", move: move.type)
+    }
+}
+
+/// What a game's `show` keeps between updates, boxed: the state builder holds it without knowing the game, and the
+/// game edits it in place.
+final class ShownPartsBox<Parts> {
+    var parts: Parts
+
+    init(_ parts: Parts) {
+        self.parts = parts
     }
 }
 

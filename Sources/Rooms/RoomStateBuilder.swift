@@ -32,7 +32,7 @@ struct RoomStateBuilder {
     private var chat = JSONLog<ChatLine>(newestAt: .back)
 
     /// What the game's `show` keeps between updates, for whichever game the room plays.
-    private var gameParts: Any?
+    private var gameParts: AnyObject?
     private var editor = StateEditor()
 
     /// What the state is made of.

@@ -127,6 +127,23 @@ import WordGames
         #expect(room.builder.state["scramble"]?["round"] != nil)
     }
 
+    /// Builders are values: what a copy keeps of the game's part (the lists it edits in place) is its own.
+    @Test func aCopiedBuilderKeepsItsOwnParts() throws {
+        var room = try scrambleRoom()
+        try room.update()
+        let words = solutions(room)
+        try #require(words.count >= 2)
+        let kept = room
+        try submit(words[0], in: &room)
+        try room.update()
+        // The copy still has the state before the word: the same word is an add for it too.
+        var copy = kept
+        try submit(words[0], in: &copy)
+        let operations = try copy.update()
+        #expect(operations.contains { if case .add(let path, _) = $0 { path.description == "/scramble/found/0" } else { false } })
+        #expect(copy.builder.state == room.builder.state)
+    }
+
     @Test func restoredStateIsDiffedInFull() throws {
         var builder = RoomStateBuilder()
         let restored: JSONValue = ["code": "ABCD", "stale": true]

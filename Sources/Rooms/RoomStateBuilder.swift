@@ -87,7 +87,7 @@ struct RoomStateBuilder {
         #if DEBUG
         let before = state
         #endif
-        editor = StateEditor()
+        editor.reset()
         // Moved out while it is changed, so that it stays uniquely referenced and is edited in place.
         var current = state
         state = .null
@@ -141,7 +141,7 @@ struct RoomStateBuilder {
         object[parts.kind.rawValue] = .object(game)
         // Without the game, its part is built by the next update that has it.
         builtGameVersion = parts.game == nil ? nil : parts.gameVersion
-        editor = StateEditor()
+        editor.reset()
         return .object(object)
     }
 

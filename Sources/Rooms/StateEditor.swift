@@ -14,6 +14,12 @@ struct StateEditor {
     /// Where the object being edited sits in the state.
     private var path: [String] = []
 
+    /// Forgets the operations of the last update (the path keeps its storage for the next).
+    mutating func reset() {
+        operations = []
+        path.removeAll(keepingCapacity: true)
+    }
+
     /// Edits from now on are of the object at member `key` of the one edited so far, until `leave()`.
     mutating func enter(_ key: String) {
         path.append(key)

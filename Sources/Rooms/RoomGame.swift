@@ -144,11 +144,6 @@ public struct GameMove: Sendable, Hashable {
     public var type: String
     /// The move's argument as sent: Snowman's letter, Word Scramble's word.
     public var text: String
-
-    public init(type: String, text: String) {
-        self.type = type
-        self.text = text
-    }
 }
 
 extension RoomError {

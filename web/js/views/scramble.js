@@ -248,15 +248,9 @@ export function createScrambleView(actions) {
   }
 
   const frame = createGameFrame({
-    id: 'scramble',
-    accept(state, context) {
-      current = state;
-      live = context.live;
-    },
-    render,
+    id: 'scramble', render, tick: renderTimer, tickMs: TIMER_TICK_MS,
+    accept: (state, context) => { current = state; live = context.live; },
     ticking: (game) => game.phaseEndsAt !== null && (game.phase === 'playing' || game.phase === 'intermission'),
-    tick: renderTimer,
-    tickMs: TIMER_TICK_MS,
   });
 
   return { element, update: frame.update, destroy: frame.destroy };

@@ -314,15 +314,9 @@ export function createSnowmanView(actions) {
   }
 
   const frame = createGameFrame({
-    id: 'snowman',
-    accept(state, context) {
-      current = state;
-      live = context.live;
-    },
-    render,
+    id: 'snowman', render, tick: renderCountdown, tickMs: COUNTDOWN_TICK_MS,
+    accept: (state, context) => { current = state; live = context.live; },
     ticking: (game) => game.turnEndsAt !== null && game.turnEndsAt !== undefined && game.status === 'inProgress',
-    tick: renderCountdown,
-    tickMs: COUNTDOWN_TICK_MS,
   });
 
   return {

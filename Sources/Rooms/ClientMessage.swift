@@ -8,8 +8,8 @@ public enum ClientMessage: Sendable, Equatable {
     case peek(code: RoomCode)
     /// The application-level heartbeat; answered at once with `pong` carrying the same `id`.
     case ping(id: Int?)
-    case guess(String)
-    case word(String)
+    /// A move of one of the games (`guess`, `word`): see `GameRegistry`.
+    case move(GameMove)
     case newGame
     case settings(JSONObject)
     case kick(player: String)
@@ -37,8 +37,7 @@ public enum ClientMessage: Sendable, Equatable {
         case .join: "join"
         case .peek: "peek"
         case .ping: "ping"
-        case .guess: "guess"
-        case .word: "word"
+        case .move(let move): move.type
         case .newGame: "new_game"
         case .settings: "settings"
         case .kick: "kick"
@@ -75,7 +74,7 @@ public enum ClientMessage: Sendable, Equatable {
         switch type {
         case "create":
             guard let gameName = try fields.string("game", max: 16), let game = GameKind(rawValue: gameName) else {
-                throw .badMessage("\"create\" needs \"game\": \"snowman\" or \"scramble\".")
+                throw .badMessage("\"create\" needs \"game\": \(GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")).")
             }
             guard let name = try fields.name() else {
                 throw .badMessage("\"create\" needs your \"name\".")
@@ -100,16 +99,6 @@ public enum ClientMessage: Sendable, Equatable {
             return .peek(code: try fields.code())
         case "ping":
             return .ping(id: try fields.int("id"))
-        case "guess":
-            guard let letter = try fields.string("letter", max: maxMoveCharacters) else {
-                throw .badMessage("\"guess\" needs a \"letter\".")
-            }
-            return .guess(letter)
-        case "word":
-            guard let word = try fields.string("word", max: maxMoveCharacters) else {
-                throw .badMessage("\"word\" needs the \"word\" you found.")
-            }
-            return .word(word)
         case "new_game":
             return .newGame
         case "settings":
@@ -151,6 +140,12 @@ public enum ClientMessage: Sendable, Equatable {
         case "lobby":
             return .lobby(subscribe: try fields.bool("subscribe") ?? true)
         default:
+            if let owner = GameRegistry.owner(ofMove: type) {
+                guard let text = try fields.string(owner.spec.field, max: maxMoveCharacters) else {
+                    throw .badMessage(owner.spec.missing)
+                }
+                return .move(GameMove(type: type, text: text))
+            }
             throw RoomError(code: "unknown-type", title: "Unknown message",
                             message: "The server does not know messages of type \"\(type.prefix(32))\".")
         }

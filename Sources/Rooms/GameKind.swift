@@ -1,5 +1,19 @@
-/// The games a room can host.
-public enum GameKind: String, Sendable, Hashable, CaseIterable {
-    case snowman
-    case scramble
+/// A game a room can host, by its name on the wire (`snowman`, `scramble`). Only the games in `GameRegistry` exist:
+/// each declares its kind in its adapter (`extension GameKind { static let snowman = ... }`).
+public struct GameKind: RawRepresentable, Sendable, Hashable, CaseIterable {
+    public let rawValue: String
+
+    /// The registered game named `rawValue`, or nil when no game has that name.
+    public init?(rawValue: String) {
+        guard let game = GameRegistry.game(named: rawValue) else { return nil }
+        self = game.kind
+    }
+
+    /// A game's own kind, declared by its adapter.
+    init(declaring rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Every game the server hosts, in the registry's order.
+    public static var allCases: [GameKind] { GameRegistry.games.map { $0.kind } }
 }

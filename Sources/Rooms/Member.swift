@@ -34,7 +34,7 @@ struct Member: Sendable {
 
 /// One line of room chat: said by a member, or announced by the room itself (`player` and `name` nil), such as
 /// a skipped turn.
-struct ChatLine: Equatable, Sendable, Codable {
+struct ChatLine: Equatable, Sendable {
     let id: Int
     let player: PlayerID?
     let name: String?

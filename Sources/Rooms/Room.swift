@@ -23,7 +23,7 @@ public actor Room {
     /// Time from a message arriving to its patch being queued to every member.
     private let fanout: LatencyHistogram?
 
-    var game: RoomGame {
+    var game: any RoomGame {
         didSet { gameVersion &+= 1 }
     }
     /// Bumped on every change to `game` (any mutating call): when it has not moved, as after a chat line, the
@@ -101,7 +101,7 @@ public actor Room {
         case tick
     }
 
-    init(code: RoomCode, game: RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
+    init(code: RoomCode, game: any RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
          registry: RoomRegistry, executor: ThreadExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
          fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
         self.fanout = fanout
@@ -348,12 +348,9 @@ public actor Room {
         let member = members[index]
         let isHost = member.id == host
         switch message {
-        case .guess(let letter):
-            guard !member.isSpectator else { throw Self.spectatorsCannotPlay("guess") }
-            try game.guess(letter, by: member.id, now: now)
-        case .word(let word):
-            guard !member.isSpectator else { throw Self.spectatorsCannotPlay("word") }
-            try game.submit(word, by: member.id, now: now)
+        case .move(let move):
+            guard !member.isSpectator else { throw Self.spectatorsCannotPlay(move.type) }
+            try game.play(move, by: member.id, now: now)
         case .newGame:
             guard isHost else { throw Self.hostOnly("new_game", "start the next game") }
             try game.startNext(now: now, using: &random)
@@ -440,11 +437,7 @@ public actor Room {
     /// The name to show for `player`: the member's, or the game's for someone who has left.
     private func displayName(of player: PlayerID) -> String {
         for index in members.indices where members[index].id == player { return members[index].name }
-        if case .snowman(let snowman) = game,
-           let line = snowman.leaderboard.first(where: { $0.player == player }) {
-            return line.name
-        }
-        return "A player"
+        return game.name(of: player) ?? "A player"
     }
 
     // MARK: Turns of players who are away
@@ -582,7 +575,7 @@ public actor Room {
         }
         // The game only when the builder will look at it: a copy of it retains everything the game holds.
         // (Debug builds always pass it, to check each update against a full rebuild.)
-        var game: RoomGame?
+        var game: (any RoomGame)?
         #if DEBUG
         game = self.game
         #else

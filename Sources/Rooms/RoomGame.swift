@@ -1,205 +1,149 @@
 import JSON
 import WordGames
 
-/// The game a room hosts, behind one interface so the room does not care which it is.
-enum RoomGame: Sendable {
-    case snowman(SnowmanGame)
-    case scramble(ScrambleGame)
+/// What a room needs of the game it hosts: a game plugs into rooms by implementing this (an adapter in this
+/// module around the game's rules in `WordGames`) and adding its type to `GameRegistry`.
+///
+/// The room calls it for every input: seats coming and going, the game's own moves (`moves`), the host's
+/// `new_game`, `settings` and `skip`, and timer ticks. It shows the game as its part of the room state,
+/// `state[kind]`, built incrementally by `show` (every move pays for it, so only what changed is rebuilt), and
+/// saves it as a JSON snapshot that `init(snapshot:lists:)` brings back after a restart.
+///
+/// Refusals are `RoomError`s whose `move` is the refused message's type.
+protocol RoomGame: Sendable {
+    /// What `show` keeps between updates (the JSON of parts that rarely change, the lists it edits in place).
+    associatedtype ShownParts
 
-    var kind: GameKind {
-        switch self {
-        case .snowman: .snowman
-        case .scramble: .scramble
-        }
-    }
+    /// The game's name on the wire: `create`'s `game`, the state's `game` and the key of its part.
+    static var kind: GameKind { get }
+    /// The game's name for people, as in "this room plays Word Scramble".
+    static var title: String { get }
+    /// The client messages that are moves of this game.
+    static var moves: [GameMoveSpec] { get }
 
-    static func make(_ kind: GameKind, settings: JSONObject, lists: WordLists, now: Double,
-                     using generator: inout some RandomNumberGenerator) throws(RoomError) -> RoomGame {
-        switch kind {
-        case .snowman:
-            let parsed = try snowmanSettings(settings, base: .newRoom)
-            return .snowman(SnowmanGame(words: lists.secrets, settings: parsed, now: now, using: &generator))
-        case .scramble:
-            let parsed = try scrambleSettings(settings, base: .standard)
-            return .scramble(ScrambleGame(lexicon: lists.lexicon, roots: lists.roots, settings: parsed))
-        }
-    }
+    /// A new game for a new room, with the creator's settings.
+    ///
+    /// - Throws: `bad-setting` (or the settings' own refusal) when the settings do not hold.
+    static func make(settings: JSONObject, lists: WordLists, now: Double,
+                     using random: inout SplitMix64) throws(RoomError) -> Self
 
-    mutating func addPlayer(_ player: Player, now: Double) {
-        switch self {
-        case .snowman(var game): game.addPlayer(player, now: now); self = .snowman(game)
-        case .scramble(var game): game.addPlayer(player, now: now); self = .scramble(game)
-        }
-    }
+    /// The game exactly as it was when `snapshot` was taken.
+    ///
+    /// - Throws: `SavedObject.Unreadable` when the snapshot is not one this game wrote, or does not hold together.
+    init(snapshot: JSONValue, lists: WordLists) throws(SavedObject.Unreadable)
 
-    mutating func removePlayer(_ id: PlayerID, now: Double) {
-        switch self {
-        case .snowman(var game): game.removePlayer(id, now: now); self = .snowman(game)
-        case .scramble(var game): game.removePlayer(id, now: now); self = .scramble(game)
-        }
-    }
+    /// Everything that makes the game what it is, including its secrets, for the data directory.
+    var snapshot: JSONValue { get }
 
-    /// A Snowman guess.
-    mutating func guess(_ input: String, by player: PlayerID, now: Double) throws(RoomError) {
-        guard case .snowman(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Guessing letters is for Snowman rooms; this room plays Word Scramble.", move: "guess")
-        }
-        do {
-            _ = try game.guess(input, by: player, now: now)
-        } catch {
-            throw RoomError(error, move: "guess")
-        }
-        self = .snowman(game)
-    }
+    mutating func addPlayer(_ player: Player, now: Double)
+    mutating func removePlayer(_ id: PlayerID, now: Double)
 
-    /// A Word Scramble word.
-    mutating func submit(_ input: String, by player: PlayerID, now: Double) throws(RoomError) {
-        guard case .scramble(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Submitting words is for Word Scramble rooms; this room plays Snowman.", move: "word")
-        }
-        do {
-            _ = try game.submit(input, by: player, now: now)
-        } catch {
-            throw RoomError(error, move: "word")
-        }
-        self = .scramble(game)
-    }
+    /// Applies one of the game's `moves` by `player` (never a spectator: the room checks).
+    mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError)
 
-    /// Snowman: the next game; Word Scramble: a new match. Only once the current one is over.
-    mutating func startNext(now: Double, using generator: inout some RandomNumberGenerator) throws(RoomError) {
-        switch self {
-        case .snowman(var game):
-            do { try game.startNextGame(now: now, using: &generator) } catch { throw RoomError(error, move: "new_game") }
-            self = .snowman(game)
-        case .scramble(var game):
-            do { try game.startMatch(now: now, using: &generator) } catch { throw RoomError(error, move: "new_game") }
-            self = .scramble(game)
-        }
-    }
+    /// The host's `new_game`: the next game or match, once the current one is over.
+    mutating func startNext(now: Double, using random: inout SplitMix64) throws(RoomError)
 
-    /// New settings from the host; they apply from the next game (the games keep them as `nextSettings`).
-    mutating func updateSettings(_ settings: JSONObject) throws(RoomError) {
-        switch self {
-        case .snowman(var game):
-            game.updateSettings(try Self.snowmanSettings(settings, base: game.nextSettings))
-            self = .snowman(game)
-        case .scramble(var game):
-            game.updateSettings(try Self.scrambleSettings(settings, base: game.nextSettings))
-            self = .scramble(game)
-        }
-    }
+    /// The host's `settings`: they apply from the next game.
+    mutating func updateSettings(_ settings: JSONObject) throws(RoomError)
 
     /// Advances timers.
     ///
-    /// - Returns: The players whose turn ran out (Snowman's turn timer), in order.
-    mutating func tick(now: Double) -> [PlayerID] {
-        switch self {
-        case .snowman(var game):
-            let skipped = game.tick(now: now)
-            self = .snowman(game)
-            return skipped
-        case .scramble(var game):
-            _ = game.tick(now: now)
-            self = .scramble(game)
-            return []
-        }
-    }
-
-    /// Whose turn it is in a game in progress (Snowman); nil for games without turns.
-    var currentTurn: PlayerID? {
-        guard case .snowman(let game) = self, game.status == .inProgress else { return nil }
-        return game.turn
-    }
-
-    /// Snowman: passes the current player's turn on.
-    ///
-    /// - Returns: The player whose turn was skipped.
-    mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
-        guard case .snowman(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Word Scramble has no turns to skip.", move: "skip")
-        }
-        let skipped: PlayerID
-        do {
-            skipped = try game.skipTurn(now: now)
-        } catch {
-            throw RoomError(error, move: "skip")
-        }
-        self = .snowman(game)
-        return skipped
-    }
+    /// - Returns: The players whose turn ran out, in order (the room announces them).
+    mutating func tick(now: Double) -> [PlayerID]
 
     /// When `tick` next has work to do.
-    var nextDeadline: Double? {
-        switch self {
-        case .snowman(let game): game.turnDeadline
-        case .scramble(let game): game.phaseEndsAt
-        }
+    var nextDeadline: Double? { get }
+
+    /// One word for lobby listings: `waiting`, `playing` or `finished`.
+    var status: String { get }
+
+    /// Whose turn it is in a game in progress; nil for games without turns (the default).
+    var currentTurn: PlayerID? { get }
+
+    /// The host's `skip`, or a turn passed because its holder is away.
+    ///
+    /// - Returns: The player whose turn was skipped.
+    /// - Throws: `wrong-game` for games without turns (the default).
+    mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID
+
+    /// The name the game remembers for `player`, who may have left the room (nil by default).
+    func name(of player: PlayerID) -> String?
+
+    /// What `show` starts from: nothing built yet.
+    static func shownParts() -> ShownParts
+
+    /// Brings the game's part of the room state, `object`, up to date with the game through `editor`, which
+    /// records the operations. `object` is empty on a full build.
+    func show(in object: inout JSONObject, kept: inout ShownParts, editor: inout StateEditor)
+
+    /// `show` with what it keeps in a box of its own, as `RoomStateBuilder` holds it for whichever game the room
+    /// plays. Implemented once, below; a requirement so that each game gets it specialized (the box's type is
+    /// then known, and finding it costs a pointer comparison).
+    func show(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor)
+}
+
+extension RoomGame {
+    var currentTurn: PlayerID? { nil }
+
+    mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
+        throw RoomError(code: "wrong-game", title: "Not in this game",
+                        message: "\(Self.title) has no turns to skip.", move: "skip")
     }
 
-    /// One word for lobby listings.
-    var status: String {
-        switch self {
-        case .snowman(let game):
-            switch game.status {
-            case .inProgress: "playing"
-            case .won, .lost: "finished"
-            }
-        case .scramble(let game):
-            switch game.phase {
-            case .lobby: "waiting"
-            case .playing, .intermission: "playing"
-            case .finished: "finished"
-            }
-        }
+    func name(of player: PlayerID) -> String? { nil }
+
+    /// The game's `kind`, from a value whose type is not known statically.
+    var kind: GameKind { Self.kind }
+
+    func show(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor) {
+        var box = kept as? ShownPartsBox<ShownParts> ?? ShownPartsBox(Self.shownParts())
+        kept = nil
+        // Copied on write, so that a copy of a builder never changes what another shows.
+        if !isKnownUniquelyReferenced(&box) { box = ShownPartsBox(box.parts) }
+        show(in: &object, kept: &box.parts, editor: &editor)
+        kept = box
     }
 
-    // MARK: Settings from JSON
-
-    private static func setting(_ settings: JSONObject, _ key: String) throws(RoomError) -> Int?? {
-        guard let value = settings[key] else { return .none }
-        if value.isNull { return .some(nil) }
-        guard let number = value.intValue else {
-            throw RoomError(code: "bad-setting", title: "Setting not understood",
-                            message: "\"\(key)\" must be a whole number.", move: "settings")
-        }
-        return .some(number)
+    /// The refusal of a move that belongs to another game (`move.type` is one of `owner`'s moves).
+    func wrongGame(_ move: GameMove) -> RoomError {
+        let owner = GameRegistry.owner(ofMove: move.type)
+        let doing = owner?.spec.doing ?? "That move"
+        let game = owner.map { "\($0.game.title) rooms" } ?? "other games"
+        return RoomError(code: "wrong-game", title: "Not in this game",
+                         message: "\(doing) is for \(game); this room plays \(Self.title).", move: move.type)
     }
+}
 
-    private static func checkKeys(_ settings: JSONObject, allowed: Set<String>) throws(RoomError) {
-        for key in settings.keys where !allowed.contains(key) {
-            throw RoomError(code: "bad-setting", title: "Unknown setting",
-                            message: "This game has no setting \"\(key.prefix(32))\".", move: "settings")
-        }
-    }
+/// What a game's `show` keeps between updates, boxed: the state builder holds it without knowing the game, and the
+/// game edits it in place.
+final class ShownPartsBox<Parts> {
+    var parts: Parts
 
-    static func snowmanSettings(_ settings: JSONObject, base: SnowmanSettings) throws(RoomError) -> SnowmanSettings {
-        try checkKeys(settings, allowed: ["maxWrongGuesses", "turnSeconds"])
-        let wrong = try setting(settings, "maxWrongGuesses")
-        let turn = try setting(settings, "turnSeconds")
-        do {
-            return try SnowmanSettings(maxWrongGuesses: (wrong ?? base.maxWrongGuesses) ?? base.maxWrongGuesses,
-                                       turnSeconds: turn.map { $0 == 0 ? nil : $0 } ?? base.turnSeconds)
-        } catch {
-            throw RoomError(error, move: "settings")
-        }
+    init(_ parts: Parts) {
+        self.parts = parts
     }
+}
 
-    static func scrambleSettings(_ settings: JSONObject, base: ScrambleSettings) throws(RoomError) -> ScrambleSettings {
-        try checkKeys(settings, allowed: ["rounds", "roundSeconds", "minWordLength"])
-        let rounds = try setting(settings, "rounds")
-        let seconds = try setting(settings, "roundSeconds")
-        let length = try setting(settings, "minWordLength")
-        do {
-            return try ScrambleSettings(rounds: (rounds ?? base.rounds) ?? base.rounds,
-                                        roundSeconds: (seconds ?? base.roundSeconds) ?? base.roundSeconds,
-                                        minWordLength: (length ?? base.minWordLength) ?? base.minWordLength)
-        } catch {
-            throw RoomError(error, move: "settings")
-        }
-    }
+/// A client message that one game adds to the protocol, such as Snowman's `guess`: its `type` and the field that
+/// carries its one argument.
+struct GameMoveSpec: Sendable {
+    /// The message's `type`.
+    var type: String
+    /// The field with the move's argument, a string of at most `ClientMessage.maxMoveCharacters`.
+    var field: String
+    /// The `bad-message` sentence when the field is missing, e.g. `"guess" needs a "letter".`
+    var missing: String
+    /// What the move does, for other games' refusals: "Guessing letters" (is for Snowman rooms).
+    var doing: String
+}
+
+/// A move of one of the games, parsed from a client message a game declares in its `moves`.
+public struct GameMove: Sendable, Hashable {
+    /// The message's `type`, e.g. `guess`.
+    public var type: String
+    /// The move's argument as sent: Snowman's letter, Word Scramble's word.
+    public var text: String
 }
 
 extension RoomError {

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import Dispatch
+import JSON
 import Synchronization
 import Runtime
 
@@ -20,6 +21,10 @@ import Runtime
 public final class RoomJournal: Sendable {
     public static let flushSeconds = 0.1
     public static let compactionBytes = 32 << 20
+    /// What the parser allows in a record: as large as a record may be, as deep as a room's state goes.
+    static let recordLimits = JSONParser.Limits(maxDepth: 64, maxBytes: RecordFile.maxRecordBytes,
+                                                maxStringLength: RecordFile.maxRecordBytes,
+                                                maxElements: RecordFile.maxRecordBytes)
 
     public let directory: String
     private let worker = ThreadExecutor(name: "journal")
@@ -61,14 +66,13 @@ public final class RoomJournal: Sendable {
     /// The saved rooms: the snapshot, then the journal on top. Problems are logged, never fatal.
     func load() -> [RoomRecord] {
         var latest: [String: (version: Int, record: RoomRecord?)] = [:]
-        let decoder = JSONDecoder()
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
             var undecodable = 0
             for payload in contents.records {
-                guard let entry = try? decoder.decode(JournalEntry.self, from: Data(payload)) else {
+                guard let entry = try? JournalEntry(payload: payload) else {
                     undecodable += 1
                     continue
                 }
@@ -126,8 +130,7 @@ public final class RoomJournal: Sendable {
     }
 
     private nonisolated func append(_ entry: JournalEntry) {
-        guard let payload = try? JSONEncoder().encode(entry) else { return }
-        let framed = RecordFile.frame(Array(payload))
+        let framed = RecordFile.frame(entry.payload)
         worker.execute { [self] in
             guard RecordFile.writeAll(journalFD, framed) else {
                 log("journal: write failed: \(String(cString: strerror(errno)))")
@@ -176,12 +179,9 @@ public final class RoomJournal: Sendable {
             }
         }
         for _ in rooms { gathered.wait() }
-        let encoder = JSONEncoder()
         var bytes = RecordFile.header
         for entry in entries.withLock({ $0 }) {
-            if let payload = try? encoder.encode(entry) {
-                bytes += RecordFile.frame(Array(payload))
-            }
+            bytes += RecordFile.frame(entry.payload)
         }
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -221,10 +221,46 @@ public final class RoomJournal: Sendable {
 }
 
 /// One journal or snapshot record: a room's latest state, or its removal (`room` nil).
-struct JournalEntry: Codable, Sendable {
+///
+/// The payload is `{"format":2,"code":...,"version":...,"room":{...}|null}`. Records without `format` were
+/// written by the Codable journal of earlier versions, and are still read (see `RoomRecord.init(saved:legacy:)`).
+struct JournalEntry: Sendable {
     var code: String
     var version: Int
     var room: RoomRecord?
+
+    /// The `format` of the records this version writes.
+    static let format = 2
+
+    init(code: String, version: Int, room: RoomRecord?) {
+        self.code = code
+        self.version = version
+        self.room = room
+    }
+
+    /// The record's payload, encoded.
+    var payload: [UInt8] {
+        JSONWriter().serialize([
+            "format": JSONValue(Self.format), "code": JSONValue(code), "version": JSONValue(version),
+            "room": room?.json ?? .null,
+        ])
+    }
+
+    /// Reads a payload of this version or of the Codable journal.
+    ///
+    /// - Throws: `SavedObject.Unreadable`, or the parser's error, for a payload that is not a record.
+    init(payload: [UInt8]) throws {
+        let saved = try SavedObject(JSONParser(limits: RoomJournal.recordLimits).parse(payload), "journal record")
+        let format = try saved.optionalInt("format") ?? 1
+        guard format <= Self.format else {
+            throw SavedObject.Unreadable("the record is of format \(format), newer than this server's")
+        }
+        code = try saved.string("code")
+        version = try saved.int("version")
+        room = try saved.optional("room").map { (room) throws(SavedObject.Unreadable) in
+            try RoomRecord(saved: room, legacy: format < 2)
+        }
+    }
 }
 
 extension Room {

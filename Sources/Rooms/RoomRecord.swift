@@ -1,16 +1,13 @@
-import Foundation
 import JSON
 import WordGames
 
 /// A room as saved in the data directory: everything needed to bring it back after a restart, including the
 /// secret word (the data directory is the server's own) and the players' resume tokens.
-struct RoomRecord: Codable, Sendable {
-    enum GameSnapshot: Codable, Sendable {
-        case snowman(SnowmanGame.Snapshot)
-        case scramble(ScrambleGame.Snapshot)
-    }
-
-    struct MemberRecord: Codable, Sendable {
+///
+/// Written as one JSON object (`json`), with the game's snapshot and the state as JSON values of their own. The
+/// reader also takes the records of the Codable journal that came before (`init(saved:legacy:)`).
+struct RoomRecord: Sendable {
+    struct MemberRecord: Sendable, Equatable {
         var id: String
         var name: String
         var token: String
@@ -19,7 +16,7 @@ struct RoomRecord: Codable, Sendable {
         var client: String?
     }
 
-    struct BanRecord: Codable, Sendable {
+    struct BanRecord: Sendable, Equatable {
         var id: String
         var name: String
         var token: String
@@ -28,45 +25,185 @@ struct RoomRecord: Codable, Sendable {
 
     var code: String
     var isPublic: Bool
-    var game: GameSnapshot
+    /// The game's kind and its `RoomGame.snapshot`.
+    var game: String
+    var snapshot: JSONValue
     var members: [MemberRecord]
     var host: String?
     var chat: [ChatLine]
     var chatCounter: Int
     var memberCounter: Int
-    /// Tokens of removed players, as records saved before bans had names (still written, for older servers).
-    var kicked: [String]
+    /// Nil in records saved before bans had names; then `kicked` has their tokens.
     var bans: [BanRecord]?
+    /// Tokens of removed players, read from records saved before bans had names (no longer written).
+    var kicked: [String] = []
     var banCounter: Int?
     var locked: Bool?
     var random: SplitMix64
     var seq: Int
-    /// The state JSON at `seq`, as clients last saw it, so a client resuming at `seq` stays exact.
-    var state: String
+    /// The state at `seq`, as clients last saw it, so a client resuming at `seq` stays exact.
+    var state: JSONValue
     /// Increases with every record written for this room; on replay the highest wins.
     var version: Int
+
+    /// The game brought back from its snapshot.
+    func game(lists: WordLists) throws(SavedObject.Unreadable) -> any RoomGame {
+        try GameRegistry.restore(game, snapshot: snapshot, lists: lists)
+    }
+
+    // MARK: JSON
+
+    var json: JSONValue {
+        var object: JSONObject = [
+            "code": JSONValue(code),
+            "isPublic": JSONValue(isPublic),
+            "game": JSONValue(game),
+            "snapshot": snapshot,
+            "members": .array(members.map { member -> JSONValue in
+                var object: JSONObject = [
+                    "id": JSONValue(member.id), "name": JSONValue(member.name), "token": JSONValue(member.token),
+                    "isSpectator": JSONValue(member.isSpectator),
+                ]
+                if let client = member.client { object["client"] = JSONValue(client) }
+                return .object(object)
+            }),
+            "host": nullable(host),
+            "chat": .array(chat.map(\.savedJSON)),
+            "chatCounter": JSONValue(chatCounter),
+            "memberCounter": JSONValue(memberCounter),
+        ]
+        if let bans {
+            object["bans"] = .array(bans.map { ban -> JSONValue in
+                var object: JSONObject = ["id": JSONValue(ban.id), "name": JSONValue(ban.name),
+                                          "token": JSONValue(ban.token)]
+                if let client = ban.client { object["client"] = JSONValue(client) }
+                return .object(object)
+            })
+        }
+        if let banCounter { object["banCounter"] = JSONValue(banCounter) }
+        if let locked { object["locked"] = JSONValue(locked) }
+        // The generator's 64 bits as a signed integer: JSON integers beyond Int64 would come back rounded.
+        object["random"] = .integer(Int64(bitPattern: random.state))
+        object["seq"] = JSONValue(seq)
+        object["state"] = state
+        object["version"] = JSONValue(version)
+        return .object(object)
+    }
+
+    /// Reads a record back.
+    ///
+    /// - Parameter legacy: the record was written by the Codable journal: the game is `{"snowman": {"_0": ...}}`,
+    ///   the state a JSON string, the generator `{"state": n}`.
+    init(saved value: JSONValue, legacy: Bool) throws(SavedObject.Unreadable) {
+        let saved = try SavedObject(value, "room")
+        code = try saved.string("code")
+        isPublic = try saved.bool("isPublic")
+        if legacy {
+            // Swift's synthesized Codable writes an enum case with one unnamed value as {"case": {"_0": value}}.
+            let wrapper = try saved.object("game")
+            guard wrapper.members.count == 1, let (kind, payload) = wrapper.members.first else {
+                throw SavedObject.Unreadable("the room's game is not one saved game")
+            }
+            game = kind
+            snapshot = try SavedObject(payload, "saved \(kind) game").value("_0")
+        } else {
+            game = try saved.string("game")
+            snapshot = try saved.value("snapshot")
+        }
+        members = try saved.objects("members") { (member) throws(SavedObject.Unreadable) in
+            MemberRecord(id: try member.string("id"), name: try member.string("name"),
+                         token: try member.string("token"), isSpectator: try member.bool("isSpectator"),
+                         client: try member.optionalString("client"))
+        }
+        host = try saved.optionalString("host")
+        chat = try saved.objects("chat", ChatLine.init(saved:))
+        chatCounter = try saved.int("chatCounter")
+        memberCounter = try saved.int("memberCounter")
+        kicked = try saved.optionalArray("kicked", GameJSON.strings) ?? []
+        bans = try saved.optionalObjects("bans") { (ban) throws(SavedObject.Unreadable) in
+            BanRecord(id: try ban.string("id"), name: try ban.string("name"), token: try ban.string("token"),
+                      client: try ban.optionalString("client"))
+        }
+        banCounter = try saved.optionalInt("banCounter")
+        locked = try saved.optionalBool("locked")
+        seq = try saved.int("seq")
+        version = try saved.int("version")
+        if legacy {
+            // A UInt64 beyond Int64.max was written as a plain number and is read back as a Double, rounded: the
+            // room's next random picks differ from the old server's, which nobody can tell.
+            let number = try saved.object("random").value("state")
+            guard let bits = number.int64Value.map({ UInt64(bitPattern: $0) })
+                    ?? number.doubleValue.map({ $0 <= 0 ? 0 : $0 < 0x1p64 ? UInt64($0) : UInt64.max }) else {
+                throw SavedObject.Unreadable("the room's random generator has no state")
+            }
+            random = SplitMix64(seed: bits)
+            do {
+                state = try JSONParser(limits: RoomJournal.recordLimits).parse(try saved.string("state"))
+            } catch {
+                throw SavedObject.Unreadable("the room's saved state is not JSON: \(error)")
+            }
+        } else {
+            guard let bits = try saved.value("random").int64Value else {
+                throw SavedObject.Unreadable("the room's random generator is not a 64-bit integer")
+            }
+            random = SplitMix64(seed: UInt64(bitPattern: bits))
+            state = try saved.value("state")
+        }
+    }
+
+    init(code: String, isPublic: Bool, game: String, snapshot: JSONValue, members: [MemberRecord], host: String?,
+         chat: [ChatLine], chatCounter: Int, memberCounter: Int, bans: [BanRecord]?, banCounter: Int?,
+         locked: Bool?, random: SplitMix64, seq: Int, state: JSONValue, version: Int) {
+        self.code = code
+        self.isPublic = isPublic
+        self.game = game
+        self.snapshot = snapshot
+        self.members = members
+        self.host = host
+        self.chat = chat
+        self.chatCounter = chatCounter
+        self.memberCounter = memberCounter
+        self.bans = bans
+        self.banCounter = banCounter
+        self.locked = locked
+        self.random = random
+        self.seq = seq
+        self.state = state
+        self.version = version
+    }
+}
+
+extension ChatLine {
+    /// The line as saved: `player` and `name` left out for the room's own lines.
+    var savedJSON: JSONValue {
+        var object: JSONObject = ["id": JSONValue(id)]
+        if let player { object["player"] = JSONValue(player.rawValue) }
+        if let name { object["name"] = JSONValue(name) }
+        object["text"] = JSONValue(text)
+        object["at"] = JSONValue(at)
+        return .object(object)
+    }
+
+    init(saved: SavedObject) throws(SavedObject.Unreadable) {
+        self.init(id: try saved.int("id"), player: try saved.optionalString("player").map { PlayerID($0) },
+                  name: try saved.optionalString("name"), text: try saved.string("text"), at: try saved.double("at"))
+    }
 }
 
 extension Room {
     /// This room as a record to save.
     func record(version: Int) -> RoomRecord {
-        let gameSnapshot: RoomRecord.GameSnapshot = switch game {
-        case .snowman(let snowman): .snowman(snowman.snapshot)
-        case .scramble(let scramble): .scramble(scramble.snapshot)
-        }
-        return RoomRecord(
-            code: code.rawValue, isPublic: isPublic, game: gameSnapshot,
+        RoomRecord(
+            code: code.rawValue, isPublic: isPublic, game: kind.rawValue, snapshot: game.snapshot,
             members: members.map {
                 .init(id: $0.id.rawValue, name: $0.name, token: $0.token.description, isSpectator: $0.isSpectator,
                       client: $0.client?.rawValue)
             },
             host: host?.rawValue, chat: chat, chatCounter: chatCounter, memberCounter: memberCounter,
-            kicked: bans.map(\.token.description),
             bans: bans.map {
                 .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue)
             },
-            banCounter: banCounter, locked: locked, random: random, seq: seq,
-            state: String(decoding: JSONWriter().serialize(state), as: UTF8.self), version: version)
+            banCounter: banCounter, locked: locked, random: random, seq: seq, state: state, version: version)
     }
 
     /// Brings the room back: every member is away (their connections died with the old process) and has the
@@ -99,23 +236,12 @@ extension Room {
         locked = record.locked ?? false
         random = record.random
         seq = record.seq
-        state = try JSONParser().parse(record.state)
+        state = record.state
         publish(now: now)
         scheduleTimer(now: now)
     }
 
     enum RestoreError: Error {
         case badToken
-    }
-}
-
-extension RoomGame {
-    init(_ snapshot: RoomRecord.GameSnapshot, lists: WordLists) throws {
-        switch snapshot {
-        case .snowman(let saved):
-            self = .snowman(try SnowmanGame(snapshot: saved, words: lists.secrets))
-        case .scramble(let saved):
-            self = .scramble(try ScrambleGame(snapshot: saved, lexicon: lists.lexicon, roots: lists.roots))
-        }
     }
 }

@@ -71,7 +71,7 @@ public actor RoomRegistry {
         while rooms[code] != nil {
             code = RoomCode.random(shard: shard, using: &random)
         }
-        let game = try RoomGame.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
+        let game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
                         registry: self, executor: executors.next(), seed: random.next(), clock: clock, fanout: fanout,
                         journal: journal)
@@ -94,9 +94,9 @@ public actor RoomRegistry {
         var restored = 0
         for record in journal.load() {
             guard let code = RoomCode(record.code), rooms[code] == nil else { continue }
-            let game: RoomGame
+            let game: any RoomGame
             do {
-                game = try RoomGame(record.game, lists: lists)
+                game = try record.game(lists: lists)
             } catch {
                 log("room \(record.code) was not restored: \(error)")
                 continue

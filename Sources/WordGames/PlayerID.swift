@@ -1,7 +1,7 @@
 /// Identifies a player in a room across games; the rooms layer chooses the values (e.g. a session id).
 ///
-/// Encodes as a plain JSON string.
-public struct PlayerID: RawRepresentable, Hashable, Comparable, Sendable, Codable, ExpressibleByStringLiteral,
+/// The rooms layer writes it as a plain JSON string.
+public struct PlayerID: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {
     /// The identifier as chosen by the rooms layer.

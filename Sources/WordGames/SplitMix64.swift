@@ -4,7 +4,7 @@
 /// `SystemRandomNumberGenerator`, or from a fixed seed to replay a game) and passes it to the calls that pick words.
 /// The same seed and the same sequence of calls give the same words. It is not cryptographically secure, which
 /// the games do not need.
-public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable, Codable {
+public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
     /// The golden-ratio increment that SplitMix64 adds on every step.
     private static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
 

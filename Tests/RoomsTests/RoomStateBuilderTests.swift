@@ -12,8 +12,13 @@ import WordGames
         var builder = RoomStateBuilder()
         var chat: [ChatLine] = []
         var chatIDs = 0
-        var game: RoomGame {
+        var game: any RoomGame {
             didSet { gameVersion += 1 }
+        }
+        /// The Word Scramble game the room plays (the tests below that use it play nothing else).
+        var scramble: ScrambleGame {
+            get { (game as! ScrambleRoomGame).game }
+            set { game = ScrambleRoomGame(game: newValue) }
         }
         var gameVersion = 0
         var previous: JSONValue = .null
@@ -49,19 +54,18 @@ import WordGames
         game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
         var random = SplitMix64(seed: 7)
         try game.startMatch(now: 0, using: &random)
-        return Room(game: .scramble(game))
+        return Room(game: ScrambleRoomGame(game: game))
     }
 
     private func solutions(_ room: Room) -> [String] {
-        guard case .scramble(let game) = room.game, let root = game.view.root?.lowercased() else { return [] }
+        let game = room.scramble
+        guard let root = game.view.root?.lowercased() else { return [] }
         return Self.lists.lexicon.words(spelledFrom: root, minimumLength: game.view.minWordLength)
             .filter { $0 != root }
     }
 
     private func submit(_ word: String, in room: inout Room) throws {
-        guard case .scramble(var game) = room.game else { return }
-        _ = try game.submit(word, by: PlayerID("p1"), now: 1)
-        room.game = .scramble(game)
+        _ = try room.scramble.submit(word, by: PlayerID("p1"), now: 1)
     }
 
     @Test func wordsAndChatLinesBecomeEntryOperations() throws {
@@ -101,12 +105,10 @@ import WordGames
         }
         var random = SplitMix64(seed: 7)
         try game.startMatch(now: 0, using: &random)
-        var room = Room(game: .scramble(game))
+        var room = Room(game: ScrambleRoomGame(game: game))
         try room.update()
         let word = try #require(solutions(room).first)
-        guard case .scramble(var playing) = room.game else { return }
-        _ = try playing.submit(word, by: PlayerID("p2"), now: 1)
-        room.game = .scramble(playing)
+        _ = try room.scramble.submit(word, by: PlayerID("p2"), now: 1)
         let paths = try room.update().map { $0.path.description }
         // Bo's line of the scores (second of three) changes in place; the other lines are not touched.
         #expect(paths.contains("/scramble/scores/1/score"))
@@ -120,11 +122,26 @@ import WordGames
         try room.update()
         for word in solutions(room).prefix(2) { try submit(word, in: &room) }
         try room.update()
-        guard case .scramble(var game) = room.game else { return }
-        _ = game.tick(now: 10_000)   // past the round's end
-        room.game = .scramble(game)
+        _ = room.scramble.tick(now: 10_000)   // past the round's end
         try room.update()
         #expect(room.builder.state["scramble"]?["round"] != nil)
+    }
+
+    /// Builders are values: what a copy keeps of the game's part (the lists it edits in place) is its own.
+    @Test func aCopiedBuilderKeepsItsOwnParts() throws {
+        var room = try scrambleRoom()
+        try room.update()
+        let words = solutions(room)
+        try #require(words.count >= 2)
+        let kept = room
+        try submit(words[0], in: &room)
+        try room.update()
+        // The copy still has the state before the word: the same word is an add for it too.
+        var copy = kept
+        try submit(words[0], in: &copy)
+        let operations = try copy.update()
+        #expect(operations.contains { if case .add(let path, _) = $0 { path.description == "/scramble/found/0" } else { false } })
+        #expect(copy.builder.state == room.builder.state)
     }
 
     @Test func restoredStateIsDiffedInFull() throws {
@@ -135,7 +152,7 @@ import WordGames
         var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
         game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
         let parts = RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: .snowman, isPublic: true, host: PlayerID("p1"),
-                                           locked: false, bans: [], members: [], membersVersion: 0, chat: [], game: .snowman(game),
+                                           locked: false, bans: [], members: [], membersVersion: 0, chat: [], game: SnowmanRoomGame(game: game),
                                            gameVersion: 0)
         let operations = builder.update(parts)
         #expect(try JSONPatch(operations).apply(to: restored) == builder.state, "from what clients have")

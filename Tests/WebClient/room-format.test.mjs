@@ -7,6 +7,7 @@ import {
   scrambleStatusLine, foundEmptyText, foundHeading, wordPlaceholder, ALPHABET,
 } from '../../web/js/core/room-format.js';
 import { defaultSettings, normalizeSettings, settingSpec, formatSetting } from '../../web/js/core/game-settings.js';
+import { gameById } from '../../web/js/games.js';
 
 describe('guess hint by device', () => {
   test('a touch screen is told to tap, a keyboard to type or click', () => {
@@ -129,8 +130,8 @@ describe('Word Scramble wording', () => {
     assert.equal(wordPlaceholder({ live: false }), 'Waiting for the connection…');
   });
   test('the settings card names a match for Word Scramble and a game for Snowman', () => {
-    assert.deepEqual(nextSettingsWording('scramble'), { heading: 'Next match', save: 'Save for next match', applies: 'Applies from the next match.' });
-    assert.equal(nextSettingsWording('snowman').heading, 'Next game');
+    assert.deepEqual(nextSettingsWording(gameById('scramble').unit), { heading: 'Next match', save: 'Save for next match', applies: 'Applies from the next match.' });
+    assert.equal(nextSettingsWording(gameById('snowman').unit).heading, 'Next game');
   });
 });
 

@@ -3,6 +3,13 @@ import Testing
 
 /// Values and helpers shared by the suites.
 enum Fixtures {
+    /// Every value `value` holds, as text: what a view must not leak is not anywhere in it.
+    static func everything(in value: Any) -> String {
+        var text = ""
+        dump(value, to: &text)
+        return text
+    }
+
     /// The bundled lists, loaded once for every suite that needs them.
     static let bundled = Result { () throws(WordLists.LoadError) -> WordLists in try WordLists.bundled() }
 

@@ -13,9 +13,10 @@ import { canAct, joinMessage, peekMessage, ROOM, isHost, SEAT_GRACE_SECONDS } fr
 import { loadSeat, saveSeat, forgetSeat, savePrefs } from './core/prefs.js';
 import { pathForRoute, sameRoute, roomLink } from './core/router.js';
 import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
+import { GAMES, gameOfMove } from './games.js';
 
-/** Moves whose arrival can be seen in the room state, so they are tracked until seen. */
-const TRACKED_MOVES = new Set(['guess', 'word', 'chat']);
+/** Moves whose arrival can be seen in the room state, so they are tracked until seen: chat and every game's moves. */
+const TRACKED_MOVES = new Set(['chat', ...GAMES.flatMap((game) => game.moves)]);
 /** After a resume, how long to wait for the missed patches before checking pending moves against the state. */
 const RESUME_SETTLE_MS = 600;
 /** Moves remembered at most; older ones are assumed answered. */
@@ -27,24 +28,12 @@ const MAX_PENDING = 20;
 export function moveArrived(state, you, message, afterChatId = 0) {
   const roomState = state?.room?.state;
   if (!roomState) return false;
-  switch (message.type) {
-    case 'guess': {
-      const letter = String(message.letter).trim().charAt(0).toUpperCase();
-      return Boolean(roomState.snowman?.guesses?.some((guess) => guess.letter === letter));
-    }
-    case 'word': {
-      const word = String(message.word).trim().toLowerCase();
-      const game = roomState.scramble;
-      return Boolean(game?.found?.some((found) => found.word === word)
-        || game?.lastRound?.found?.some((found) => found.word === word));
-    }
-    case 'chat': {
-      const text = String(message.text).trim().replace(/\s+/g, ' ');
-      return Boolean(roomState.chat?.some((line) => line.player === you && line.text === text && line.id > afterChatId));
-    }
-    default:
-      return true;
+  if (message.type === 'chat') {
+    const text = String(message.text).trim().replace(/\s+/g, ' ');
+    return Boolean(roomState.chat?.some((line) => line.player === you && line.text === text && line.id > afterChatId));
   }
+  const game = gameOfMove(message.type);
+  return game ? game.moveArrived(roomState, message) : true;
 }
 
 /**
@@ -267,6 +256,11 @@ export function createController({ store, connection, storage, browser }) {
     /** From a full room's page: watch it instead. */
     watch() {
       store.watch();
+    },
+
+    /** A move of the room's game (`{type: 'guess', letter}`), tracked until the state shows it if it is one of the game's `moves`. */
+    play(message) {
+      return move(message);
     },
 
     guess(letter) {

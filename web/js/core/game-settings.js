@@ -1,27 +1,16 @@
-// The room settings a host can choose, with the ranges of PROTOCOL.md, and the stepping rules of their controls.
+// The room settings a host can choose (each game's module declares its own, with the ranges of PROTOCOL.md), and
+// the stepping rules of their controls.
+
+import { GAMES } from '../games.js';
+
+export { GAMES };
 
 /**
- * One setting. `min`/`max` are the protocol's bounds; `step` is how far one press of − or + moves; `off` (when
- * present) is the value below `min` that means "none" and is sent as `null`.
+ * The settings of each game, by game id, as its module declares them. One setting: `min`/`max` are the
+ * protocol's bounds; `step` is how far one press of − or + moves; `off` (when present) is the value below `min`
+ * that means "none" and is sent as `null`.
  */
-export const SETTINGS = Object.freeze({
-  snowman: Object.freeze([
-    Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed', min: 3, max: 10, step: 1, initial: 7 }),
-    Object.freeze({
-      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: 60, off: null, unit: 's',
-    }),
-  ]),
-  scramble: Object.freeze([
-    Object.freeze({ key: 'rounds', label: 'Rounds', min: 3, max: 20, step: 1, initial: 6 }),
-    Object.freeze({ key: 'roundSeconds', label: 'Round length', min: 30, max: 300, step: 15, initial: 90, unit: 's' }),
-    Object.freeze({ key: 'minWordLength', label: 'Shortest word', min: 3, max: 6, step: 1, initial: 3, unit: 'letters' }),
-  ]),
-});
-
-export const GAMES = Object.freeze([
-  Object.freeze({ id: 'snowman', name: 'Snowman', blurb: 'Guess the secret word letter by letter before the snowman melts.' }),
-  Object.freeze({ id: 'scramble', name: 'Word Scramble', blurb: 'Race your friends to find words hidden in eight letters.' }),
-]);
+export const SETTINGS = Object.freeze(Object.fromEntries(GAMES.map((game) => [game.id, game.settings])));
 
 /** The specification of `key` in `game`, or undefined. */
 export function settingSpec(game, key) {

@@ -87,9 +87,8 @@ export function chatLine(line, you) {
   };
 }
 
-/** The title of the settings card: a Snowman room plays games, a Word Scramble room plays matches. */
-export function nextSettingsWording(game) {
-  const unit = game === 'scramble' ? 'match' : 'game';
+/** The title of the settings card, by what the room plays one after another (a game's `unit`): "game", "match". */
+export function nextSettingsWording(unit = 'game') {
   return { heading: `Next ${unit}`, save: `Save for next ${unit}`, applies: `Applies from the next ${unit}.` };
 }
 

@@ -62,7 +62,7 @@ export function createCreateDialog(actions) {
 
   let game = GAMES[0].id;
   let steppers = [];
-  const values = { snowman: defaultSettings('snowman'), scramble: defaultSettings('scramble') };
+  const values = Object.fromEntries(GAMES.map((entry) => [entry.id, defaultSettings(entry.id)]));
 
   function buildSteppers() {
     steppers = SETTINGS[game].map((spec) => createStepper(spec, {

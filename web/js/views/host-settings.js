@@ -6,10 +6,11 @@ import { createStepper } from './stepper.js';
 import { SETTINGS, formatSetting } from '../core/game-settings.js';
 import { isHost } from '../core/store.js';
 import { nextSettingsWording } from '../core/room-format.js';
+import { gameById } from '../games.js';
 
 export function createHostSettingsView(actions, game) {
   const specs = SETTINGS[game] ?? [];
-  const wording = nextSettingsWording(game);
+  const wording = nextSettingsWording(gameById(game)?.unit);
   const draft = {};
   let saved = null;
   const steppers = specs.map((spec) => createStepper(spec, {

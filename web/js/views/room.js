@@ -7,12 +7,10 @@ import { h, icon, plural, setText, show } from './dom.js';
 import { ROOM, CONNECTION, canAct } from '../core/store.js';
 import { GAMES, MAX_NAME_LENGTH, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createJoinForm } from './lobby.js';
-import { createSnowmanView } from './snowman.js';
-import { createScrambleView } from './scramble.js';
 import { createMembersView } from './members.js';
 import { createChatView } from './chat.js';
 import { createHostSettingsView } from './host-settings.js';
-import { createSnowmanHistoryView } from './snowman-history.js';
+import { gameById } from '../games.js';
 
 const COPIED_SECONDS = 2;
 /** How long the Leave button waits for its confirmation before turning back. */
@@ -281,13 +279,14 @@ function createRoomHeader(actions) {
 
 function createSeatedView(actions, gameKind) {
   const header = createRoomHeader(actions);
-  const game = gameKind === 'scramble' ? createScrambleView(actions) : createSnowmanView(actions);
+  const plugin = gameById(gameKind);
+  const game = plugin.createView(actions);
   const side = [
     createMembersView(actions),
     createHostSettingsView(actions, gameKind),
-    gameKind === 'snowman' ? createSnowmanHistoryView(actions) : null,
+    ...(plugin.createSideViews?.(actions) ?? []),
     createChatView(actions),
-  ].filter(Boolean);
+  ];
   const element = h('div', { class: 'room-layout', dataset: { game: gameKind } },
     header.element,
     h('div', { class: 'room-grid' },

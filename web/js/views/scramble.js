@@ -5,6 +5,7 @@
 import { h, clock, icon, setText, show, syncList, plural } from './dom.js';
 import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { foundEmptyText, foundHeading, presence, scrambleStatusLine, wordPlaceholder } from '../core/room-format.js';
+import { createGameFrame } from './game-frame.js';
 
 const TIMER_TICK_MS = 250;
 const URGENT_SECONDS = 10;
@@ -85,7 +86,6 @@ export function createScrambleView(actions) {
 
   let current = null;
   let live = false;
-  let timerInterval = null;
   let shownErrorId = null;
   let lastPhase = null;
 
@@ -247,25 +247,35 @@ export function createScrambleView(actions) {
     }
   }
 
-  return {
-    element,
-    update(state, previous, context) {
-      const before = current;
-      current = state;
-      live = context.live;
-      const changed = !before || before.room?.state !== state.room.state || before.notice !== state.notice
-        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot;
-      if (changed) render();
-      const game = state.room.state.scramble;
-      const ticking = game.phaseEndsAt !== null && (game.phase === 'playing' || game.phase === 'intermission');
-      if (ticking && timerInterval === null) timerInterval = setInterval(renderTimer, TIMER_TICK_MS);
-      if (!ticking && timerInterval !== null) {
-        clearInterval(timerInterval);
-        timerInterval = null;
-      }
-    },
-    destroy() {
-      clearInterval(timerInterval);
-    },
-  };
+  const frame = createGameFrame({
+    id: 'scramble', render, tick: renderTimer, tickMs: TIMER_TICK_MS,
+    accept: (state, context) => { current = state; live = context.live; },
+    ticking: (game) => game.phaseEndsAt !== null && (game.phase === 'playing' || game.phase === 'intermission'),
+  });
+
+  return { element, update: frame.update, destroy: frame.destroy };
 }
+
+/** Word Scramble, as the registry (games.js) lists it. Settings have the ranges of PROTOCOL.md. */
+export const scramble = Object.freeze({
+  id: 'scramble',
+  name: 'Word Scramble',
+  blurb: 'Race your friends to find words hidden in eight letters.',
+  /** What a room plays one after another: "Next match". */
+  unit: 'match',
+  settings: Object.freeze([
+    Object.freeze({ key: 'rounds', label: 'Rounds', min: 3, max: 20, step: 1, initial: 6 }),
+    Object.freeze({ key: 'roundSeconds', label: 'Round length', min: 30, max: 300, step: 15, initial: 90, unit: 's' }),
+    Object.freeze({ key: 'minWordLength', label: 'Shortest word', min: 3, max: 6, step: 1, initial: 3, unit: 'letters' }),
+  ]),
+  /** Its messages that the room state shows once applied (the controller resends them after a lost socket). */
+  moves: Object.freeze(['word']),
+  /** Whether `roomState` shows `message` (a `word`) found, this round or in the round just over. */
+  moveArrived(roomState, message) {
+    const word = String(message.word).trim().toLowerCase();
+    const game = roomState.scramble;
+    return Boolean(game?.found?.some((found) => found.word === word)
+      || game?.lastRound?.found?.some((found) => found.word === word));
+  },
+  createView: createScrambleView,
+});

@@ -10,6 +10,8 @@ import { h, icon, isTyping, setText, show, syncList, plural } from './dom.js';
 import { createSnowmanFigure } from './snowman-figure.js';
 import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { ALPHABET, countdown as countdownOf, guessHint, leaderboardRows, presence } from '../core/room-format.js';
+import { createGameFrame } from './game-frame.js';
+import { createSnowmanHistoryView } from './snowman-history.js';
 
 const KEYBOARD_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 const COUNTDOWN_TICK_MS = 250;
@@ -89,7 +91,6 @@ export function createSnowmanView(actions) {
 
   let current = null;
   let live = false;
-  let countdownTimer = null;
   let shownErrorId = null;
   let lastGameNumber = null;
   let wasMyTurn = false;
@@ -312,28 +313,44 @@ export function createSnowmanView(actions) {
     wasMyTurn = myTurn;
   }
 
+  const frame = createGameFrame({
+    id: 'snowman', render, tick: renderCountdown, tickMs: COUNTDOWN_TICK_MS,
+    accept: (state, context) => { current = state; live = context.live; },
+    ticking: (game) => game.turnEndsAt !== null && game.turnEndsAt !== undefined && game.status === 'inProgress',
+  });
+
   return {
     element,
-    update(state, previous, context) {
-      const before = current;
-      current = state;
-      live = context.live;
-      const changed = !before || before.room?.state !== state.room.state || before.notice !== state.notice
-        || before.connection !== state.connection || before.room?.awaitingSnapshot !== state.room.awaitingSnapshot
-        || before.room?.you !== state.room.you;
-      if (changed) render();
-      const game = state.room.state.snowman;
-      const ticking = game.turnEndsAt !== null && game.turnEndsAt !== undefined && game.status === 'inProgress';
-      if (ticking && countdownTimer === null) countdownTimer = setInterval(renderCountdown, COUNTDOWN_TICK_MS);
-      if (!ticking && countdownTimer !== null) {
-        clearInterval(countdownTimer);
-        countdownTimer = null;
-      }
-    },
+    update: frame.update,
     destroy() {
       document.removeEventListener('keydown', onKeydown);
       touchMedia?.removeEventListener?.('change', onPointerChange);
-      clearInterval(countdownTimer);
+      frame.destroy();
     },
   };
 }
+
+/** Snowman, as the registry (games.js) lists it. Settings have the ranges of PROTOCOL.md. */
+export const snowman = Object.freeze({
+  id: 'snowman',
+  name: 'Snowman',
+  blurb: 'Guess the secret word letter by letter before the snowman melts.',
+  /** What a room plays one after another: "Next game". */
+  unit: 'game',
+  settings: Object.freeze([
+    Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed', min: 3, max: 10, step: 1, initial: 7 }),
+    Object.freeze({
+      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: 60, off: null, unit: 's',
+    }),
+  ]),
+  /** Its messages that the room state shows once applied (the controller resends them after a lost socket). */
+  moves: Object.freeze(['guess']),
+  /** Whether `roomState` shows `message` (a `guess`) applied. */
+  moveArrived(roomState, message) {
+    const letter = String(message.letter).trim().charAt(0).toUpperCase();
+    return Boolean(roomState.snowman?.guesses?.some((guess) => guess.letter === letter));
+  },
+  createView: createSnowmanView,
+  /** Cards beside the game, above the chat. */
+  createSideViews: (actions) => [createSnowmanHistoryView(actions)],
+});

@@ -1,6 +1,6 @@
 extension SnowmanGame {
     /// One player's running total over the room's finished games: who is winning the evening.
-    public struct Standing: Hashable, Sendable, Codable {
+    public struct Standing: Hashable, Sendable {
         /// The player.
         public var player: PlayerID
         /// Their name as of their latest game.

@@ -20,7 +20,7 @@ public struct SnowmanGame: Sendable {
     public static let historyLimit = 50
 
     /// Where the current game stands.
-    public enum Status: String, Hashable, Sendable, Codable {
+    public enum Status: String, Hashable, Sendable {
         /// Letters are being guessed.
         case inProgress
         /// Every letter was guessed.
@@ -30,7 +30,7 @@ public struct SnowmanGame: Sendable {
     }
 
     /// One accepted guess.
-    public struct Guess: Hashable, Sendable, Codable {
+    public struct Guess: Hashable, Sendable {
         /// The uppercase letter guessed.
         public var letter: String
         /// Who guessed it.

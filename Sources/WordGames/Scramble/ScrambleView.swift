@@ -3,9 +3,9 @@
 ///
 /// During a round it shows how many words the root offers but never which; the missed words appear in
 /// `lastRound` once the round is over.
-public struct ScrambleView: Hashable, Sendable, Codable {
+public struct ScrambleView: Hashable, Sendable {
     /// One present player.
-    public struct PlayerLine: Hashable, Sendable, Codable {
+    public struct PlayerLine: Hashable, Sendable {
         /// The player's id.
         public var id: PlayerID
         /// The player's display name.

@@ -1,6 +1,6 @@
 extension SnowmanGame {
     /// A finished game as kept in the room's history.
-    public struct Record: Hashable, Sendable, Codable {
+    public struct Record: Hashable, Sendable {
         /// The game's number in the room, from 1.
         public var gameNumber: Int
         /// The secret word, uppercase.

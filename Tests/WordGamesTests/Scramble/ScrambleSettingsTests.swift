@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import WordGames
 
@@ -41,15 +40,6 @@ import WordGames
             setting: "minWordLength", label: "Minimum word length", value: length, allowed: 3...6)
         ) {
             try ScrambleSettings(minWordLength: length)
-        }
-    }
-
-    @Test func decodingFillsDefaultsAndValidates() throws {
-        let decoded = try JSONDecoder().decode(ScrambleSettings.self, from: Data(#"{"rounds":4}"#.utf8))
-        #expect(decoded == (try ScrambleSettings(rounds: 4)))
-        #expect(try JSONDecoder().decode(ScrambleSettings.self, from: JSONEncoder().encode(decoded)) == decoded)
-        #expect(throws: SettingsError.self) {
-            try JSONDecoder().decode(ScrambleSettings.self, from: Data(#"{"minWordLength":2}"#.utf8))
         }
     }
 }

@@ -1,24 +1,47 @@
 extension SnowmanGame {
-    /// Everything that makes a game what it is, to save across a server restart. The word list is not part of it:
-    /// it is supplied again on restore.
-    public struct Snapshot: Codable, Sendable, Equatable {
-        var settings: SnowmanSettings
-        var nextSettings: SnowmanSettings
-        var players: [Player]
-        var gameNumber: Int
-        var status: Status
-        var guesses: [Guess]
-        var wrongGuesses: Int
-        var turn: PlayerID?
-        var turnDeadline: Double?
-        var scores: [PlayerID: Int]
-        var solver: PlayerID?
-        var history: [Record]
-        var secret: String
-        var revealed: [Bool]
-        var participants: [Player]
+    /// Everything that makes a game what it is, to save across a server restart (the rooms layer writes it as
+    /// JSON). The word list is not part of it: it is supplied again on restore.
+    public struct Snapshot: Sendable, Equatable {
+        public var settings: SnowmanSettings
+        public var nextSettings: SnowmanSettings
+        public var players: [Player]
+        public var gameNumber: Int
+        public var status: Status
+        public var guesses: [Guess]
+        public var wrongGuesses: Int
+        public var turn: PlayerID?
+        public var turnDeadline: Double?
+        public var scores: [PlayerID: Int]
+        public var solver: PlayerID?
+        public var history: [Record]
+        public var secret: String
+        public var revealed: [Bool]
+        public var participants: [Player]
         /// Absent in snapshots saved before rooms kept a leaderboard.
-        var leaderboard: [Standing]?
+        public var leaderboard: [Standing]?
+
+        /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
+        public init(settings: SnowmanSettings, nextSettings: SnowmanSettings, players: [Player], gameNumber: Int,
+            status: Status, guesses: [Guess], wrongGuesses: Int, turn: PlayerID?, turnDeadline: Double?,
+            scores: [PlayerID: Int], solver: PlayerID?, history: [Record], secret: String, revealed: [Bool],
+            participants: [Player], leaderboard: [Standing]?) {
+            self.settings = settings
+            self.nextSettings = nextSettings
+            self.players = players
+            self.gameNumber = gameNumber
+            self.status = status
+            self.guesses = guesses
+            self.wrongGuesses = wrongGuesses
+            self.turn = turn
+            self.turnDeadline = turnDeadline
+            self.scores = scores
+            self.solver = solver
+            self.history = history
+            self.secret = secret
+            self.revealed = revealed
+            self.participants = participants
+            self.leaderboard = leaderboard
+        }
     }
 
     public var snapshot: Snapshot {

@@ -3,9 +3,9 @@
 ///
 /// It is built only from public information; the secret word appears (in `word` and in the positions) only once
 /// the game is over.
-public struct SnowmanView: Hashable, Sendable, Codable {
+public struct SnowmanView: Hashable, Sendable {
     /// One letter position of the secret word. Repeated letters are separate positions, each with its own `id`.
-    public struct Position: Hashable, Sendable, Codable {
+    public struct Position: Hashable, Sendable {
         /// The position in the word, from 0; stable for the whole game.
         public var id: Int
         /// The uppercase letter once revealed, else `nil`.
@@ -22,7 +22,7 @@ public struct SnowmanView: Hashable, Sendable, Codable {
     }
 
     /// One player in the turn order.
-    public struct PlayerLine: Hashable, Sendable, Codable {
+    public struct PlayerLine: Hashable, Sendable {
         /// The player's id.
         public var id: PlayerID
         /// The player's display name.

@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import WordGames
 
@@ -35,26 +34,6 @@ import WordGames
             setting: "turnSeconds", label: "Turn timer (seconds)", value: seconds, allowed: 10...120, canBeOff: true)
         ) {
             try SnowmanSettings(turnSeconds: seconds)
-        }
-    }
-
-    @Test func encodesOffTimerAsNull() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let json = String(decoding: try encoder.encode(SnowmanSettings.standard), as: UTF8.self)
-        #expect(json == #"{"maxWrongGuesses":7,"turnSeconds":null}"#)
-    }
-
-    @Test func decodingFillsDefaultsAndRoundTrips() throws {
-        let partial = try JSONDecoder().decode(SnowmanSettings.self, from: Data(#"{"turnSeconds":30}"#.utf8))
-        #expect(partial == (try SnowmanSettings(maxWrongGuesses: 7, turnSeconds: 30)))
-        let decoded = try JSONDecoder().decode(SnowmanSettings.self, from: JSONEncoder().encode(partial))
-        #expect(decoded == partial)
-    }
-
-    @Test func decodingValidatesBounds() {
-        #expect(throws: SettingsError.self) {
-            try JSONDecoder().decode(SnowmanSettings.self, from: Data(#"{"maxWrongGuesses":11}"#.utf8))
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Changing settings never alters a running match: `ScrambleGame.updateSettings(_:)` stores them for the next
 /// one. Decoding fills missing keys with the defaults and throws `SettingsError` for out-of-range values.
-public struct ScrambleSettings: Hashable, Sendable, Codable {
+public struct ScrambleSettings: Hashable, Sendable {
     /// Allowed values of `rounds`.
     public static let roundsRange: ClosedRange<Int> = 3...20
     /// Allowed values of `roundSeconds`.
@@ -40,12 +40,12 @@ public struct ScrambleSettings: Hashable, Sendable, Codable {
         minWordLength: Int = ScrambleSettings.defaultMinWordLength
     ) throws(SettingsError) {
         self.rounds = try SettingsError.check(
-            rounds, in: Self.roundsRange, setting: CodingKeys.rounds.stringValue, label: "Rounds per match")
+            rounds, in: Self.roundsRange, setting: "rounds", label: "Rounds per match")
         self.roundSeconds = try SettingsError.check(
-            roundSeconds, in: Self.roundSecondsRange, setting: CodingKeys.roundSeconds.stringValue,
+            roundSeconds, in: Self.roundSecondsRange, setting: "roundSeconds",
             label: "Round length (seconds)")
         self.minWordLength = try SettingsError.check(
-            minWordLength, in: Self.minWordLengthRange, setting: CodingKeys.minWordLength.stringValue,
+            minWordLength, in: Self.minWordLengthRange, setting: "minWordLength",
             label: "Minimum word length")
     }
 
@@ -53,20 +53,5 @@ public struct ScrambleSettings: Hashable, Sendable, Codable {
         self.rounds = checkedRounds
         self.roundSeconds = roundSeconds
         self.minWordLength = minWordLength
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case rounds, roundSeconds, minWordLength
-    }
-
-    /// Decodes and validates settings; missing keys take their defaults.
-    ///
-    /// - Throws: A decoding error for malformed JSON, or `SettingsError` for a value out of range.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(
-            rounds: container.decodeIfPresent(Int.self, forKey: .rounds) ?? Self.defaultRounds,
-            roundSeconds: container.decodeIfPresent(Int.self, forKey: .roundSeconds) ?? Self.defaultRoundSeconds,
-            minWordLength: container.decodeIfPresent(Int.self, forKey: .minWordLength) ?? Self.defaultMinWordLength)
     }
 }

@@ -3,7 +3,7 @@
 /// Changing settings never alters a running game: `SnowmanGame.updateSettings(_:)` stores them for the next one.
 /// Encodes as `{"maxWrongGuesses": 7, "turnSeconds": null}`; decoding fills missing keys with the defaults and
 /// throws `SettingsError` for out-of-range values.
-public struct SnowmanSettings: Hashable, Sendable, Codable {
+public struct SnowmanSettings: Hashable, Sendable {
     /// Allowed values of `maxWrongGuesses`.
     public static let maxWrongGuessesRange: ClosedRange<Int> = 3...10
     /// Default number of wrong guesses that lose the game.
@@ -36,11 +36,11 @@ public struct SnowmanSettings: Hashable, Sendable, Codable {
         maxWrongGuesses: Int = SnowmanSettings.defaultMaxWrongGuesses, turnSeconds: Int? = nil
     ) throws(SettingsError) {
         self.maxWrongGuesses = try SettingsError.check(
-            maxWrongGuesses, in: Self.maxWrongGuessesRange, setting: CodingKeys.maxWrongGuesses.stringValue,
+            maxWrongGuesses, in: Self.maxWrongGuessesRange, setting: "maxWrongGuesses",
             label: "Wrong guesses allowed")
         if let turnSeconds {
             self.turnSeconds = try SettingsError.check(
-                turnSeconds, in: Self.turnSecondsRange, setting: CodingKeys.turnSeconds.stringValue,
+                turnSeconds, in: Self.turnSecondsRange, setting: "turnSeconds",
                 label: "Turn timer (seconds)", canBeOff: true)
         } else {
             self.turnSeconds = nil
@@ -50,27 +50,5 @@ public struct SnowmanSettings: Hashable, Sendable, Codable {
     private init(checkedMaxWrongGuesses: Int, turnSeconds: Int?) {
         self.maxWrongGuesses = checkedMaxWrongGuesses
         self.turnSeconds = turnSeconds
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case maxWrongGuesses, turnSeconds
-    }
-
-    /// Decodes and validates settings; missing keys take their defaults.
-    ///
-    /// - Throws: A decoding error for malformed JSON, or `SettingsError` for a value out of range.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(
-            maxWrongGuesses: container.decodeIfPresent(Int.self, forKey: .maxWrongGuesses)
-                ?? Self.defaultMaxWrongGuesses,
-            turnSeconds: container.decodeIfPresent(Int.self, forKey: .turnSeconds))
-    }
-
-    /// Encodes every key, with `null` for a timer that is off.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(maxWrongGuesses, forKey: .maxWrongGuesses)
-        try container.encode(turnSeconds, forKey: .turnSeconds)
     }
 }

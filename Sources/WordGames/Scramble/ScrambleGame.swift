@@ -24,7 +24,7 @@ public struct ScrambleGame: Sendable {
     public static let intermissionSeconds = 10
 
     /// Where the match stands.
-    public enum Phase: String, Hashable, Sendable, Codable {
+    public enum Phase: String, Hashable, Sendable {
         /// No match has been played yet.
         case lobby
         /// A round is running; words are accepted.
@@ -46,7 +46,7 @@ public struct ScrambleGame: Sendable {
     }
 
     /// An accepted word.
-    public struct FoundWord: Hashable, Sendable, Codable {
+    public struct FoundWord: Hashable, Sendable {
         /// The word, lowercase.
         public var word: String
         /// Its length in letters.
@@ -69,7 +69,7 @@ public struct ScrambleGame: Sendable {
     }
 
     /// A finished round, as shown between rounds and after the match.
-    public struct RoundSummary: Hashable, Sendable, Codable {
+    public struct RoundSummary: Hashable, Sendable {
         /// The round's number in the match, from 1.
         public var number: Int
         /// The root word, uppercase.

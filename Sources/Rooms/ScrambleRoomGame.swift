@@ -1,0 +1,234 @@
+import JSON
+import WordGames
+
+extension GameKind {
+    /// Word Scramble: find words in the letters of a root word, against the clock.
+    public static let scramble = GameKind(declaring: "scramble")
+}
+
+extension ClientMessage {
+    /// Word Scramble's `word`: `{"type":"word","word":"toast"}`.
+    public static func word(_ word: String) -> ClientMessage {
+        .move(GameMove(type: "word", text: word))
+    }
+}
+
+/// Word Scramble in a room: `ScrambleGame`'s rules behind `RoomGame`, its view as `state.scramble`, its snapshot
+/// as JSON.
+struct ScrambleRoomGame: RoomGame {
+    var game: ScrambleGame
+
+    init(game: ScrambleGame) {
+        self.game = game
+    }
+
+    static var kind: GameKind { .scramble }
+    static var title: String { "Word Scramble" }
+    static var moves: [GameMoveSpec] {
+        [GameMoveSpec(type: "word", field: "word", missing: #""word" needs the "word" you found."#,
+                      doing: "Submitting words")]
+    }
+
+    static func make(settings: JSONObject, lists: WordLists, now: Double,
+                     using random: inout SplitMix64) throws(RoomError) -> ScrambleRoomGame {
+        let parsed = try Self.settings(settings, base: .standard)
+        return ScrambleRoomGame(game: ScrambleGame(lexicon: lists.lexicon, roots: lists.roots, settings: parsed))
+    }
+
+    // MARK: Moves and timers
+
+    mutating func addPlayer(_ player: Player, now: Double) { game.addPlayer(player, now: now) }
+    mutating func removePlayer(_ id: PlayerID, now: Double) { game.removePlayer(id, now: now) }
+
+    mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
+        guard move.type == "word" else { throw wrongGame(move) }
+        do {
+            _ = try game.submit(move.text, by: player, now: now)
+        } catch {
+            throw RoomError(error, move: move.type)
+        }
+    }
+
+    /// A new match.
+    mutating func startNext(now: Double, using random: inout SplitMix64) throws(RoomError) {
+        do { try game.startMatch(now: now, using: &random) } catch { throw RoomError(error, move: "new_game") }
+    }
+
+    mutating func updateSettings(_ settings: JSONObject) throws(RoomError) {
+        game.updateSettings(try Self.settings(settings, base: game.nextSettings))
+    }
+
+    /// Rounds end by themselves; nobody's turn runs out.
+    mutating func tick(now: Double) -> [PlayerID] {
+        _ = game.tick(now: now)
+        return []
+    }
+
+    var nextDeadline: Double? { game.phaseEndsAt }
+
+    var status: String {
+        switch game.phase {
+        case .lobby: "waiting"
+        case .playing, .intermission: "playing"
+        case .finished: "finished"
+        }
+    }
+
+    static func settings(_ settings: JSONObject, base: ScrambleSettings) throws(RoomError) -> ScrambleSettings {
+        try GameJSON.checkKeys(settings, allowed: ["rounds", "roundSeconds", "minWordLength"])
+        let rounds = try GameJSON.setting(settings, "rounds")
+        let seconds = try GameJSON.setting(settings, "roundSeconds")
+        let length = try GameJSON.setting(settings, "minWordLength")
+        do {
+            return try ScrambleSettings(rounds: (rounds ?? base.rounds) ?? base.rounds,
+                                        roundSeconds: (seconds ?? base.roundSeconds) ?? base.roundSeconds,
+                                        minWordLength: (length ?? base.minWordLength) ?? base.minWordLength)
+        } catch {
+            throw RoomError(error, move: "settings")
+        }
+    }
+
+    // MARK: The state it shows
+
+    struct ShownParts {
+        var found = JSONLog<ScrambleGame.FoundWord>(newestAt: .front)
+        var scores = JSONRows<ScrambleView.PlayerLine>()
+        var scoreboard = JSONRows<ScoreLine>()
+        var lastRound = JSONMemo<ScrambleGame.RoundSummary?>()
+        var finalScoreboard = JSONMemo<[ScoreLine]?>()
+        var settings = JSONMemo<ScrambleSettings>()
+        var nextSettings = JSONMemo<ScrambleSettings>()
+    }
+
+    static func shownParts() -> ShownParts { ShownParts() }
+
+    func show(in object: inout JSONObject, kept: inout ShownParts, editor: inout StateEditor) {
+        let view = game.view
+        editor.set(&object, "matchNumber", JSONValue(view.matchNumber))
+        editor.set(&object, "phase", JSONValue(view.phase.rawValue))
+        editor.set(&object, "statusLine", JSONValue(view.statusLine))
+        editor.set(&object, "round", JSONValue(view.roundNumber))
+        editor.set(&object, "rounds", JSONValue(view.totalRounds))
+        editor.set(&object, "root", nullable(view.root))
+        editor.set(&object, "minWordLength", JSONValue(view.minWordLength))
+        editor.set(&object, "totalWords", nullable(view.totalWords))
+        // Found words only grow within one round of one match.
+        editor.update(&object, "found", log: &kept.found, view.found,
+                      generation: view.matchNumber &* 1_000 &+ view.roundNumber, ordinal: nil, Self.json)
+        editor.set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
+        editor.update(&object, "scores", rows: &kept.scores, view.players, Self.json)
+        editor.update(&object, "scoreboard", rows: &kept.scoreboard, view.scoreboard, GameJSON.json)
+        editor.set(&object, "lastRound", kept.lastRound.value(for: view.lastRound) { $0.map(Self.json) ?? .null })
+        editor.set(&object, "finalScoreboard",
+                   kept.finalScoreboard.value(for: view.finalScoreboard) { $0.map(GameJSON.json) ?? .null })
+        editor.set(&object, "canStartNext", JSONValue(view.canStartMatch))
+        editor.set(&object, "settings", kept.settings.value(for: view.settings, Self.json))
+        editor.set(&object, "nextSettings", kept.nextSettings.value(for: view.nextSettings, Self.json))
+    }
+
+    private static func json(_ line: ScrambleView.PlayerLine) -> JSONValue {
+        ["player": JSONValue(line.id.rawValue), "name": JSONValue(line.name), "score": JSONValue(line.score)]
+    }
+
+    private static func json(_ summary: ScrambleGame.RoundSummary) -> JSONValue {
+        [
+            "number": JSONValue(summary.number),
+            "root": JSONValue(summary.root.uppercased()),
+            "totalWords": JSONValue(summary.totalWords),
+            "found": .array(summary.found.map { json($0) }),
+            "missed": .array(summary.missed.map { JSONValue($0) }),
+        ]
+    }
+
+    /// Shown and saved alike.
+    private static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
+        [
+            "word": JSONValue(found.word),
+            "length": JSONValue(found.length),
+            "player": JSONValue(found.player.rawValue),
+            "name": JSONValue(found.name),
+            "points": JSONValue(found.points),
+        ]
+    }
+
+    /// Shown and saved alike.
+    private static func json(_ settings: ScrambleSettings) -> JSONValue {
+        ["rounds": JSONValue(settings.rounds), "roundSeconds": JSONValue(settings.roundSeconds),
+         "minWordLength": JSONValue(settings.minWordLength)]
+    }
+
+    // MARK: Snapshot
+
+    /// The keys are those the Codable journal wrote, so that one reader serves both.
+    var snapshot: JSONValue {
+        let saved = game.snapshot
+        return [
+            "settings": Self.json(saved.settings),
+            "nextSettings": Self.json(saved.nextSettings),
+            "players": .array(saved.players.map(GameJSON.json)),
+            "phase": JSONValue(saved.phase.rawValue),
+            "matchNumber": JSONValue(saved.matchNumber),
+            "roundNumber": JSONValue(saved.roundNumber),
+            "root": nullable(saved.root),
+            "found": .array(saved.found.map(Self.json)),
+            "phaseEndsAt": nullable(saved.phaseEndsAt),
+            "completedRounds": .array(saved.completedRounds.map { summary -> JSONValue in
+                [
+                    "number": JSONValue(summary.number), "root": JSONValue(summary.root),
+                    "totalWords": JSONValue(summary.totalWords), "found": .array(summary.found.map(Self.json)),
+                    "missed": .array(summary.missed.map { JSONValue($0) }),
+                ]
+            }),
+            "scores": GameJSON.json(saved.scores),
+            "finalScoreboard": saved.finalScoreboard.map(GameJSON.json) ?? .null,
+            "solutions": .array(saved.solutions.map { JSONValue($0) }),
+            "matchRoots": .array(saved.matchRoots.map { JSONValue($0) }),
+            "participants": .array(saved.participants.map(GameJSON.json)),
+        ]
+    }
+
+    init(snapshot: JSONValue, lists: WordLists) throws(SavedObject.Unreadable) {
+        let saved = try SavedObject(snapshot, "Word Scramble snapshot")
+        let readSettings = { (object: SavedObject) throws in
+            try ScrambleSettings(
+                rounds: object.optionalInt("rounds") ?? ScrambleSettings.defaultRounds,
+                roundSeconds: object.optionalInt("roundSeconds") ?? ScrambleSettings.defaultRoundSeconds,
+                minWordLength: object.optionalInt("minWordLength") ?? ScrambleSettings.defaultMinWordLength)
+        }
+        let readFound = { (word: SavedObject) throws(SavedObject.Unreadable) in
+            // Length and points follow from the word.
+            ScrambleGame.FoundWord(word: try word.string("word"), player: PlayerID(try word.string("player")),
+                                   name: try word.string("name"))
+        }
+        let settings = try GameJSON.settings(saved, "settings", readSettings)
+        let nextSettings = try GameJSON.settings(saved, "nextSettings", readSettings)
+        let players = try saved.array("players", GameJSON.player)
+        let phase: ScrambleGame.Phase = try GameJSON.raw(saved, "phase")
+        let matchNumber = try saved.int("matchNumber")
+        let roundNumber = try saved.int("roundNumber")
+        let root = try saved.optionalString("root")
+        let found = try saved.objects("found", readFound)
+        let phaseEndsAt = try saved.optionalDouble("phaseEndsAt")
+        let completedRounds = try saved.objects("completedRounds") { (round) throws(SavedObject.Unreadable) in
+            ScrambleGame.RoundSummary(
+                number: try round.int("number"), root: try round.string("root"),
+                totalWords: try round.int("totalWords"), found: try round.objects("found", readFound),
+                missed: try round.array("missed", GameJSON.strings))
+        }
+        let scores = try GameJSON.scores(saved.value("scores"))
+        let finalScoreboard = try saved.optionalArray("finalScoreboard", GameJSON.scoreLine)
+        let solutions = try saved.array("solutions", GameJSON.strings)
+        let matchRoots = try saved.array("matchRoots", GameJSON.strings)
+        let participants = try saved.array("participants", GameJSON.player)
+        let parts = ScrambleGame.Snapshot(
+            settings: settings, nextSettings: nextSettings, players: players, phase: phase, matchNumber: matchNumber,
+            roundNumber: roundNumber, root: root, found: found, phaseEndsAt: phaseEndsAt,
+            completedRounds: completedRounds, scores: scores, finalScoreboard: finalScoreboard, solutions: solutions,
+            matchRoots: matchRoots, participants: participants)
+        do {
+            game = try ScrambleGame(snapshot: parts, lexicon: lists.lexicon, roots: lists.roots)
+        } catch {
+            throw SavedObject.Unreadable(error.description)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import JSON
+
+/// Edits a room's kept state in place and records the JSON Patch operations of each edit: what
+/// `RoomStateBuilder` uses for the room's parts and each game (`RoomGame.show`) for its own.
+///
+/// Each edit looks at one part by itself:
+/// - `set` compares a value with the kept one and replaces it (diffing the two) when it changed;
+/// - `update(_:_:log:...)` turns a list that grows at one end (`JSONLog`) into `add` and `remove` operations;
+/// - `update(_:_:rows:...)` rebuilds and diffs only the entries that changed of a list whose entries change where
+///   they are (`JSONRows`).
+struct StateEditor {
+    /// The operations of the edits so far.
+    var operations: [JSONPatch.Operation] = []
+    /// Where the object being edited sits in the state.
+    private var path: [String] = []
+
+    /// Forgets the operations of the last update (the path keeps its storage for the next).
+    mutating func reset() {
+        operations = []
+        path.removeAll(keepingCapacity: true)
+    }
+
+    /// Edits from now on are of the object at member `key` of the one edited so far, until `leave()`.
+    mutating func enter(_ key: String) {
+        path.append(key)
+    }
+
+    /// Back to editing the object that `enter` left.
+    mutating func leave() {
+        path.removeLast()
+    }
+
+    /// Sets `object[key]` to `value`, emitting the operations for the difference (none if it is the same).
+    mutating func set(_ object: inout JSONObject, _ key: String, _ value: JSONValue) {
+        // One lookup, and the old value changed where it is.
+        let found: Void? = object.withValue(forKey: key) { old in
+            if old.isPlainlyEqual(to: value) { return }
+            path.append(key)
+            operations += JSONPatch.diff(from: old, to: value, at: path)
+            path.removeLast()
+            old = value
+        }
+        guard found == nil else { return }
+        path.append(key)
+        operations.append(.add(path: JSONPointer(tokens: path), value: value))
+        path.removeLast()
+        object[key] = value
+    }
+
+    /// Brings the list at `object[key]` up to date with `list`: `remove` for the entries that dropped off its
+    /// oldest end and `add` for the new ones at its newest end, applied in place; a `replace` of the whole list
+    /// when it was reset (a new game or round) or changed too much for entry-by-entry operations to be smaller.
+    mutating func update<Element: Equatable>(
+        _ object: inout JSONObject, _ key: String, log: inout JSONLog<Element>,
+        _ list: [Element], generation: Int, ordinal: ((Element) -> Int)?, _ build: (Element) -> JSONValue
+    ) {
+        switch log.edit(to: list, generation: generation, ordinal: ordinal) {
+        case .unchanged:
+            return
+        case .reset:
+            set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+        case .edit(let dropped, let added):
+            // The closures below use locals only: reaching `self` from inside them made the compiler copy
+            // what it holds on each change.
+            let base = path + [key]
+            func element(_ index: Int) -> JSONPointer { JSONPointer(tokens: Self.tokens(base, index)) }
+            var edits: [JSONPatch.Operation] = []
+            edits.reserveCapacity(dropped + added)
+            var applied = false
+            let newestAt = log.newestAt
+            _ = object.withValue(forKey: key) { value in
+                applied = value.withArray { (items: inout [JSONValue]) -> Void in
+                    switch newestAt {
+                    case .back:
+                        if dropped > 0 {
+                            for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
+                            items.removeFirst(dropped)
+                        }
+                        for entry in list[(list.count - added)...] {
+                            let json = build(entry)
+                            edits.append(.add(path: element(items.count), value: json))
+                            items.append(json)
+                        }
+                    case .front:
+                        for _ in 0..<dropped {
+                            edits.append(.remove(path: element(items.count - 1)))
+                            items.removeLast()
+                        }
+                        for (index, entry) in list[..<added].enumerated() {
+                            let json = build(entry)
+                            edits.append(.add(path: element(index), value: json))
+                            items.insert(json, at: index)
+                        }
+                    }
+                } != nil
+            }
+            operations += edits
+            if !applied {
+                // Not an array where one was expected (cannot happen with our own builds): replace it.
+                set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+            }
+        }
+    }
+
+    /// Brings the list at `object[key]` up to date with `list`: when only entries changed (the list kept its
+    /// length), each changed entry is rebuilt and diffed in place, so a move that changes one score line costs
+    /// one line; otherwise the whole list is rebuilt and diffed.
+    mutating func update<Element: Equatable>(
+        _ object: inout JSONObject, _ key: String, rows: inout JSONRows<Element>, _ list: [Element],
+        _ build: (Element) -> JSONValue
+    ) {
+        let previous = rows.previous
+        let change = rows.change(to: list)
+        rows.remember(list)
+        switch change {
+        case .unchanged:
+            return
+        case .whole:
+            set(&object, key, .array(list.map(build)))
+            return
+        case .entries:
+            break
+        }
+        // Locals only inside the closures (see the `JSONLog` update).
+        let base = path + [key]
+        var edits: [JSONPatch.Operation] = []
+        var applied = false
+        _ = object.withValue(forKey: key) { value in
+            applied = value.withArray { (items: inout [JSONValue]) -> Bool in
+                guard items.count == list.count else { return false }
+                for index in list.indices where list[index] != previous[index] {
+                    let json = build(list[index])
+                    edits += JSONPatch.diff(from: items[index], to: json, at: Self.tokens(base, index))
+                    items[index] = json
+                }
+                return true
+            } ?? false
+        }
+        operations += edits
+        if !applied {
+            // Not the array this builder made (cannot happen with our own builds): replace it.
+            set(&object, key, .array(list.map(build)))
+        }
+    }
+
+    /// `base` followed by an array index, in one allocation (`base + [token]` makes two).
+    private static func tokens(_ base: [String], _ index: Int) -> [String] {
+        var tokens = base
+        tokens.append(String(index))
+        return tokens
+    }
+}

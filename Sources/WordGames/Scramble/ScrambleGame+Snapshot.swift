@@ -1,0 +1,78 @@
+extension ScrambleGame {
+    /// Everything that makes a match what it is, to save across a server restart (the rooms layer writes it as
+    /// JSON). The dictionary and root pool are not part of it: they are supplied again on restore.
+    public struct Snapshot: Sendable, Equatable {
+        public var settings: ScrambleSettings
+        public var nextSettings: ScrambleSettings
+        public var players: [Player]
+        public var phase: Phase
+        public var matchNumber: Int
+        public var roundNumber: Int
+        public var root: String?
+        public var found: [FoundWord]
+        public var phaseEndsAt: Double?
+        public var completedRounds: [RoundSummary]
+        public var scores: [PlayerID: Int]
+        public var finalScoreboard: [ScoreLine]?
+        public var solutions: [String]
+        public var matchRoots: [String]
+        public var participants: [Player]
+
+        /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
+        public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase,
+            matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?,
+            completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?,
+            solutions: [String], matchRoots: [String], participants: [Player]) {
+            self.settings = settings
+            self.nextSettings = nextSettings
+            self.players = players
+            self.phase = phase
+            self.matchNumber = matchNumber
+            self.roundNumber = roundNumber
+            self.root = root
+            self.found = found
+            self.phaseEndsAt = phaseEndsAt
+            self.completedRounds = completedRounds
+            self.scores = scores
+            self.finalScoreboard = finalScoreboard
+            self.solutions = solutions
+            self.matchRoots = matchRoots
+            self.participants = participants
+        }
+    }
+
+    public var snapshot: Snapshot {
+        Snapshot(settings: settings, nextSettings: nextSettings, players: players, phase: phase,
+                 matchNumber: matchNumber, roundNumber: roundNumber, root: root, found: found,
+                 phaseEndsAt: phaseEndsAt, completedRounds: completedRounds, scores: scores,
+                 finalScoreboard: finalScoreboard, solutions: solutions, matchRoots: matchRoots,
+                 participants: participants)
+    }
+
+    /// The match exactly as it was when `snapshot` was taken.
+    ///
+    /// - Throws: `SnapshotError` when the snapshot is inconsistent.
+    public init(snapshot: Snapshot, lexicon: Lexicon, roots: [String]) throws(SnapshotError) {
+        guard !roots.isEmpty, snapshot.roundNumber >= 0, snapshot.phase != .playing || snapshot.root != nil else {
+            throw SnapshotError(game: "Word Scramble")
+        }
+        self.lexicon = lexicon
+        self.rootPool = roots
+        self.settings = snapshot.settings
+        self.nextSettings = snapshot.nextSettings
+        self.players = snapshot.players
+        self.phase = snapshot.phase
+        self.matchNumber = snapshot.matchNumber
+        self.roundNumber = snapshot.roundNumber
+        self.root = snapshot.root
+        self.found = snapshot.found
+        self.phaseEndsAt = snapshot.phaseEndsAt
+        self.completedRounds = snapshot.completedRounds
+        self.scores = snapshot.scores
+        self.finalScoreboard = snapshot.finalScoreboard
+        // A snapshot saved before a word became unshown may still list it.
+        self.solutions = snapshot.solutions.filter { lexicon.isShown($0) }
+        self.matchRoots = snapshot.matchRoots
+        self.participants = snapshot.participants
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import JSON
+import Testing
+import WordGames
+@testable import Rooms
+
+/// Rooms saved in the data directory come back as they were: records of this version, and the snapshot the
+/// Codable journal of the previous version wrote (`Fixtures/journal-v1`, written by that code: one Snowman room
+/// with a finished game, chat, a ban and a spectator; one Word Scramble match with words found).
+@Suite struct RoomJournalTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/journal-v1").path
+
+    /// A fresh data directory holding `files` (names in `Fixtures/journal-v1`).
+    static func dataDirectory(with files: [String]) throws -> String {
+        let directory = NSTemporaryDirectory() + "wordrooms-journal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for file in files {
+            try FileManager.default.copyItem(atPath: fixture + "/" + file, toPath: directory + "/" + file)
+        }
+        return directory
+    }
+
+    /// What the fixture's rooms held: seq, state and members' tokens by room code.
+    static func expected() throws -> JSONObject {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture + "/expected.json"))
+        return try #require(try JSONParser().parse(Array(bytes)).objectValue)
+    }
+
+    @Test func readsTheSnapshotOfTheCodableJournal() async throws {
+        let directory = try Self.dataDirectory(with: ["rooms.snapshot"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { journal.stop() }
+        let records = journal.load()
+        #expect(records.map(\.code) == ["EVHQ", "TDGH"])
+        let snowman = try #require(records.first { $0.code == "TDGH" })
+        #expect(snowman.game == "snowman")
+        #expect(snowman.snapshot["secret"]?.stringValue == "ATTRACT")
+        #expect(snowman.members.map(\.name) == ["Ana", "Bob", "Cleo"])
+        #expect(snowman.members.map(\.isSpectator) == [false, false, true])
+        #expect(snowman.bans?.map(\.name) == ["Dan"])
+        #expect(snowman.locked == true)
+        #expect(snowman.random.state == 8_969_951_871_276_635_931)
+        #expect(snowman.chat.map(\.text) == ["hello there", "hi ☃️"])
+        let expected = try Self.expected()
+        for record in records {
+            #expect(record.state == expected[record.code]?["state"], "the state clients had, parsed from its string")
+            #expect(record.seq == expected[record.code]?["seq"]?.intValue)
+        }
+    }
+
+    @Test func roomsOfTheCodableJournalComeBackAndPlayOn() async throws {
+        let directory = try Self.dataDirectory(with: ["rooms.snapshot"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { journal.stop() }
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: { 1_764_600_010 })
+        #expect(await registry.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 2)
+        let expected = try Self.expected()
+        for (code, saved) in expected {
+            let room = try #require(await registry.room(RoomCode(code)!))
+            await room.settled()
+            let savedSeq = try #require(saved["seq"]?.intValue)
+            // Everyone is away now: one patch says so, on top of exactly what clients had.
+            var away = try #require(saved["state"])
+            for index in away["members"]!.arrayValue!.indices { away["members"]![index]!["connected"] = false }
+            let (seq, state) = await room.snapshot()
+            #expect(seq == savedSeq + 1)
+            #expect(state == away)
+            // The first player resumes from the saved seq and gets the one patch it missed.
+            let link = MemoryLink()
+            let token = try #require(saved["tokens"]?[0]?.stringValue.flatMap(ResumeToken.init))
+            room.join(link, name: nil, token: token, lastSeq: savedSeq, spectator: false)
+            await room.settled()
+            var view = ClientView(state: saved["state"]!, seq: savedSeq)
+            try view.apply(link.drain())
+            #expect(view.you == "p1")
+            #expect(view.gaps == 0)
+            #expect(view.state == (await room.snapshot()).state)
+        }
+        // The games play on: Snowman's secret and Word Scramble's solutions came back with them.
+        let snowman = try #require(await registry.room(RoomCode("TDGH")!))
+        let turn = try #require(await snowman.snapshot().state["snowman"]?["turn"]?.stringValue)
+        #expect(turn == "p2")
+        let bob = MemoryLink()
+        snowman.join(bob, name: nil, token: ResumeToken(expected["TDGH"]!["tokens"]![1]!.stringValue!), lastSeq: nil,
+                     spectator: false)
+        snowman.receive(.guess("r"), from: bob.id)
+        await snowman.settled()
+        let guesses = try #require(await snowman.snapshot().state["snowman"]?["guesses"]?.arrayValue)
+        #expect(guesses.last?["letter"]?.stringValue == "R")
+        #expect(guesses.last?["hit"]?.boolValue == true, "ATTRACT has an R")
+        let scramble = try #require(await registry.room(RoomCode("EVHQ")!))
+        let eve = MemoryLink()
+        scramble.join(eve, name: nil, token: ResumeToken(expected["EVHQ"]!["tokens"]![0]!.stringValue!), lastSeq: nil,
+                      spectator: false)
+        scramble.receive(.word("lasers"), from: eve.id)
+        await scramble.settled()
+        let found = try #require(await scramble.snapshot().state["scramble"]?["found"]?.arrayValue)
+        #expect(found.first?["word"]?.stringValue == "lasers")
+        #expect(found.count == 6)
+    }
+
+    @Test(arguments: [GameKind.snowman, .scramble])
+    func recordsOfThisVersionRoundTripAsJSONValues(kind: GameKind) async throws {
+        var fixture = try await RoomTests.Fixture(kind, settings: kind == .scramble ? ["rounds": 3] : [:])
+        fixture.room.receive(.chat("saved"), from: fixture.host.id)
+        fixture.room.receive(kind == .scramble ? .newGame : .guess("e"), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        let entry = await fixture.room.journalEntry()
+        let payload = try JSONParser().parse(entry.payload)
+        #expect(payload["format"]?.intValue == 2)
+        let room = try #require(payload["room"])
+        // The game's snapshot and the state are JSON values, not JSON text inside JSON.
+        #expect(room["snapshot"]?.objectValue != nil)
+        #expect(room["state"] == (await fixture.room.snapshot()).state)
+        let read = try JournalEntry(payload: entry.payload)
+        #expect(read.code == entry.code)
+        #expect(read.version == entry.version)
+        let record = try #require(read.room)
+        #expect(record.json == entry.room?.json)
+        let game = try record.game(lists: RoomTests.lists)
+        #expect(game.kind == kind)
+        #expect(game.snapshot == record.snapshot, "the game comes back exactly")
+    }
+
+    @Test func theRandomGeneratorComesBackExactly() throws {
+        var record = try RoomRecord(saved: Self.minimalRecord, legacy: false)
+        record.random = SplitMix64(seed: UInt64.max - 12)
+        let read = try RoomRecord(saved: try JSONParser().parse(JSONWriter().serialize(record.json)), legacy: false)
+        #expect(read.random == record.random)
+    }
+
+    @Test func aRemovalIsARecordWithoutARoom() throws {
+        let entry = JournalEntry(code: "QHTW", version: 7, room: nil)
+        let read = try JournalEntry(payload: entry.payload)
+        #expect(read.code == "QHTW")
+        #expect(read.version == 7)
+        #expect(read.room == nil)
+        // The Codable journal left the room out.
+        let legacy = try JournalEntry(payload: Array(#"{"code":"QHTW","version":3}"#.utf8))
+        #expect(legacy.room == nil)
+    }
+
+    @Test(arguments: [
+        ("secret", "the Snowman snapshot has no \"secret\""),
+        ("guesses", "the Snowman snapshot has no \"guesses\""),
+    ])
+    func aDamagedSnapshotIsRefusedNamingWhatIsMissing(key: String, problem: String) throws {
+        var snapshot = try #require(Self.minimalRecord["snapshot"])
+        snapshot[key] = nil
+        #expect(throws: SavedObject.Unreadable.self) { try SnowmanRoomGame(snapshot: snapshot, lists: RoomTests.lists) }
+        do {
+            _ = try SnowmanRoomGame(snapshot: snapshot, lists: RoomTests.lists)
+        } catch {
+            #expect(error.description == problem)
+        }
+    }
+
+    /// Settings in a snapshot get the defaults for what is missing and the settings' own checks.
+    @Test(arguments: [
+        (GameKind.snowman, ["turnSeconds": 30] as JSONObject, ["maxWrongGuesses": 7, "turnSeconds": 30] as JSONValue?),
+        (GameKind.snowman, ["maxWrongGuesses": 11] as JSONObject, nil as JSONValue?),
+        (GameKind.scramble, ["rounds": 4] as JSONObject,
+         ["rounds": 4, "roundSeconds": 90, "minWordLength": 3] as JSONValue?),
+        (GameKind.scramble, ["minWordLength": 2] as JSONObject, nil as JSONValue?),
+    ])
+    func snapshotSettingsGetDefaultsAndChecks(kind: GameKind, settings: JSONObject, read: JSONValue?) throws {
+        var random = SplitMix64(seed: 1)
+        let game = try GameRegistry.make(kind, settings: [:], lists: RoomTests.lists, now: 0, using: &random)
+        var snapshot = game.snapshot
+        snapshot["settings"] = .object(settings)
+        guard let read else {
+            #expect(throws: SavedObject.Unreadable.self) {
+                try GameRegistry.restore(kind.rawValue, snapshot: snapshot, lists: RoomTests.lists)
+            }
+            return
+        }
+        let restored = try GameRegistry.restore(kind.rawValue, snapshot: snapshot, lists: RoomTests.lists)
+        #expect(restored.snapshot["settings"] == read)
+    }
+
+    /// Optional fields are always there: an off turn timer is `null`, in the state and in snapshots.
+    @Test func anOffTimerIsNull() async throws {
+        var fixture = try await RoomTests.Fixture(.snowman, settings: ["turnSeconds": 0])
+        try await fixture.sync([fixture.host])
+        let settings = try #require(fixture.views[fixture.host.id]?.state["snowman"]?["settings"]?.objectValue)
+        #expect(settings["turnSeconds"] == .null)
+        #expect(settings.keys.map { $0 } == ["maxWrongGuesses", "turnSeconds"])
+        let saved = try #require(await fixture.room.record(version: 1).snapshot["settings"]?.objectValue)
+        #expect(saved["turnSeconds"] == .null)
+    }
+
+    @Test func aRecordOfANewerFormatIsRefused() {
+        #expect(throws: SavedObject.Unreadable.self) {
+            try JournalEntry(payload: Array(#"{"format":3,"code":"QHTW","version":1,"room":null}"#.utf8))
+        }
+    }
+
+    /// A record of this version of a Snowman room nobody is in.
+    static var minimalRecord: JSONValue {
+        var random = SplitMix64(seed: 1)
+        let game = SnowmanRoomGame(game: SnowmanGame(words: RoomTests.lists.secrets, now: 0, using: &random))
+        return RoomRecord(code: "QHTW", isPublic: true, game: "snowman", snapshot: game.snapshot, members: [],
+                          host: nil, chat: [], chatCounter: 0, memberCounter: 0, bans: [], banCounter: 0,
+                          locked: false, random: random, seq: 1, state: ["code": "QHTW"], version: 1).json
+    }
+}

@@ -31,6 +31,8 @@ import WordGames
             #expect(try Self.join(bob, code: code, name: "Bob", browser: Self.bannedBrowser)["type"]?.stringValue == "welcome")
             try host.waitForSeq(bob.seq)
             try host.send(["type": "kick", "player": "p2"])
+            // The ban is in place once the host's state lists it; the guest's socket may be read first otherwise.
+            _ = try host.receive { _ in host.state["bans"]?.arrayValue?.count == 1 }
 
             let guest = try GameClient(port: server.port)
             // bad-name, then the same socket tries again.

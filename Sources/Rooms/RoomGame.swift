@@ -42,8 +42,7 @@ enum RoomGame: Sendable {
     /// A Snowman guess.
     mutating func guess(_ input: String, by player: PlayerID, now: Double) throws(RoomError) {
         guard case .snowman(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Guessing letters is for Snowman rooms; this room plays Word Scramble.", move: "guess")
+            throw RoomError(.guessingNeedsSnowman, move: "guess")
         }
         do {
             _ = try game.guess(input, by: player, now: now)
@@ -56,8 +55,7 @@ enum RoomGame: Sendable {
     /// A Word Scramble word.
     mutating func submit(_ input: String, by player: PlayerID, now: Double) throws(RoomError) {
         guard case .scramble(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Submitting words is for Word Scramble rooms; this room plays Snowman.", move: "word")
+            throw RoomError(.wordsNeedScramble, move: "word")
         }
         do {
             _ = try game.submit(input, by: player, now: now)
@@ -118,8 +116,7 @@ enum RoomGame: Sendable {
     /// - Returns: The player whose turn was skipped.
     mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
         guard case .snowman(var game) = self else {
-            throw RoomError(code: "wrong-game", title: "Not in this game",
-                            message: "Word Scramble has no turns to skip.", move: "skip")
+            throw RoomError(.noTurnsToSkip, move: "skip")
         }
         let skipped: PlayerID
         do {
@@ -162,16 +159,14 @@ enum RoomGame: Sendable {
         guard let value = settings[key] else { return .none }
         if value.isNull { return .some(nil) }
         guard let number = value.intValue else {
-            throw RoomError(code: "bad-setting", title: "Setting not understood",
-                            message: "\"\(key)\" must be a whole number.", move: "settings")
+            throw RoomError(.settingNotANumber(key: key), move: "settings")
         }
         return .some(number)
     }
 
     private static func checkKeys(_ settings: JSONObject, allowed: Set<String>) throws(RoomError) {
         for key in settings.keys where !allowed.contains(key) {
-            throw RoomError(code: "bad-setting", title: "Unknown setting",
-                            message: "This game has no setting \"\(key.prefix(32))\".", move: "settings")
+            throw RoomError(.unknownSetting(key: key), move: "settings")
         }
     }
 
@@ -199,12 +194,5 @@ enum RoomGame: Sendable {
         } catch {
             throw RoomError(error, move: "settings")
         }
-    }
-}
-
-extension RoomError {
-    /// Wraps a rule's rejection, keeping its code, title and message.
-    init(_ rejection: some GameRejection, move: String) {
-        self.init(code: rejection.code, title: rejection.title, message: rejection.message, move: move)
     }
 }

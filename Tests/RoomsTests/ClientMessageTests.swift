@@ -113,14 +113,17 @@ import Testing
 }
 
 @Suite struct PatchHistoryTests {
-    @Test func returnsExactlyTheMissedFrames() {
+    @Test func returnsExactlyTheMissedMessages() {
         var history = PatchHistory(capacity: 3)
-        for seq in 1...5 { history.append([UInt8(seq)], seq: seq) }
-        #expect(history.frames(after: 2, lastSeq: 5) == [[3], [4], [5]])
-        #expect(history.frames(after: 4, lastSeq: 5) == [[5]])
-        #expect(history.frames(after: 5, lastSeq: 5) == [])
-        #expect(history.frames(after: 1, lastSeq: 5) == nil)
-        #expect(history.frames(after: 6, lastSeq: 5) == nil)
+        for seq in 1...5 { history.append(ServerMessage(json: [UInt8(seq)]), seq: seq) }
+        func kept(after seq: Int) -> [[UInt8]]? {
+            history.messages(after: seq, lastSeq: 5)?.map(\.json)
+        }
+        #expect(kept(after: 2) == [[3], [4], [5]])
+        #expect(kept(after: 4) == [[5]])
+        #expect(kept(after: 5) == [])
+        #expect(kept(after: 1) == nil)
+        #expect(kept(after: 6) == nil)
     }
 }
 

@@ -86,7 +86,7 @@ import WordGames
         try await table.sync([table.host, bob])
         table.room.receive(.kick(player: "p2"), from: table.host.id)
         try await table.sync([table.host, bob])
-        #expect(bob.closeCodes == [4001])
+        #expect(bob.closeReasons == [.removedByHost])
         // A reload: a new connection, no token (the seat is gone), the same browser id, even another name.
         let reloaded = MemoryLink()
         #expect(await table.join(reloaded, name: "Bobby", client: bobBrowser) == false)

@@ -138,7 +138,7 @@ import WordGames
         let token = try #require(fixture.views[bob.id]!.token)
         fixture.room.receive(.kick(player: "p2"), from: fixture.host.id)
         try await fixture.sync([fixture.host, bob])
-        #expect(bob.closeCodes == [4001])
+        #expect(bob.closeReasons == [.removedByHost])
         #expect(fixture.views[bob.id]!.errors.last?["code"]?.stringValue == "kicked")
         let back = MemoryLink()
         fixture.room.join(back, name: "Bob", token: ResumeToken(token), lastSeq: nil, spectator: false)
@@ -211,7 +211,7 @@ import WordGames
         let tab = MemoryLink()
         fixture.room.join(tab, name: nil, token: ResumeToken(token), lastSeq: nil, spectator: false)
         await fixture.room.settled()
-        #expect(fixture.host.closeCodes == [4000])
+        #expect(fixture.host.closeReasons == [.replaced])
         #expect(tab.drain().first?["you"]?.stringValue == "p1")
     }
 

@@ -1,0 +1,239 @@
+extension RoomError {
+    /// Why a room, the registry or the server's session refused a request; each case has its stable wire code,
+    /// title and message here and nowhere else.
+    ///
+    /// Several cases share a code (clients switch on codes; the cases tell the situations apart for people).
+    public enum Reason: Hashable, Sendable {
+        // MARK: Messages that cannot be read (code, title and detail pinned by the parser's tests)
+
+        /// Code `bad-message`: malformed JSON or a missing or mistyped field; the message says which.
+        case badMessage(String)
+        /// Code `bad-message`: a binary frame on the game socket, which only speaks JSON text.
+        case binaryMessage
+        /// Code `unknown-type`: a `type` the server does not know (shown cut to 32 characters).
+        case unknownType(String)
+        /// Code `too-long`: a string field over its bound of characters.
+        case fieldTooLong(field: String, maxCharacters: Int)
+        /// Code `bad-code`: a room code that is not 4 letters.
+        case notARoomCode
+
+        // MARK: The session, before a room
+
+        /// Code `not-in-room`: a room message from a connection in no room.
+        case notInRoom
+        /// Code `room-not-found`: no room with that code (or it was disposed of meanwhile).
+        case roomNotFound
+        /// Code `rate-limited`: the connection's message budget is spent; the message was dropped.
+        case rateLimited
+        /// Code `rate-limited`: the connection creates rooms faster than its budget allows.
+        case creatingRoomsTooFast
+        /// Code `too-many-attempts`: the address joined or peeked at too many rooms that do not exist.
+        case tooManyWrongCodes
+
+        // MARK: The registry
+
+        /// Code `server-full`: the server hosts its maximum of rooms.
+        case serverFull(maxRooms: Int)
+        /// Code `bad-name`: the name is refused for the reason given.
+        case badName(NameRules.Refusal)
+
+        // MARK: Joining a room
+
+        /// Code `kicked`: the host removed this person from the room, which they cannot rejoin.
+        case banned(room: RoomCode)
+        /// Code `seat-expired`: the seat to resume was given up after the grace period.
+        case seatExpired(room: RoomCode)
+        /// Code `room-locked`: the host locked the room to newcomers.
+        case roomLocked(room: RoomCode)
+        /// Code `room-full`: every player's seat is taken.
+        case noPlayerSeats(room: RoomCode, maxPlayers: Int)
+        /// Code `room-full`: every spectator's seat is taken.
+        case noSpectatorSeats(room: RoomCode, maxSpectators: Int)
+        /// Code `already-in-room`: create, join or peek from a connection already in a room.
+        case alreadyInRoom(room: RoomCode)
+
+        // MARK: In a room
+
+        /// Code `replaced`: the seat was resumed from another connection, which now has it.
+        case replaced(room: RoomCode)
+        /// Code `kicked`: the host removed this member.
+        case removedByHost(room: RoomCode)
+        /// Code `spectator`: spectators cannot make moves.
+        case watchingOnly
+        /// Code `host-only`: only the host may do this; `action` completes "Only the host can …".
+        case hostOnly(action: String)
+        /// Code `no-such-player`: no member has the id given (shown cut to 16 characters).
+        case noSuchPlayer(id: String)
+        /// Code `cannot-kick-self`: the host tried to remove themselves.
+        case cannotRemoveYourself
+        /// Code `no-such-ban`: no removal has the id given (shown cut to 16 characters).
+        case noSuchBan(id: String)
+        /// Code `not-a-player`: hosting handed to a spectator.
+        case spectatorCannotHost(name: String)
+        /// Code `empty-chat`: a chat line with nothing but whitespace.
+        case emptyChat
+        /// Code `too-long`: a chat line over `ClientMessage.maxChatCharacters`.
+        case chatTooLong
+
+        // MARK: The room's game
+
+        /// Code `wrong-game`: a Snowman guess in a Word Scramble room.
+        case guessingNeedsSnowman
+        /// Code `wrong-game`: a Word Scramble word in a Snowman room.
+        case wordsNeedScramble
+        /// Code `wrong-game`: a turn skip in Word Scramble, which has no turns.
+        case noTurnsToSkip
+        /// Code `bad-setting`: a setting that is not a whole number.
+        case settingNotANumber(key: String)
+        /// Code `bad-setting`: a setting the game does not have (shown cut to 32 characters).
+        case unknownSetting(key: String)
+
+        /// Stable, machine-readable, kebab-case: clients switch on it.
+        public var code: String {
+            switch self {
+            case .badMessage, .binaryMessage: "bad-message"
+            case .unknownType: "unknown-type"
+            case .fieldTooLong, .chatTooLong: "too-long"
+            case .notARoomCode: "bad-code"
+            case .notInRoom: "not-in-room"
+            case .roomNotFound: "room-not-found"
+            case .rateLimited, .creatingRoomsTooFast: "rate-limited"
+            case .tooManyWrongCodes: "too-many-attempts"
+            case .serverFull: "server-full"
+            case .badName: "bad-name"
+            case .banned, .removedByHost: "kicked"
+            case .seatExpired: "seat-expired"
+            case .roomLocked: "room-locked"
+            case .noPlayerSeats, .noSpectatorSeats: "room-full"
+            case .alreadyInRoom: "already-in-room"
+            case .replaced: "replaced"
+            case .watchingOnly: "spectator"
+            case .hostOnly: "host-only"
+            case .noSuchPlayer: "no-such-player"
+            case .cannotRemoveYourself: "cannot-kick-self"
+            case .noSuchBan: "no-such-ban"
+            case .spectatorCannotHost: "not-a-player"
+            case .emptyChat: "empty-chat"
+            case .guessingNeedsSnowman, .wordsNeedScramble, .noTurnsToSkip: "wrong-game"
+            case .settingNotANumber, .unknownSetting: "bad-setting"
+            }
+        }
+
+        /// A short heading for the player.
+        public var title: String {
+            switch self {
+            case .badMessage, .binaryMessage: "Message not understood"
+            case .unknownType: "Unknown message"
+            case .fieldTooLong, .chatTooLong: "Too long"
+            case .notARoomCode: "Not a room code"
+            case .notInRoom: "Not in a room"
+            case .roomNotFound: "Room not found"
+            case .rateLimited, .creatingRoomsTooFast: "Slow down"
+            case .tooManyWrongCodes: "Too many wrong codes"
+            case .serverFull: "Server full"
+            case .badName(let refusal):
+                switch refusal {
+                case .empty, .invisible: "Name needed"
+                case .tooLong: "Name too long"
+                case .control, .bidirectional, .unassigned, .privateUse: "Name not allowed"
+                }
+            case .banned, .removedByHost: "Removed from the room"
+            case .seatExpired: "Seat released"
+            case .roomLocked: "Room locked"
+            case .noPlayerSeats, .noSpectatorSeats: "Room full"
+            case .alreadyInRoom: "Already in a room"
+            case .replaced: "Opened elsewhere"
+            case .watchingOnly: "Watching only"
+            case .hostOnly: "Host only"
+            case .noSuchPlayer: "No such player"
+            case .cannotRemoveYourself: "That is you"
+            case .noSuchBan: "Not removed"
+            case .spectatorCannotHost: "Not a player"
+            case .emptyChat: "Nothing to send"
+            case .guessingNeedsSnowman, .wordsNeedScramble, .noTurnsToSkip: "Not in this game"
+            case .settingNotANumber: "Setting not understood"
+            case .unknownSetting: "Unknown setting"
+            }
+        }
+
+        /// One or two sentences saying what went wrong and what to do instead.
+        public var message: String {
+            switch self {
+            case .badMessage(let detail):
+                detail
+            case .binaryMessage:
+                "Send JSON in text frames; binary frames are not used."
+            case .unknownType(let type):
+                "The server does not know messages of type \"\(type.prefix(32))\"."
+            case .fieldTooLong(let field, let maxCharacters):
+                "\"\(field)\" can be at most \(maxCharacters) characters."
+            case .notARoomCode:
+                "Room codes are 4 letters, like QHTW."
+            case .notInRoom:
+                "Create or join a room first."
+            case .roomNotFound:
+                "There is no room with that code. Check the code, or create a new room."
+            case .rateLimited:
+                "Too many messages at once; this one was dropped."
+            case .creatingRoomsTooFast:
+                "You are creating rooms too fast; wait a few seconds and try again."
+            case .tooManyWrongCodes:
+                "Too many joins of rooms that do not exist. Wait a minute, then check the code."
+            case .serverFull(let maxRooms):
+                "This server already hosts \(maxRooms) rooms. Try again later."
+            case .badName(let refusal):
+                switch refusal {
+                case .empty: "Type a name of 1 to \(NameRules.maxCharacters) characters."
+                case .tooLong: "Names can be at most \(NameRules.maxCharacters) characters."
+                case .control: "Names cannot contain control characters such as tabs or line breaks."
+                case .bidirectional: "Names cannot contain characters that reverse the direction of text."
+                case .unassigned: "Names cannot contain characters that Unicode has not assigned yet."
+                case .privateUse: "Names cannot contain private-use characters, which other devices cannot show."
+                case .invisible: "Names cannot be only spaces or invisible characters."
+                }
+            case .banned(let room):
+                "The host removed you from room \(room); you cannot rejoin it."
+            case .seatExpired(let room):
+                "You were away too long and your seat in room \(room) was given up. Join again with a name."
+            case .roomLocked(let room):
+                "The host of room \(room) has locked it: nobody new can join for now."
+            case .noPlayerSeats(let room, let maxPlayers):
+                "Room \(room) already has \(maxPlayers) players. You can still watch as a spectator."
+            case .noSpectatorSeats(let room, let maxSpectators):
+                "Room \(room) already has \(maxSpectators) spectators."
+            case .alreadyInRoom(let room):
+                "You are in room \(room). Leave it first."
+            case .replaced(let room):
+                "You joined room \(room) from another tab or device."
+            case .removedByHost(let room):
+                "The host removed you from room \(room)."
+            case .watchingOnly:
+                "Spectators watch the game; join as a player to play."
+            case .hostOnly(let action):
+                "Only the host can \(action)."
+            case .noSuchPlayer(let id):
+                "Nobody with id \"\(id.prefix(16))\" is in this room."
+            case .cannotRemoveYourself:
+                "Use Leave to leave the room."
+            case .noSuchBan(let id):
+                "Nobody removed from this room has the id \"\(id.prefix(16))\"."
+            case .spectatorCannotHost(let name):
+                "Only players can host; \(name) is watching."
+            case .emptyChat:
+                "Type a message first."
+            case .chatTooLong:
+                "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters."
+            case .guessingNeedsSnowman:
+                "Guessing letters is for Snowman rooms; this room plays Word Scramble."
+            case .wordsNeedScramble:
+                "Submitting words is for Word Scramble rooms; this room plays Snowman."
+            case .noTurnsToSkip:
+                "Word Scramble has no turns to skip."
+            case .settingNotANumber(let key):
+                "\"\(key)\" must be a whole number."
+            case .unknownSetting(let key):
+                "This game has no setting \"\(key.prefix(32))\"."
+            }
+        }
+    }
+}

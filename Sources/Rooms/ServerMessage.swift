@@ -6,18 +6,22 @@ import Synchronization
 /// Rooms know nothing of framing. The transport turns `json` into its wire form (a WebSocket text frame) through
 /// `wireForm(_:)` the first time any link sends the message, and the form is kept here for every later recipient
 /// and for replays from the patch history: a patch to a hundred members is encoded once and framed once.
-public final class ServerMessage: Sendable {
+public final class ServerMessage: @unchecked Sendable {
     /// The message as UTF-8 JSON text.
     public let json: [UInt8]
-    /// The transport's form of `json`, set once by the first `wireForm(_:)`. An atomic rather than a lock or a
-    /// rule about threads: a message is usually sent from one thread (its room's executor, the registry's or a
-    /// connection's loop), but shared ones, such as the session's prepared refusals, are sent from every loop.
-    private let wire = Atomic<Unmanaged<WireForm>?>(nil)
+    /// Where `wire` stands: `empty`, `storing` (one thread is writing it) or `stored` (set, never written again).
+    /// An atomic rather than a lock or a rule about threads: a message is usually sent from one thread (its room's
+    /// executor, the registry's or a connection's loop), but shared ones, such as the session's prepared replies,
+    /// are sent from every loop at once.
+    private let state = Atomic<UInt8>(ServerMessage.empty)
+    /// The transport's form of `json`: written only by the thread that moved `state` from `empty` to `storing`,
+    /// before it publishes `stored` (releasing); read only after `stored` is seen (acquiring). Hence
+    /// `@unchecked Sendable`.
+    private var wire: [UInt8] = []
 
-    private final class WireForm: Sendable {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-    }
+    private static let empty: UInt8 = 0
+    private static let storing: UInt8 = 1
+    private static let stored: UInt8 = 2
 
     /// A message whose JSON is already written.
     ///
@@ -26,28 +30,21 @@ public final class ServerMessage: Sendable {
         self.json = json
     }
 
-    deinit {
-        wire.load(ordering: .acquiring)?.release()
-    }
-
-    /// The message in the transport's form, made by `encode` on first use and kept.
+    /// The message in the transport's form, made by `encode` on first use and kept for every later call.
     ///
     /// `encode` must be a pure function of the JSON, the same for every caller (the process has one transport):
-    /// when two threads get here at once, both encode and the first to store wins.
+    /// threads that call at the same moment as the first may each encode, and get equal bytes.
     ///
     /// - Parameter encode: Turns the JSON into the bytes to queue, e.g. a WebSocket text frame.
-    /// - Returns: The bytes every recipient gets.
+    /// - Returns: The bytes to send.
     public func wireForm(_ encode: ([UInt8]) -> [UInt8]) -> [UInt8] {
-        if let stored = wire.load(ordering: .acquiring) {
-            return stored.takeUnretainedValue().bytes
+        if state.load(ordering: .acquiring) == Self.stored { return wire }
+        let made = encode(json)
+        if state.compareExchange(expected: Self.empty, desired: Self.storing, ordering: .acquiring).exchanged {
+            wire = made
+            state.store(Self.stored, ordering: .releasing)
         }
-        let made = Unmanaged.passRetained(WireForm(encode(json)))
-        let (stored, current) = wire.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
-        guard stored else {
-            made.release()
-            return current!.takeUnretainedValue().bytes
-        }
-        return made.takeUnretainedValue().bytes
+        return made
     }
 
     // MARK: The messages rooms send

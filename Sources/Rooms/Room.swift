@@ -113,9 +113,9 @@ public actor Room {
         self.game = game
         self.lists = lists
         self.configuration = configuration
+        self.timers = timers ?? executor
         self.registry = registry
         self.executor = executor
-        self.timers = timers ?? executor
         self.clock = clock
         self.random = SplitMix64(seed: seed)
         self.history = PatchHistory(capacity: configuration.patchHistory)

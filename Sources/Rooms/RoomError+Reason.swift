@@ -89,150 +89,108 @@ extension RoomError {
         case unknownSetting(key: String)
 
         /// Stable, machine-readable, kebab-case: clients switch on it.
-        public var code: String {
-            switch self {
-            case .badMessage, .binaryMessage: "bad-message"
-            case .unknownType: "unknown-type"
-            case .fieldTooLong, .chatTooLong: "too-long"
-            case .notARoomCode: "bad-code"
-            case .notInRoom: "not-in-room"
-            case .roomNotFound: "room-not-found"
-            case .rateLimited, .creatingRoomsTooFast: "rate-limited"
-            case .tooManyWrongCodes: "too-many-attempts"
-            case .serverFull: "server-full"
-            case .badName: "bad-name"
-            case .banned, .removedByHost: "kicked"
-            case .seatExpired: "seat-expired"
-            case .roomLocked: "room-locked"
-            case .noPlayerSeats, .noSpectatorSeats: "room-full"
-            case .alreadyInRoom: "already-in-room"
-            case .replaced: "replaced"
-            case .watchingOnly: "spectator"
-            case .hostOnly: "host-only"
-            case .noSuchPlayer: "no-such-player"
-            case .cannotRemoveYourself: "cannot-kick-self"
-            case .noSuchBan: "no-such-ban"
-            case .spectatorCannotHost: "not-a-player"
-            case .emptyChat: "empty-chat"
-            case .guessingNeedsSnowman, .wordsNeedScramble, .noTurnsToSkip: "wrong-game"
-            case .settingNotANumber, .unknownSetting: "bad-setting"
-            }
-        }
+        public var code: String { wire.code }
 
         /// A short heading for the player.
-        public var title: String {
+        public var title: String { wire.title }
+
+        /// One or two sentences saying what went wrong and what to do instead.
+        public var message: String { wire.message }
+
+        /// Each case's code, title and message side by side, so a case reads as what the client gets.
+        private var wire: (code: String, title: String, message: String) {
             switch self {
-            case .badMessage, .binaryMessage: "Message not understood"
-            case .unknownType: "Unknown message"
-            case .fieldTooLong, .chatTooLong: "Too long"
-            case .notARoomCode: "Not a room code"
-            case .notInRoom: "Not in a room"
-            case .roomNotFound: "Room not found"
-            case .rateLimited, .creatingRoomsTooFast: "Slow down"
-            case .tooManyWrongCodes: "Too many wrong codes"
-            case .serverFull: "Server full"
+            case .badMessage(let detail):
+                ("bad-message", "Message not understood", detail)
+            case .binaryMessage:
+                ("bad-message", "Message not understood", "Send JSON in text frames; binary frames are not used.")
+            case .unknownType(let type):
+                ("unknown-type", "Unknown message", "The server does not know messages of type \"\(type.prefix(32))\".")
+            case .fieldTooLong(let field, let maxCharacters):
+                ("too-long", "Too long", "\"\(field)\" can be at most \(maxCharacters) characters.")
+            case .notARoomCode:
+                ("bad-code", "Not a room code", "Room codes are 4 letters, like QHTW.")
+            case .notInRoom:
+                ("not-in-room", "Not in a room", "Create or join a room first.")
+            case .roomNotFound:
+                ("room-not-found", "Room not found", "There is no room with that code. Check the code, or create a new room.")
+            case .rateLimited:
+                ("rate-limited", "Slow down", "Too many messages at once; this one was dropped.")
+            case .creatingRoomsTooFast:
+                ("rate-limited", "Slow down", "You are creating rooms too fast; wait a few seconds and try again.")
+            case .tooManyWrongCodes:
+                ("too-many-attempts", "Too many wrong codes",
+                 "Too many joins of rooms that do not exist. Wait a minute, then check the code.")
+            case .serverFull(let maxRooms):
+                ("server-full", "Server full", "This server already hosts \(maxRooms) rooms. Try again later.")
             case .badName(let refusal):
-                switch refusal {
-                case .empty, .invisible: "Name needed"
-                case .tooLong: "Name too long"
-                case .control, .bidirectional, .unassigned, .privateUse: "Name not allowed"
-                }
-            case .banned, .removedByHost: "Removed from the room"
-            case .seatExpired: "Seat released"
-            case .roomLocked: "Room locked"
-            case .noPlayerSeats, .noSpectatorSeats: "Room full"
-            case .alreadyInRoom: "Already in a room"
-            case .replaced: "Opened elsewhere"
-            case .watchingOnly: "Watching only"
-            case .hostOnly: "Host only"
-            case .noSuchPlayer: "No such player"
-            case .cannotRemoveYourself: "That is you"
-            case .noSuchBan: "Not removed"
-            case .spectatorCannotHost: "Not a player"
-            case .emptyChat: "Nothing to send"
-            case .guessingNeedsSnowman, .wordsNeedScramble, .noTurnsToSkip: "Not in this game"
-            case .settingNotANumber: "Setting not understood"
-            case .unknownSetting: "Unknown setting"
+                Self.wire(of: refusal)
+            case .banned(let room):
+                ("kicked", "Removed from the room", "The host removed you from room \(room); you cannot rejoin it.")
+            case .seatExpired(let room):
+                ("seat-expired", "Seat released",
+                 "You were away too long and your seat in room \(room) was given up. Join again with a name.")
+            case .roomLocked(let room):
+                ("room-locked", "Room locked", "The host of room \(room) has locked it: nobody new can join for now.")
+            case .noPlayerSeats(let room, let maxPlayers):
+                ("room-full", "Room full",
+                 "Room \(room) already has \(maxPlayers) players. You can still watch as a spectator.")
+            case .noSpectatorSeats(let room, let maxSpectators):
+                ("room-full", "Room full", "Room \(room) already has \(maxSpectators) spectators.")
+            case .alreadyInRoom(let room):
+                ("already-in-room", "Already in a room", "You are in room \(room). Leave it first.")
+            case .replaced(let room):
+                ("replaced", "Opened elsewhere", "You joined room \(room) from another tab or device.")
+            case .removedByHost(let room):
+                ("kicked", "Removed from the room", "The host removed you from room \(room).")
+            case .watchingOnly:
+                ("spectator", "Watching only", "Spectators watch the game; join as a player to play.")
+            case .hostOnly(let action):
+                ("host-only", "Host only", "Only the host can \(action).")
+            case .noSuchPlayer(let id):
+                ("no-such-player", "No such player", "Nobody with id \"\(id.prefix(16))\" is in this room.")
+            case .cannotRemoveYourself:
+                ("cannot-kick-self", "That is you", "Use Leave to leave the room.")
+            case .noSuchBan(let id):
+                ("no-such-ban", "Not removed", "Nobody removed from this room has the id \"\(id.prefix(16))\".")
+            case .spectatorCannotHost(let name):
+                ("not-a-player", "Not a player", "Only players can host; \(name) is watching.")
+            case .emptyChat:
+                ("empty-chat", "Nothing to send", "Type a message first.")
+            case .chatTooLong:
+                ("too-long", "Too long", "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.")
+            case .guessingNeedsSnowman:
+                ("wrong-game", "Not in this game", "Guessing letters is for Snowman rooms; this room plays Word Scramble.")
+            case .wordsNeedScramble:
+                ("wrong-game", "Not in this game", "Submitting words is for Word Scramble rooms; this room plays Snowman.")
+            case .noTurnsToSkip:
+                ("wrong-game", "Not in this game", "Word Scramble has no turns to skip.")
+            case .settingNotANumber(let key):
+                ("bad-setting", "Setting not understood", "\"\(key)\" must be a whole number.")
+            case .unknownSetting(let key):
+                ("bad-setting", "Unknown setting", "This game has no setting \"\(key.prefix(32))\".")
             }
         }
 
-        /// One or two sentences saying what went wrong and what to do instead.
-        public var message: String {
-            switch self {
-            case .badMessage(let detail):
-                detail
-            case .binaryMessage:
-                "Send JSON in text frames; binary frames are not used."
-            case .unknownType(let type):
-                "The server does not know messages of type \"\(type.prefix(32))\"."
-            case .fieldTooLong(let field, let maxCharacters):
-                "\"\(field)\" can be at most \(maxCharacters) characters."
-            case .notARoomCode:
-                "Room codes are 4 letters, like QHTW."
-            case .notInRoom:
-                "Create or join a room first."
-            case .roomNotFound:
-                "There is no room with that code. Check the code, or create a new room."
-            case .rateLimited:
-                "Too many messages at once; this one was dropped."
-            case .creatingRoomsTooFast:
-                "You are creating rooms too fast; wait a few seconds and try again."
-            case .tooManyWrongCodes:
-                "Too many joins of rooms that do not exist. Wait a minute, then check the code."
-            case .serverFull(let maxRooms):
-                "This server already hosts \(maxRooms) rooms. Try again later."
-            case .badName(let refusal):
-                switch refusal {
-                case .empty: "Type a name of 1 to \(NameRules.maxCharacters) characters."
-                case .tooLong: "Names can be at most \(NameRules.maxCharacters) characters."
-                case .control: "Names cannot contain control characters such as tabs or line breaks."
-                case .bidirectional: "Names cannot contain characters that reverse the direction of text."
-                case .unassigned: "Names cannot contain characters that Unicode has not assigned yet."
-                case .privateUse: "Names cannot contain private-use characters, which other devices cannot show."
-                case .invisible: "Names cannot be only spaces or invisible characters."
-                }
-            case .banned(let room):
-                "The host removed you from room \(room); you cannot rejoin it."
-            case .seatExpired(let room):
-                "You were away too long and your seat in room \(room) was given up. Join again with a name."
-            case .roomLocked(let room):
-                "The host of room \(room) has locked it: nobody new can join for now."
-            case .noPlayerSeats(let room, let maxPlayers):
-                "Room \(room) already has \(maxPlayers) players. You can still watch as a spectator."
-            case .noSpectatorSeats(let room, let maxSpectators):
-                "Room \(room) already has \(maxSpectators) spectators."
-            case .alreadyInRoom(let room):
-                "You are in room \(room). Leave it first."
-            case .replaced(let room):
-                "You joined room \(room) from another tab or device."
-            case .removedByHost(let room):
-                "The host removed you from room \(room)."
-            case .watchingOnly:
-                "Spectators watch the game; join as a player to play."
-            case .hostOnly(let action):
-                "Only the host can \(action)."
-            case .noSuchPlayer(let id):
-                "Nobody with id \"\(id.prefix(16))\" is in this room."
-            case .cannotRemoveYourself:
-                "Use Leave to leave the room."
-            case .noSuchBan(let id):
-                "Nobody removed from this room has the id \"\(id.prefix(16))\"."
-            case .spectatorCannotHost(let name):
-                "Only players can host; \(name) is watching."
-            case .emptyChat:
-                "Type a message first."
-            case .chatTooLong:
-                "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters."
-            case .guessingNeedsSnowman:
-                "Guessing letters is for Snowman rooms; this room plays Word Scramble."
-            case .wordsNeedScramble:
-                "Submitting words is for Word Scramble rooms; this room plays Snowman."
-            case .noTurnsToSkip:
-                "Word Scramble has no turns to skip."
-            case .settingNotANumber(let key):
-                "\"\(key)\" must be a whole number."
-            case .unknownSetting(let key):
-                "This game has no setting \"\(key.prefix(32))\"."
+        /// `bad-name`, titled and explained for the refusal.
+        private static func wire(of refusal: NameRules.Refusal) -> (code: String, title: String, message: String) {
+            let limit = NameRules.maxCharacters
+            return switch refusal {
+            case .empty:
+                ("bad-name", "Name needed", "Type a name of 1 to \(limit) characters.")
+            case .tooLong:
+                ("bad-name", "Name too long", "Names can be at most \(limit) characters.")
+            case .control:
+                ("bad-name", "Name not allowed", "Names cannot contain control characters such as tabs or line breaks.")
+            case .bidirectional:
+                ("bad-name", "Name not allowed", "Names cannot contain characters that reverse the direction of text.")
+            case .unassigned:
+                ("bad-name", "Name not allowed", "Names cannot contain characters that Unicode has not assigned yet.")
+            case .privateUse:
+                ("bad-name", "Name not allowed",
+                 "Names cannot contain private-use characters, which other devices cannot show.")
+            case .invisible:
+                ("bad-name", "Name needed", "Names cannot be only spaces or invisible characters.")
             }
         }
     }

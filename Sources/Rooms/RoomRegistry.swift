@@ -57,9 +57,9 @@ public actor RoomRegistry {
         self.lists = lists
         self.configuration = configuration
         self.clock = clock
-        self.timers = timers
         var system = SystemRandomNumberGenerator()
         self.random = SplitMix64(seed: seed ?? system.next())
+        self.timers = timers
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.

@@ -8,6 +8,7 @@
 import Dispatch
 import JSON
 import Rooms
+import Runtime
 import Synchronization
 import WordGames
 
@@ -64,19 +65,6 @@ final class Member: ClientLink, @unchecked Sendable {
     }
 }
 
-/// Runs async code from the synchronous fuzz callback.
-func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    let result = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let value = await body()
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    done.wait()
-    return result.withLock { $0! }
-}
-
 struct Table: @unchecked Sendable {
     let room: Room
     let members: [Member]
@@ -87,7 +75,7 @@ nonisolated(unsafe) let tables: [Table] = {
     let registry = RoomRegistry(lists: lists, seed: 1)
     return [GameKind.snowman, .scramble].map { kind in
         let host = Member(name: "Host")
-        let room = wait { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
+        let room = Blocking.run { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
         let player = Member(name: "Player")
         let watcher = Member(name: "Watcher", spectator: true)
         room.join(player, name: "Player", token: nil, lastSeq: nil, spectator: false)
@@ -113,8 +101,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // reading the members' frames: then take the snapshot again (a member can be ahead, never behind).
         var (seq, state) = (0, JSONValue.null)
         for attempt in 0..<5 {
-            wait { await room.settled() }
-            (seq, state) = wait { await room.snapshot() }
+            Blocking.run { await room.settled() }
+            (seq, state) = Blocking.run { await room.snapshot() }
             for member in table.members { member.catchUp() }
             let ahead = table.members.contains { $0.you != nil && $0.seq > seq }
             if !ahead || attempt == 4 { break }

@@ -36,8 +36,9 @@ var targets: [Target] = [
     .target(name: "WordGames", resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
     .target(name: "JSON", swiftSettings: hotPath),
-    // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets.
-    .target(name: "Rooms", dependencies: ["WebSocket", "JSON", "WordGames", "Runtime"], exclude: ["PROTOCOL.md"],
+    // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets or framing:
+    // it hands the server encoded JSON messages, which the server frames.
+    .target(name: "Rooms", dependencies: ["JSON", "WordGames", "Runtime"], exclude: ["PROTOCOL.md"],
             swiftSettings: hotPath),
     // Wires transport, endpoints and rooms into a runnable server.
     .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON", "Runtime"],
@@ -54,9 +55,9 @@ var targets: [Target] = [
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
-    .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket"]),
+    .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
-    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
+    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime"]),
     .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
 ]
 
@@ -64,7 +65,7 @@ if fuzzing {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzFrameParser", ["WebSocket", "WebSocketTestSupport"]),
         ("FuzzHandshake", ["WebSocket"]),
-        ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "WebSocket", "Runtime"]),
+        ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "Runtime"]),
     ]
     for (name, dependencies) in fuzzTargets {
         products.append(.executable(name: name, targets: [name]))

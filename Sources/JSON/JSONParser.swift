@@ -28,7 +28,26 @@ public struct JSONParser: Sendable {
         guard bytes.count <= limits.maxBytes else {
             throw Error(.inputTooLarge(limit: limits.maxBytes), offset: limits.maxBytes)
         }
-        var reader = Reader(bytes: bytes, limits: limits)
+        var reader = Reader(bytes: bytes, limits: limits, checksUTF8: true)
+        return try reader.parseDocument()
+    }
+
+    /// Parses one JSON text that is already known to be well-formed UTF-8, without checking its UTF-8 again.
+    ///
+    /// For input whose encoding was validated on the way in, such as a WebSocket text message (RFC 6455 §8.1:
+    /// the receiver fails the connection on invalid UTF-8 in a text message). Everything else is checked as by
+    /// `parse(_:)`.
+    ///
+    /// - Precondition: `bytes` is well-formed UTF-8. Breaking it is memory-safe but not detected: ill-formed
+    ///   sequences inside strings come out as U+FFFD, where `parse(_:)` would throw `invalidUTF8`.
+    /// - Parameter bytes: UTF-8 encoded JSON text, validated by the caller.
+    /// - Returns: The value.
+    /// - Throws: `JSONParser.Error` with the byte offset of the first problem.
+    public func parse(validatedUTF8 bytes: UnsafeRawBufferPointer) throws(Error) -> JSONValue {
+        guard bytes.count <= limits.maxBytes else {
+            throw Error(.inputTooLarge(limit: limits.maxBytes), offset: limits.maxBytes)
+        }
+        var reader = Reader(bytes: bytes, limits: limits, checksUTF8: false)
         return try reader.parseDocument()
     }
 
@@ -238,15 +257,18 @@ private struct Reader {
     let bytes: UnsafeRawBufferPointer
     let end: Int
     let limits: JSONParser.Limits
+    /// False when the caller has validated the UTF-8 already: strings then take non-ASCII bytes as they come.
+    let checksUTF8: Bool
     var position = 0
     var elementCount = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []
 
-    init(bytes: UnsafeRawBufferPointer, limits: JSONParser.Limits) {
+    init(bytes: UnsafeRawBufferPointer, limits: JSONParser.Limits, checksUTF8: Bool) {
         self.bytes = bytes
         self.end = bytes.count
         self.limits = limits
+        self.checksUTF8 = checksUTF8
     }
 
     mutating func parseDocument() throws(Error) -> JSONValue {
@@ -503,7 +525,7 @@ private struct Reader {
             if byte < ASCII.firstNonControl {
                 throw Error(.unescapedControlCharacter(byte), offset: index)
             }
-            if byte < 0x80 {
+            if byte < 0x80 || !checksUTF8 {
                 index += 1
             } else {
                 let length = utf8SequenceLength(at: index)
@@ -525,7 +547,7 @@ private struct Reader {
                 index = try appendEscape(at: index)
             } else if byte < ASCII.firstNonControl {
                 throw Error(.unescapedControlCharacter(byte), offset: index)
-            } else if byte < 0x80 {
+            } else if byte < 0x80 || !checksUTF8 {
                 scratch.append(byte)
                 index += 1
             } else {

@@ -52,13 +52,27 @@ public enum ClientMessage: Sendable, Equatable {
         }
     }
 
-    /// Parses one text frame.
+    /// Parses one message from bytes of unknown encoding (UTF-8 is checked).
     ///
     /// - Throws: `RoomError` with code `bad-message` (naming the problem) for anything malformed.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(RoomError) -> ClientMessage {
+        try parse(bytes, validatedUTF8: false)
+    }
+
+    /// Parses one WebSocket text message, whose UTF-8 the WebSocket session has validated already (RFC 6455
+    /// §8.1), so the JSON parser does not check it a second time.
+    ///
+    /// - Precondition: `text` is well-formed UTF-8.
+    /// - Throws: `RoomError` with code `bad-message` (naming the problem) for anything malformed.
+    public static func parse(text: UnsafeRawBufferPointer) throws(RoomError) -> ClientMessage {
+        try parse(text, validatedUTF8: true)
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, validatedUTF8: Bool) throws(RoomError) -> ClientMessage {
+        let parser = JSONParser(limits: parserLimits)
         let value: JSONValue
         do {
-            value = try JSONParser(limits: parserLimits).parse(bytes)
+            value = validatedUTF8 ? try parser.parse(validatedUTF8: bytes) : try parser.parse(bytes)
         } catch {
             throw .badMessage("The message is not valid JSON: \(error).")
         }
@@ -146,8 +160,7 @@ public enum ClientMessage: Sendable, Equatable {
                 }
                 return .move(GameMove(type: type, text: text))
             }
-            throw RoomError(code: "unknown-type", title: "Unknown message",
-                            message: "The server does not know messages of type \"\(type.prefix(32))\".")
+            throw RoomError(.unknownType(type))
         }
     }
 
@@ -164,8 +177,7 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"\(key)\" in \"\(type)\" must be a string.")
             }
             guard text.utf8.count <= maxBytes ?? max * 4, text.count <= max else {
-                throw RoomError(code: "too-long", title: "Too long",
-                                message: "\"\(key)\" can be at most \(max) characters.", move: type)
+                throw RoomError(.fieldTooLong(field: key, maxCharacters: max), move: type)
             }
             return text
         }
@@ -180,8 +192,7 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"\(type)\" needs the room \"code\".")
             }
             guard let code = RoomCode(text) else {
-                throw RoomError(code: "bad-code", title: "Not a room code",
-                                message: "Room codes are 4 letters, like QHTW.", move: type)
+                throw RoomError(.notARoomCode, move: type)
             }
             return code
         }

@@ -102,8 +102,7 @@ enum GameJSON {
         guard let value = settings[key] else { return .none }
         if value.isNull { return .some(nil) }
         guard let number = value.intValue else {
-            throw RoomError(code: "bad-setting", title: "Setting not understood",
-                            message: "\"\(key)\" must be a whole number.", move: "settings")
+            throw RoomError(.settingNotANumber(key: key), move: "settings")
         }
         return .some(number)
     }
@@ -111,8 +110,7 @@ enum GameJSON {
     /// Refuses any key of `settings` the game does not have.
     static func checkKeys(_ settings: JSONObject, allowed: Set<String>) throws(RoomError) {
         for key in settings.keys where !allowed.contains(key) {
-            throw RoomError(code: "bad-setting", title: "Unknown setting",
-                            message: "This game has no setting \"\(key.prefix(32))\".", move: "settings")
+            throw RoomError(.unknownSetting(key: key), move: "settings")
         }
     }
 }

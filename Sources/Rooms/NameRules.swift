@@ -5,44 +5,26 @@
 /// people reading it: controls, bidirectional overrides and isolates (which reorder the text around a name),
 /// unassigned and private-use code points (which render differently, or not at all, on each device), and names
 /// that show nothing.
-enum NameRules {
+public enum NameRules {
     /// In grapheme clusters (what people count as characters), not code points or bytes.
     static let maxCharacters = 20
 
-    /// Why a name was refused; each case names the reason in its message.
-    enum Refusal: Error, Equatable {
+    /// Why a name was refused; `RoomError.Reason.badName` gives each its title and message.
+    public enum Refusal: Error, Hashable, Sendable {
+        /// Nothing left once whitespace is trimmed.
         case empty
+        /// More than `maxCharacters` grapheme clusters.
         case tooLong
+        /// A control character, line or paragraph separator.
         case control
+        /// A bidirectional embedding, override or isolate.
         case bidirectional
+        /// A code point Unicode has not assigned (or a surrogate).
         case unassigned
+        /// A private-use code point.
         case privateUse
+        /// Only whitespace and characters that show nothing.
         case invisible
-
-        var error: RoomError {
-            switch self {
-            case .empty:
-                RoomError(code: "bad-name", title: "Name needed", message: "Type a name of 1 to 20 characters.")
-            case .tooLong:
-                RoomError(code: "bad-name", title: "Name too long",
-                          message: "Names can be at most \(NameRules.maxCharacters) characters.")
-            case .control:
-                RoomError(code: "bad-name", title: "Name not allowed",
-                          message: "Names cannot contain control characters such as tabs or line breaks.")
-            case .bidirectional:
-                RoomError(code: "bad-name", title: "Name not allowed",
-                          message: "Names cannot contain characters that reverse the direction of text.")
-            case .unassigned:
-                RoomError(code: "bad-name", title: "Name not allowed",
-                          message: "Names cannot contain characters that Unicode has not assigned yet.")
-            case .privateUse:
-                RoomError(code: "bad-name", title: "Name not allowed",
-                          message: "Names cannot contain private-use characters, which other devices cannot show.")
-            case .invisible:
-                RoomError(code: "bad-name", title: "Name needed",
-                          message: "Names cannot be only spaces or invisible characters.")
-            }
-        }
     }
 
     /// Trims whitespace, collapses inner runs of it to one space, and checks what is left.
@@ -52,7 +34,7 @@ enum NameRules {
         do {
             return try check(raw)
         } catch {
-            throw error.error
+            throw RoomError(.badName(error))
         }
     }
 

@@ -1,8 +1,8 @@
-/// The last few encoded `patch` frames of a room, so a resuming client gets exactly what it missed.
+/// The last few encoded `patch` messages of a room, so a resuming client gets exactly what it missed.
 struct PatchHistory: Sendable {
-    private var frames: [[UInt8]] = []
+    private var messages: [ServerMessage] = []
     private var start = 0
-    /// `seq` of the oldest frame kept.
+    /// `seq` of the oldest message kept.
     private(set) var firstSeq = 1
     let capacity: Int
 
@@ -10,28 +10,28 @@ struct PatchHistory: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Adds the frame of patch `seq`, which must follow the last one added.
-    mutating func append(_ frame: [UInt8], seq: Int) {
-        if frames.count < capacity {
-            if frames.isEmpty { firstSeq = seq }
-            frames.append(frame)
+    /// Adds the message of patch `seq`, which must follow the last one added.
+    mutating func append(_ message: ServerMessage, seq: Int) {
+        if messages.count < capacity {
+            if messages.isEmpty { firstSeq = seq }
+            messages.append(message)
         } else {
-            frames[start] = frame
+            messages[start] = message
             start = (start + 1) % capacity
             firstSeq += 1
         }
     }
 
-    /// Frames of patches `after+1 ... lastSeq`, or nil when some of them are no longer kept.
-    func frames(after seq: Int, lastSeq: Int) -> [[UInt8]]? {
+    /// Messages of patches `after+1 ... lastSeq`, or nil when some of them are no longer kept.
+    func messages(after seq: Int, lastSeq: Int) -> [ServerMessage]? {
         if seq >= lastSeq { return seq == lastSeq ? [] : nil }
-        guard seq + 1 >= firstSeq, !frames.isEmpty else { return nil }
-        var result: [[UInt8]] = []
+        guard seq + 1 >= firstSeq, !messages.isEmpty else { return nil }
+        var result: [ServerMessage] = []
         result.reserveCapacity(lastSeq - seq)
         for wanted in (seq + 1)...lastSeq {
             let offset = wanted - firstSeq
-            guard offset < frames.count else { return nil }
-            result.append(frames[(start + offset) % frames.count])
+            guard offset < messages.count else { return nil }
+            result.append(messages[(start + offset) % messages.count])
         }
         return result
     }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import JSON
-import WebSocket
 import WordGames
 import Runtime
 
@@ -10,7 +9,7 @@ import Runtime
 ///
 /// Inputs (joins, moves, disconnects, timer ticks) are queued in order on the room's executor, so they are applied in the
 /// order they arrived, whichever connection sent them. Every change produces one JSON Patch from the previous
-/// state to the new one, encoded once into a frame and queued to every connected member (all members see the
+/// state to the new one, encoded once into a message and queued to every connected member (all members see the
 /// same state: the secret word and the valid-word list are not in it while they are secret).
 public actor Room {
     public nonisolated let code: RoomCode
@@ -74,6 +73,8 @@ public actor Room {
 
     /// The thread this room runs on; inputs are queued to it in arrival order.
     public nonisolated let executor: ThreadExecutor
+    /// Wakes the room for its deadlines: the executor itself in the server, a clock moved by hand in tests.
+    private let timers: any TimerScheduler
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
@@ -102,8 +103,8 @@ public actor Room {
     }
 
     init(code: RoomCode, game: any RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
-         registry: RoomRegistry, executor: ThreadExecutor, seed: UInt64, clock: @escaping @Sendable () -> Double,
-         fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
+         registry: RoomRegistry, executor: ThreadExecutor, timers: (any TimerScheduler)? = nil, seed: UInt64,
+         clock: @escaping @Sendable () -> Double, fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
         self.fanout = fanout
         self.journal = journal
         self.code = code
@@ -112,6 +113,7 @@ public actor Room {
         self.game = game
         self.lists = lists
         self.configuration = configuration
+        self.timers = timers ?? executor
         self.registry = registry
         self.executor = executor
         self.clock = clock
@@ -168,10 +170,10 @@ public actor Room {
         guard !disposed else {
             switch input {
             case .join(let request):
-                request.link.send(frame: ServerMessage.error(.roomNotFound.refusing("join")))
+                request.link.send(.error(RoomError(.roomNotFound, move: "join")))
                 request.entered?(false)
             case .peek(let link):
-                link.send(frame: ServerMessage.error(.roomNotFound.refusing("peek")))
+                link.send(.error(RoomError(.roomNotFound, move: "peek")))
             default:
                 break
             }
@@ -194,7 +196,7 @@ public actor Room {
             let seated = join(request, now: now)
             request.entered?(seated)
         case .peek(let link):
-            link.send(frame: peekFrame())
+            link.send(peekMessage())
         case .message(let linkID, let message, let receivedAt):
             // A connection that is not a member has nothing to say here (its session only sends once seated).
             guard let index = memberIndex(linkID: linkID) else { break }
@@ -204,7 +206,7 @@ public actor Room {
                     fanout.observe(MonotonicClock.seconds() - receivedAt)
                 }
             } catch {
-                members[index].link?.send(frame: ServerMessage.error(error))
+                members[index].link?.send(.error(error))
             }
         case .disconnected(let linkID):
             guard let index = memberIndex(linkID: linkID) else { break }
@@ -228,12 +230,14 @@ public actor Room {
     private func join(_ request: JoinRequest, now: Double) -> Bool {
         let link = request.link
         func refuse(_ error: RoomError) -> Bool {
-            link.send(frame: ServerMessage.error(error.refusing("join")))
+            link.send(.error(error.refusing("join")))
             return false
         }
+        func refuse(_ reason: RoomError.Reason) -> Bool {
+            refuse(RoomError(reason))
+        }
         if bans.contains(where: { $0.matches(token: request.token, client: request.client) }) {
-            return refuse(RoomError(code: "kicked", title: "Removed from the room",
-                                    message: "The host removed you from room \(code); you cannot rejoin it."))
+            return refuse(.banned(room: code))
         }
         if let token = request.token {
             if let index = members.firstIndex(where: { $0.token.matches(token) }) {
@@ -241,15 +245,12 @@ public actor Room {
                 return true
             }
             guard request.name != nil else {
-                return refuse(RoomError(
-                    code: "seat-expired", title: "Seat released",
-                    message: "You were away too long and your seat in room \(code) was given up. Join again with a name."))
+                return refuse(.seatExpired(room: code))
             }
         }
         guard let rawName = request.name else { return false }
         guard !locked else {
-            return refuse(RoomError(code: "room-locked", title: "Room locked",
-                                    message: "The host of room \(code) has locked it: nobody new can join for now."))
+            return refuse(.roomLocked(room: code))
         }
         let cleaned: String
         do {
@@ -260,15 +261,11 @@ public actor Room {
         let (players, spectators) = headcount()
         if request.spectator {
             guard spectators < configuration.maxSpectators else {
-                return refuse(RoomError(
-                    code: "room-full", title: "Room full",
-                    message: "Room \(code) already has \(configuration.maxSpectators) spectators."))
+                return refuse(.noSpectatorSeats(room: code, maxSpectators: configuration.maxSpectators))
             }
         } else {
             guard players < configuration.maxPlayers else {
-                return refuse(RoomError(
-                    code: "room-full", title: "Room full",
-                    message: "Room \(code) already has \(configuration.maxPlayers) players. You can still watch as a spectator."))
+                return refuse(.noPlayerSeats(room: code, maxPlayers: configuration.maxPlayers))
             }
         }
         memberCounter += 1
@@ -284,7 +281,7 @@ public actor Room {
         }
         emptySince = nil
         publish(now: now, except: link.id)
-        link.send(frame: welcome(member, state: state))
+        link.send(welcome(member, state: state))
         return true
     }
 
@@ -296,9 +293,9 @@ public actor Room {
     }
 
     /// `{"type":"room",...}`: what someone about to join needs to know.
-    private func peekFrame() -> [UInt8] {
+    private func peekMessage() -> ServerMessage {
         let (players, spectators) = headcount()
-        return ServerMessage.frame([
+        return ServerMessage.object([
             "type": "room", "code": JSONValue(code.rawValue), "game": JSONValue(kind.rawValue),
             "players": JSONValue(players), "spectators": JSONValue(spectators),
             "maxPlayers": JSONValue(configuration.maxPlayers), "locked": JSONValue(locked),
@@ -309,25 +306,23 @@ public actor Room {
     private func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, client: ClientID?, now: Double) {
         if let client { members[index].client = client }
         if let old = members[index].link, old.id != link.id {
-            old.send(frame: ServerMessage.error(RoomError(
-                code: "replaced", title: "Opened elsewhere",
-                message: "You joined room \(code) from another tab or device.")))
-            old.close(code: .other(4000), reason: "replaced by a newer connection")
+            old.send(.error(RoomError(.replaced(room: code))))
+            old.close(.replaced)
         }
         members[index].link = link
         members[index].disconnectedAt = nil
         emptySince = nil
         // The resumer first gets what it missed (or the whole state), then the change its return causes.
-        if let lastSeq, let missed = history.frames(after: lastSeq, lastSeq: seq) {
-            link.send(frame: welcome(members[index], state: nil, seq: lastSeq))
-            for frame in missed { link.send(frame: frame) }
+        if let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
+            link.send(welcome(members[index], state: nil, seq: lastSeq))
+            for message in missed { link.send(message) }
         } else {
-            link.send(frame: welcome(members[index], state: state))
+            link.send(welcome(members[index], state: state))
         }
         publish(now: now)
     }
 
-    private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> [UInt8] {
+    private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> ServerMessage {
         var object: JSONObject = [
             "type": "welcome",
             "code": JSONValue(code.rawValue),
@@ -341,7 +336,7 @@ public actor Room {
         } else {
             object["resumed"] = true
         }
-        return ServerMessage.frame(object)
+        return ServerMessage.object(object)
     }
 
     private func handle(_ message: ClientMessage, from index: Int, now: Double) throws(RoomError) {
@@ -363,23 +358,19 @@ public actor Room {
                 throw Self.noSuchMember("kick", target)
             }
             guard members[targetIndex].id != member.id else {
-                throw RoomError(code: "cannot-kick-self", title: "That is you",
-                                message: "Use Leave to leave the room.", move: "kick")
+                throw RoomError(.cannotRemoveYourself, move: "kick")
             }
             let removed = members[targetIndex]
             banCounter += 1
             bans.append(Ban(id: "b\(banCounter)", name: removed.name, token: removed.token, client: removed.client))
             if bans.count > configuration.maxBans { bans.removeFirst(bans.count - configuration.maxBans) }
-            removed.link?.send(frame: ServerMessage.error(RoomError(
-                code: "kicked", title: "Removed from the room",
-                message: "The host removed you from room \(code).")))
-            removed.link?.close(code: .other(4001), reason: "removed by the host")
+            removed.link?.send(.error(RoomError(.removedByHost(room: code))))
+            removed.link?.close(.removedByHost)
             removeForGood(targetIndex, now: now)
         case .unban(let id):
             guard isHost else { throw Self.hostOnly("unban", "let removed players back") }
             guard let banIndex = bans.firstIndex(where: { $0.id == id }) else {
-                throw RoomError(code: "no-such-ban", title: "Not removed",
-                                message: "Nobody removed from this room has the id \"\(id.prefix(16))\".", move: "unban")
+                throw RoomError(.noSuchBan(id: id), move: "unban")
             }
             bans.remove(at: banIndex)
         case .lock(let lock):
@@ -395,30 +386,26 @@ public actor Room {
                 throw Self.noSuchMember("host", target)
             }
             guard !newHost.isSpectator else {
-                throw RoomError(code: "not-a-player", title: "Not a player",
-                                message: "Only players can host; \(newHost.name) is watching.", move: "host")
+                throw RoomError(.spectatorCannotHost(name: newHost.name), move: "host")
             }
             host = newHost.id
         case .chat(let raw):
             let text = Self.collapsingWhitespace(raw)
             guard !text.isEmpty else {
-                throw RoomError(code: "empty-chat", title: "Nothing to send", message: "Type a message first.", move: "chat")
+                throw RoomError(.emptyChat, move: "chat")
             }
             guard text.count <= ClientMessage.maxChatCharacters else {
-                throw RoomError(code: "too-long", title: "Too long",
-                                message: "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.",
-                                move: "chat")
+                throw RoomError(.chatTooLong, move: "chat")
             }
             appendChat(ChatLine(id: chatCounter + 1, player: member.id, name: member.name, text: text, at: now))
         case .resync:
-            member.link?.send(frame: ServerMessage.snapshot(seq: seq, state: state, now: now))
+            member.link?.send(.snapshot(seq: seq, state: state, now: now))
             return
         case .leave:
-            member.link?.send(frame: ServerMessage.frame(["type": "left", "code": JSONValue(code.rawValue)]))
+            member.link?.send(.object(["type": "left", "code": JSONValue(code.rawValue)]))
             removeForGood(index, now: now)
         case .create, .join, .lobby, .peek, .ping:
-            throw RoomError(code: "already-in-room", title: "Already in a room",
-                            message: "You are in room \(code). Leave it first.", move: message.type)
+            throw RoomError(.alreadyInRoom(room: code), move: message.type)
         }
         publish(now: now)
     }
@@ -511,17 +498,15 @@ public actor Room {
     }
 
     private static func spectatorsCannotPlay(_ move: String) -> RoomError {
-        RoomError(code: "spectator", title: "Watching only",
-                  message: "Spectators watch the game; join as a player to play.", move: move)
+        RoomError(.watchingOnly, move: move)
     }
 
     private static func hostOnly(_ move: String, _ what: String) -> RoomError {
-        RoomError(code: "host-only", title: "Host only", message: "Only the host can \(what).", move: move)
+        RoomError(.hostOnly(action: what), move: move)
     }
 
     private static func noSuchMember(_ move: String, _ id: String) -> RoomError {
-        RoomError(code: "no-such-player", title: "No such player",
-                  message: "Nobody with id \"\(id.prefix(16))\" is in this room.", move: move)
+        RoomError(.noSuchPlayer(id: id), move: move)
     }
 
     /// Removes a member (left, kicked or gone past the grace period); hosting passes to the longest-present player.
@@ -548,7 +533,7 @@ public actor Room {
     private func disposeIfAbandoned(now: Double) -> Bool {
         guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
         disposed = true
-        if let timer { executor.cancel(timer) }
+        if let timer { timers.cancel(timer) }
         registry?.roomDisposed(code)
         persistedVersion += 1
         journal?.roomRemoved(code, version: persistedVersion)
@@ -557,7 +542,7 @@ public actor Room {
 
     // MARK: State and patches
 
-    /// Brings the state up to date; when it changed, broadcasts one patch frame to every connected member
+    /// Brings the state up to date; when it changed, broadcasts one patch message to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
         // Members are looked at in place (by index) throughout: copying one out retains all its fields. Plain
@@ -586,12 +571,12 @@ public actor Room {
             membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
         guard !operations.isEmpty else { return }
         seq += 1
-        let frame = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
-        history.append(frame, seq: seq)
+        let message = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
+        history.append(message, seq: seq)
         journal?.roomChanged(self)
         for index in members.indices {
             if let link = members[index].link, link.id != except {
-                link.send(frame: frame)
+                link.send(message)
             }
         }
         reportSummary()
@@ -648,10 +633,10 @@ public actor Room {
             next = min(next ?? .infinity, away)
         }
         guard next != timerDeadline else { return }
-        if let timer { executor.cancel(timer) }
+        if let timer { timers.cancel(timer) }
         timerDeadline = next
         guard let next else { timer = nil; return }
-        timer = executor.schedule(after: max(0, next - now) + 0.005) { [weak self] in
+        timer = timers.schedule(after: max(0, next - now) + 0.005) { [weak self] in
             self?.tick()
         }
     }

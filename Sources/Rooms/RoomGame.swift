@@ -87,8 +87,7 @@ extension RoomGame {
     var currentTurn: PlayerID? { nil }
 
     mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
-        throw RoomError(code: "wrong-game", title: "Not in this game",
-                        message: "\(Self.title) has no turns to skip.", move: "skip")
+        throw RoomError(.noTurnsToSkip(game: Self.title), move: "skip")
     }
 
     func name(of player: PlayerID) -> String? { nil }
@@ -110,8 +109,7 @@ extension RoomGame {
         let owner = GameRegistry.owner(ofMove: move.type)
         let doing = owner?.spec.doing ?? "That move"
         let game = owner.map { "\($0.game.title) rooms" } ?? "other games"
-        return RoomError(code: "wrong-game", title: "Not in this game",
-                         message: "\(doing) is for \(game); this room plays \(Self.title).", move: move.type)
+        return RoomError(.moveOfAnotherGame(doing: doing, games: game, game: Self.title), move: move.type)
     }
 }
 
@@ -144,11 +142,4 @@ public struct GameMove: Sendable, Hashable {
     public var type: String
     /// The move's argument as sent: Snowman's letter, Word Scramble's word.
     public var text: String
-}
-
-extension RoomError {
-    /// Wraps a rule's rejection, keeping its code, title and message.
-    init(_ rejection: some GameRejection, move: String) {
-        self.init(code: rejection.code, title: rejection.title, message: rejection.message, move: move)
-    }
 }

@@ -25,6 +25,8 @@ public actor RoomRegistry {
     public let configuration: RoomConfiguration
     private let lists: WordLists
     private let clock: @Sendable () -> Double
+    /// The timers of the registry and its rooms; nil for each one's own executor (tests pass a manual clock's).
+    private let timers: (any TimerScheduler)?
     private var random: SplitMix64
     private var rooms: [RoomCode: Room] = [:]
     private var summaries: [RoomCode: RoomSummary] = [:]
@@ -40,10 +42,14 @@ public actor RoomRegistry {
     ///     system's secure source.
     ///   - executors: the threads rooms run on; the registry runs on the first.
     ///   - shard: this instance's shard, written into every room code it creates.
+    ///   - clock: the time rooms read (seconds since 1970 by default).
+    ///   - timers: what wakes rooms for their deadlines and the registry for lobby updates; by default the
+    ///     executor each runs on. Tests pass `ManualTimers`, whose time also drives `clock`, to move time by hand.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
                 shard: Int? = nil, executors: ThreadExecutorPool = ThreadExecutorPool(threads: 1),
                 journal: RoomJournal? = nil,
-                clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock) {
+                clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
+                timers: (any TimerScheduler)? = nil) {
         self.executors = executors
         self.executor = executors.executors[0]
         self.shard = shard
@@ -53,6 +59,7 @@ public actor RoomRegistry {
         self.clock = clock
         var system = SystemRandomNumberGenerator()
         self.random = SplitMix64(seed: seed ?? system.next())
+        self.timers = timers
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.
@@ -62,9 +69,7 @@ public actor RoomRegistry {
     public func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
                        name: String, client: ClientID? = nil) throws(RoomError) -> Room {
         guard rooms.count < configuration.maxRooms else {
-            throw RoomError(code: "server-full", title: "Server full",
-                            message: "This server already hosts \(configuration.maxRooms) rooms. Try again later.",
-                            move: "create")
+            throw RoomError(.serverFull(maxRooms: configuration.maxRooms), move: "create")
         }
         _ = try NameRules.cleanRefusing("create", name)
         var code = RoomCode.random(shard: shard, using: &random)
@@ -73,7 +78,8 @@ public actor RoomRegistry {
         }
         let game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
-                        registry: self, executor: executors.next(), seed: random.next(), clock: clock, fanout: fanout,
+                        registry: self, executor: executors.next(), timers: timers, seed: random.next(), clock: clock,
+                        fanout: fanout,
                         journal: journal)
         rooms[code] = room
         roomsCreated += 1
@@ -103,7 +109,7 @@ public actor RoomRegistry {
             }
             let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
                             configuration: configuration, registry: self, executor: executors.next(),
-                            seed: random.next(), clock: clock, fanout: fanout, journal: journal)
+                            timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal)
             let now = clock()
             let ok: Bool = await withCheckedContinuation { continuation in
                 room.executor.execute {
@@ -235,31 +241,31 @@ public actor RoomRegistry {
     /// Sends the lobby list to `link` now and whenever it changes, until `unsubscribe`.
     public func subscribe(_ link: any ClientLink) {
         lobbySubscribers[link.id] = link
-        link.send(frame: lobbyFrame())
+        link.send(lobbyMessage())
     }
 
     public func unsubscribe(_ linkID: UInt64) {
         lobbySubscribers[linkID] = nil
     }
 
-    private func lobbyFrame() -> [UInt8] {
-        ServerMessage.frame(["type": "lobby", "rooms": .array(publicRooms().map(\.json))])
+    private func lobbyMessage() -> ServerMessage {
+        ServerMessage.object(["type": "lobby", "rooms": .array(publicRooms().map(\.json))])
     }
 
     /// Coalesces lobby changes: subscribers get at most about four updates a second.
     private func lobbyChanged() {
         guard !lobbySubscribers.isEmpty, !lobbyBroadcastPending else { return }
         lobbyBroadcastPending = true
-        executor.schedule(after: 0.25) { [weak self] in
+        (timers ?? executor).schedule(after: 0.25) { [weak self] in
             self?.enqueue { $0.broadcastLobby() }
         }
     }
 
     private func broadcastLobby() {
         lobbyBroadcastPending = false
-        let frame = lobbyFrame()
+        let message = lobbyMessage()
         for link in lobbySubscribers.values {
-            link.send(frame: frame)
+            link.send(message)
         }
     }
 }

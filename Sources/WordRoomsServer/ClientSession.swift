@@ -4,7 +4,6 @@ import Glibc
 import JSON
 import Rooms
 import Transport
-import WebSocket
 import Runtime
 
 /// One game connection's state on its event loop: which room it is in, what waits while it is joining, and its
@@ -48,18 +47,19 @@ final class ClientSession {
         guard limiter.allow(now: MonotonicClock.coarseSeconds()) else {
             strikes += 1
             if strikes >= limits.strikesBeforeClose {
-                connection.close(code: .policyViolation, reason: "too many messages")
+                connection.close(.tooManyMessages)
             } else {
-                connection.send(frame: RoomErrors.rateLimited)
+                connection.send(Self.rateLimited)
             }
             return
         }
         strikes = 0
         let message: ClientMessage
         do {
-            message = try ClientMessage.parse(text)
+            // The WebSocket session validated the text's UTF-8 before handing it over.
+            message = try ClientMessage.parse(text: text)
         } catch {
-            connection.send(frame: error.frame)
+            connection.send(.error(error))
             return
         }
         dispatch(message, on: connection)
@@ -73,7 +73,7 @@ final class ClientSession {
             if subscribe { registry.subscribeLater(link) } else { registry.unsubscribeLater(link.id) }
             return
         case .ping(let id):
-            connection.send(frame: id.map(Self.pong) ?? RoomErrors.pong)
+            connection.send(id.map(Self.pong) ?? Self.plainPong)
             return
         case .peek(let code):
             peek(code, on: connection)
@@ -84,7 +84,7 @@ final class ClientSession {
         switch place {
         case .entering:
             guard waiting.count < 32 else {
-                connection.send(frame: RoomErrors.rateLimited)
+                connection.send(Self.rateLimited)
                 return
             }
             waiting.append(message)
@@ -95,10 +95,7 @@ final class ClientSession {
             switch message {
             case .create(let game, let name, let isPublic, let settings, let client):
                 guard creations.allow(now: MonotonicClock.coarseSeconds()) else {
-                    connection.send(frame: RoomError(
-                        code: "rate-limited", title: "Slow down",
-                        message: "You are creating rooms too fast; wait a few seconds and try again.",
-                        move: "create").frame)
+                    connection.send(.error(RoomError(.creatingRoomsTooFast, move: "create")))
                     return
                 }
                 place = .entering
@@ -111,14 +108,14 @@ final class ClientSession {
                 }
             case .join(let code, let name, let token, let lastSeq, let spectator, let client):
                 guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
-                    connection.send(frame: RoomErrors.tooManyAttempts("join"))
+                    connection.send(.error(RoomError(.tooManyWrongCodes, move: "join")))
                     return
                 }
                 place = .entering
                 registry.find(code) { [link, address, failedJoins] room in
                     guard let room else {
                         _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
-                        ClientSession.entered(.refused(RoomErrors.roomNotFound.refusing("join")), link: link)
+                        ClientSession.entered(.refused(RoomError(.roomNotFound, move: "join")), link: link)
                         return
                     }
                     // The room answers the joiner itself (welcome or error), then says whether it was seated:
@@ -129,8 +126,7 @@ final class ClientSession {
                     }
                 }
             default:
-                connection.send(frame: RoomError(code: "not-in-room", title: "Not in a room",
-                                                 message: "Create or join a room first.", move: message.type).frame)
+                connection.send(.error(RoomError(.notInRoom, move: message.type)))
             }
         }
     }
@@ -146,13 +142,13 @@ final class ClientSession {
     /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
     private func peek(_ code: RoomCode, on connection: Connection) {
         guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
-            connection.send(frame: RoomErrors.tooManyAttempts("peek"))
+            connection.send(.error(RoomError(.tooManyWrongCodes, move: "peek")))
             return
         }
         registry.find(code) { [link, address, failedJoins] room in
             guard let room else {
                 _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
-                link.send(frame: RoomErrors.roomNotFound.refusing("peek").frame)
+                link.send(.error(RoomError(.roomNotFound, move: "peek")))
                 return
             }
             room.peek(link)
@@ -172,7 +168,7 @@ final class ClientSession {
                 }
                 session.place = .inRoom(room)
             case .refused(let error):
-                if let error { link.send(frame: error.frame) }
+                if let error { link.send(.error(error)) }
                 session?.place = .lobby
             }
             if let session, let connection {
@@ -195,13 +191,18 @@ final class ClientSession {
     }
 
     /// `{"type":"pong","id":N}`, the heartbeat's answer.
-    static func pong(_ id: Int) -> [UInt8] {
+    static func pong(_ id: Int) -> ServerMessage {
         var payload = Array(#"{"type":"pong","id":"#.utf8)
         payload.append(contentsOf: String(id).utf8)
         payload.append(UInt8(ascii: "}"))
-        return FrameEncoder.encode(.text, payload: payload)
+        return ServerMessage(json: payload)
     }
 
+    /// `{"type":"pong"}`, to a ping without an id; prepared once and framed once for every connection.
+    static let plainPong = ServerMessage(json: Array(#"{"type":"pong"}"#.utf8))
+
+    /// The commonest refusal, to a flood, prepared once (like `plainPong`).
+    static let rateLimited = ServerMessage.error(RoomError(.rateLimited))
 }
 
 /// Limits on what one game connection may send.
@@ -221,19 +222,4 @@ public struct GameLimits: Sendable {
     public var handshakesPerSecond: Double = 20
 
     public init() {}
-}
-
-/// Pre-encoded frames for the commonest errors.
-enum RoomErrors {
-    static let rateLimited = RoomError(code: "rate-limited", title: "Slow down",
-                                       message: "Too many messages at once; this one was dropped.").frame
-    static let roomNotFound = RoomError(code: "room-not-found", title: "Room not found",
-                                        message: "There is no room with that code. Check the code, or create a new room.")
-    static let pong = FrameEncoder.encode(.text, payload: Array(#"{"type":"pong"}"#.utf8))
-
-    static func tooManyAttempts(_ move: String) -> [UInt8] {
-        RoomError(code: "too-many-attempts", title: "Too many wrong codes",
-                  message: "Too many joins of rooms that do not exist. Wait a minute, then check the code.",
-                  move: move).frame
-    }
 }

@@ -2,17 +2,37 @@ import Rooms
 import Transport
 import WebSocket
 
-/// A room's way to a client: the connection's thread-safe handle.
+/// A room's way to a client: the connection's thread-safe handle. This is where room messages become WebSocket
+/// frames: each message is framed by the first link that sends it, and every other recipient queues those bytes.
 struct ConnectionLink: ClientLink {
     let handle: ConnectionHandle
 
     var id: UInt64 { handle.id }
 
-    func send(frame: [UInt8]) {
-        handle.send(frame: frame)
+    func send(_ message: ServerMessage) {
+        handle.send(frame: message.textFrame)
     }
 
-    func close(code: CloseCode, reason: String) {
-        handle.close(code: code, reason: reason)
+    func close(_ reason: CloseReason) {
+        handle.close(code: reason.closeCode, reason: reason.closeText)
+    }
+}
+
+extension ServerMessage {
+    /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6), framed on first use and then shared.
+    var textFrame: [UInt8] {
+        wireForm { json in FrameEncoder.encode(.text, payload: json) }
+    }
+}
+
+extension Connection {
+    /// Queues a room or session message on this connection (its loop's thread).
+    func send(_ message: ServerMessage) {
+        send(frame: message.textFrame)
+    }
+
+    /// Closes the connection for `reason`.
+    func close(_ reason: CloseReason) {
+        close(code: reason.closeCode, reason: reason.closeText)
     }
 }

@@ -14,7 +14,7 @@ struct RoomsEndpoint: WebSocketEndpoint {
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
         guard perAddress.admit(address) else {
-            connection.close(code: .policyViolation, reason: "too many connections from your address")
+            connection.close(.tooManyConnections)
             return
         }
         connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
@@ -26,8 +26,7 @@ struct RoomsEndpoint: WebSocketEndpoint {
     }
 
     func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {
-        connection.send(frame: RoomError(code: "bad-message", title: "Message not understood",
-                                         message: "Send JSON in text frames; binary frames are not used.").frame)
+        connection.send(.error(RoomError(.binaryMessage)))
     }
 
     func didClose(_ connection: Connection, code: CloseCode?) {

@@ -72,7 +72,7 @@ public final class WordRoomsServer: Sendable {
         // connect meanwhile wait in the backlog), so that a resuming player finds their room.
         transport.start(accepting: false)
         if let journal {
-            let restored = WordRoomsServer.blocking { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
+            let restored = Blocking.run { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
             if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
         }
         transport.startAccepting()
@@ -105,19 +105,6 @@ public final class WordRoomsServer: Sendable {
         registry.journal?.stop()
         registry.executors.stop()
         lobby?.stop()
-    }
-
-    /// Runs async code to completion from synchronous start-up code.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let result = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
     }
 
     /// Why the server could not start, in words for the operator.

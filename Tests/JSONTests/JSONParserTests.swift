@@ -195,6 +195,49 @@ import Testing
         }
     }
 
+    // MARK: - Input validated by the caller
+
+    /// Parses `bytes` with `parse(validatedUTF8:)`.
+    private func parseValidated(_ bytes: [UInt8]) throws(JSONParser.Error) -> JSONValue {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONParser.Error) in try JSONParser().parse(validatedUTF8: raw) }
+        }
+        return try result.get()
+    }
+
+    @Test(arguments: validDocuments)
+    func validatedInputParsesAlike(_ text: String, _ expected: JSONValue) throws {
+        #expect(try parseValidated(Array(text.utf8)) == expected)
+    }
+
+    @Test(arguments: invalidDocuments)
+    func validatedInputKeepsEveryOtherCheck(_ text: String, _ reason: Reason, _ offset: Int) {
+        #expect(throws: JSONParser.Error(reason, offset: offset)) { try parseValidated(Array(text.utf8)) }
+    }
+
+    @Test func validatedInputIsNotCheckedForUTF8Again() throws {
+        // 0xFF never occurs in UTF-8: `parse(_:)` refuses it; told the input was validated, the parser does not
+        // look, and the string decoder shows the broken byte as U+FFFD (memory-safe, not an error).
+        let broken: [UInt8] = [0x22, 0x61, 0xFF, 0x22]
+        #expect(throws: JSONParser.Error(.invalidUTF8, offset: 2)) { try JSONParser().parse(broken) }
+        #expect(try parseValidated(broken) == "a\u{FFFD}")
+        // The same through the escape path.
+        #expect(try parseValidated([0x22, 0x5C, 0x6E, 0xFF, 0x22]) == "\n\u{FFFD}")
+    }
+
+    @Test func validatedInputStillRefusesNonASCIIOutsideStrings() {
+        #expect(throws: JSONParser.Error(.unexpectedByte(0xC3, expected: .value), offset: 1)) {
+            try parseValidated([UInt8(ascii: "["), 0xC3, 0xA9, UInt8(ascii: "]")])
+        }
+    }
+
+    @Test func validatedInputKeepsTheSizeLimit() {
+        let parser = JSONParser(limits: JSONParser.Limits(maxBytes: 4))
+        #expect(throws: JSONParser.Error(.inputTooLarge(limit: 4), offset: 4)) {
+            try Array("[1,2]".utf8).withUnsafeBytes { try parser.parse(validatedUTF8: $0) }
+        }
+    }
+
     // MARK: - Limits
 
     @Test func acceptsNestingUpToTheDepthLimit() throws {

@@ -20,6 +20,23 @@ import Testing
         }
     }
 
+    @Test func socketTextParsesLikeAnyBytes() throws {
+        // A name with 2- and 4-byte UTF-8, as a WebSocket session hands over a validated text message.
+        let text = #"{"type":"create","game":"snowman","name":"Zo\#u{E9} \#u{1F600}"}"#
+        let parsed = try Array(text.utf8).withUnsafeBytes { raw throws(RoomError) in try ClientMessage.parse(text: raw) }
+        #expect(parsed == (try parse(text)))
+        #expect(parsed == .create(game: .snowman, name: "Zo\u{E9} \u{1F600}", isPublic: true, settings: [:], client: nil))
+    }
+
+    @Test func socketTextStillRefusesWhatIsNotJSON() {
+        let code = Array("{\"type\":".utf8).withUnsafeBytes { raw in
+            Result { () throws(RoomError) in try ClientMessage.parse(text: raw) }
+        }
+        #expect(throws: RoomError.self) { try code.get() }
+        #expect((try? code.get()) == nil)
+        if case .failure(let error) = code { #expect(error.code == "bad-message") }
+    }
+
     @Test func parsesEveryMessageType() throws {
         #expect(try parse(#"{"type":"create","game":"scramble","name":"Ana","public":false}"#)
             == .create(game: .scramble, name: "Ana", isPublic: false, settings: [:], client: nil))
@@ -113,14 +130,17 @@ import Testing
 }
 
 @Suite struct PatchHistoryTests {
-    @Test func returnsExactlyTheMissedFrames() {
+    @Test func returnsExactlyTheMissedMessages() {
         var history = PatchHistory(capacity: 3)
-        for seq in 1...5 { history.append([UInt8(seq)], seq: seq) }
-        #expect(history.frames(after: 2, lastSeq: 5) == [[3], [4], [5]])
-        #expect(history.frames(after: 4, lastSeq: 5) == [[5]])
-        #expect(history.frames(after: 5, lastSeq: 5) == [])
-        #expect(history.frames(after: 1, lastSeq: 5) == nil)
-        #expect(history.frames(after: 6, lastSeq: 5) == nil)
+        for seq in 1...5 { history.append(ServerMessage(json: [UInt8(seq)]), seq: seq) }
+        func kept(after seq: Int) -> [[UInt8]]? {
+            history.messages(after: seq, lastSeq: 5)?.map(\.json)
+        }
+        #expect(kept(after: 2) == [[3], [4], [5]])
+        #expect(kept(after: 4) == [[5]])
+        #expect(kept(after: 5) == [])
+        #expect(kept(after: 1) == nil)
+        #expect(kept(after: 6) == nil)
     }
 }
 

@@ -1,23 +1,16 @@
 import JSON
-import Synchronization
 import Testing
 import WordGames
+import Runtime
 @testable import Rooms
 
 /// What friends hit on a game night: refused joins that must leave the way open, removals that must stick,
 /// locked rooms, turns that must not stall, announced skips and a leaderboard across games.
 @Suite struct GameNightRoomTests {
-    /// A clock the test moves by hand.
-    final class ManualClock: Sendable {
-        private let seconds = Mutex<Double>(1_000_000)
-        var now: Double { seconds.withLock { $0 } }
-        func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
-        var function: @Sendable () -> Double { { [self] in now } }
-    }
-
     /// A room created by Ana, with helpers to join, settle and read what each link saw.
     struct Table {
-        let clock = ManualClock()
+        /// The room's clock and timers, moved by hand: advancing it fires the room's own deadlines.
+        let clock = ManualTimers()
         let registry: RoomRegistry
         let room: Room
         let host = MemoryLink()
@@ -25,7 +18,8 @@ import WordGames
 
         init(_ kind: GameKind = .snowman, settings: JSONObject = [:],
              configuration: RoomConfiguration = RoomConfiguration()) async throws {
-            registry = RoomRegistry(lists: RoomTests.lists, configuration: configuration, seed: 7, clock: clock.function)
+            registry = RoomRegistry(lists: RoomTests.lists, configuration: configuration, seed: 7, clock: clock.clock,
+                                    timers: clock)
             room = try await registry.create(kind, isPublic: true, settings: settings, creator: host, name: "Ana",
                                              client: ClientID("ana-browser-0000000001"))
             await room.settled()
@@ -86,7 +80,7 @@ import WordGames
         try await table.sync([table.host, bob])
         table.room.receive(.kick(player: "p2"), from: table.host.id)
         try await table.sync([table.host, bob])
-        #expect(bob.closeCodes == [4001])
+        #expect(bob.closeReasons == [.removedByHost])
         // A reload: a new connection, no token (the seat is gone), the same browser id, even another name.
         let reloaded = MemoryLink()
         #expect(await table.join(reloaded, name: "Bobby", client: bobBrowser) == false)
@@ -148,8 +142,7 @@ import WordGames
         try await table.sync([table.host])
         #expect(table.state(table.host)["snowman"]?["settings"]?["turnSeconds"]?.intValue == 60)
         #expect(table.turn(table.host) == "p1")
-        table.clock.advance(61)
-        table.room.tick()
+        table.clock.advance(by: 61)
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2")
         let line = try #require(table.state(table.host)["chat"]?.arrayValue?.last)
@@ -188,12 +181,10 @@ import WordGames
         #expect(table.turn(table.host) == "p2")
         table.room.disconnected(bob.id)
         await table.room.settled()
-        table.clock.advance(9)
-        table.room.tick()
+        table.clock.advance(by: 9)
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2", "the grace is 10 s")
-        table.clock.advance(1.5)
-        table.room.tick()
+        table.clock.advance(by: 1.5)
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p3")
         #expect(table.chatTexts(table.host).last == "Bob's turn was skipped: disconnected")
@@ -203,12 +194,10 @@ import WordGames
         try await table.sync([table.host])
         #expect(table.chatTexts(table.host).count == 1)
         #expect(table.turn(table.host) == "p2")
-        table.clock.advance(5)
-        table.room.tick()
+        table.clock.advance(by: 5)
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2")
-        table.clock.advance(5.5)
-        table.room.tick()
+        table.clock.advance(by: 5.5)
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p3")
     }
@@ -221,8 +210,7 @@ import WordGames
         table.room.disconnected(table.host.id)
         table.room.disconnected(bob.id)
         await table.room.settled()
-        table.clock.advance(30)
-        table.room.tick()
+        table.clock.advance(by: 30)
         let (_, state) = await table.room.snapshot()
         #expect(state["snowman"]?["turn"]?.stringValue == "p2", "nobody is there to take the turn")
         #expect((state["chat"]?.arrayValue ?? []).isEmpty)

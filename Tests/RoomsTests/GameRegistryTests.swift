@@ -60,7 +60,7 @@ import WordGames
         do {
             let message = try ClientMessage.parse(JSONParser().parse(text))
             Issue.record("parsed as \(message)", sourceLocation: sourceLocation)
-            throw RoomError(code: "parsed", title: "", message: "")
+            return try #require(nil as RoomError?, sourceLocation: sourceLocation)
         } catch let error as RoomError {
             return error
         }

@@ -1,54 +1,41 @@
 import JSON
 import Rooms
 import Synchronization
-import WebSocket
 
-/// An in-memory client: records every frame a room sends it and keeps the room state it has rebuilt from
+/// An in-memory client: records every message a room sends it and keeps the room state it has rebuilt from
 /// welcome, patch and snapshot messages, exactly as a real client would.
 final class MemoryLink: ClientLink {
     private static let counter = Mutex<UInt64>(0)
     let id: UInt64
-    private let inbox = Mutex<[[UInt8]]>([])
-    private let closes = Mutex<[UInt16]>([])
+    private let inbox = Mutex<[ServerMessage]>([])
+    private let closes = Mutex<[CloseReason]>([])
 
     init() {
         id = MemoryLink.counter.withLock { $0 += 1; return $0 }
     }
 
-    func send(frame: [UInt8]) {
-        inbox.withLock { $0.append(frame) }
+    func send(_ message: ServerMessage) {
+        inbox.withLock { $0.append(message) }
     }
 
-    func close(code: CloseCode, reason: String) {
-        closes.withLock { $0.append(code.rawValue) }
+    func close(_ reason: CloseReason) {
+        closes.withLock { $0.append(reason) }
     }
 
-    var closeCodes: [UInt16] { closes.withLock { $0 } }
+    var closeReasons: [CloseReason] { closes.withLock { $0 } }
 
-    /// Frames received since the last call, decoded to JSON.
-    func drain() -> [JSONValue] {
-        let frames = inbox.withLock { frames in
-            let taken = frames
-            frames.removeAll()
+    /// Messages received since the last call, as sent (to check that a broadcast shares one object).
+    func drainMessages() -> [ServerMessage] {
+        inbox.withLock { messages in
+            let taken = messages
+            messages.removeAll()
             return taken
         }
-        return frames.map(Self.decode)
     }
 
-    /// The JSON payload of an unmasked server text frame.
-    static func decode(_ frame: [UInt8]) -> JSONValue {
-        precondition(frame[0] == 0x81, "expected a final text frame")
-        var length = Int(frame[1] & 0x7F)
-        var offset = 2
-        if length == 126 {
-            length = Int(frame[2]) << 8 | Int(frame[3])
-            offset = 4
-        } else if length == 127 {
-            length = (2..<10).reduce(0) { $0 << 8 | Int(frame[$1]) }
-            offset = 10
-        }
-        precondition(frame.count == offset + length, "frame length mismatch")
-        return try! JSONParser().parse(frame[offset...])
+    /// Messages received since the last call, parsed.
+    func drain() -> [JSONValue] {
+        drainMessages().map { try! JSONParser().parse($0.json) }
     }
 }
 

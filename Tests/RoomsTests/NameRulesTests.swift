@@ -42,3 +42,8 @@ import Testing
         #expect([NameRules.Refusal.empty, .tooLong, .control].allSatisfy { $0.error.code == "bad-name" })
     }
 }
+
+private extension NameRules.Refusal {
+    /// The reply this refusal becomes.
+    var error: RoomError.Reason { .badName(self) }
+}

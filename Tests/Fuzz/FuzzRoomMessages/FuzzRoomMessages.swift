@@ -4,20 +4,20 @@
 // Input layout: newline-separated client messages; byte 0 of each line picks which of three members sends it
 // (the host, a player or a spectator). Every message is decoded (never trapping on any bytes); valid ones are
 // applied to one long-lived Snowman room and one Word Scramble room. After each input, every member's state
-// rebuilt from the frames it received must equal the room's snapshot, and every frame must be well-formed JSON.
+// rebuilt from the messages it received must equal the room's snapshot, and every message must be well-formed JSON.
 import Dispatch
 import JSON
 import Rooms
+import Runtime
 import Synchronization
-import WebSocket
 import WordGames
 
-/// A member's end of the room: the frames it got, turned back into state as a client would.
+/// A member's end of the room: the messages it got, turned back into state as a client would.
 final class Member: ClientLink, @unchecked Sendable {
     private static let counter = Mutex<UInt64>(0)
     let id = Member.counter.withLock { $0 += 1; return $0 }
 
-    private let lock = Mutex<[[UInt8]]>([])
+    private let lock = Mutex<[ServerMessage]>([])
     var state: JSONValue = .null
     var seq = 0
     var you: String?
@@ -29,24 +29,18 @@ final class Member: ClientLink, @unchecked Sendable {
         self.spectator = spectator
     }
 
-    func send(frame: [UInt8]) { lock.withLock { $0.append(frame) } }
-    func close(code: CloseCode, reason: String) {}
+    func send(_ message: ServerMessage) { lock.withLock { $0.append(message) } }
+    func close(_ reason: CloseReason) {}
 
     /// Applies everything received so far; traps on anything a real client could not handle.
     func catchUp() {
-        let frames = lock.withLock { frames in
-            let taken = frames
-            frames.removeAll()
+        let received = lock.withLock { messages in
+            let taken = messages
+            messages.removeAll()
             return taken
         }
-        for frame in frames {
-            precondition(frame[0] == 0x81, "rooms send single text frames")
-            var length = Int(frame[1] & 0x7F)
-            var offset = 2
-            if length == 126 { length = Int(frame[2]) << 8 | Int(frame[3]); offset = 4 }
-            if length == 127 { length = (2..<10).reduce(0) { $0 << 8 | Int(frame[$1]) }; offset = 10 }
-            precondition(frame.count == offset + length, "frame length")
-            guard let message = try? JSONParser().parse(frame[offset...]) else { preconditionFailure("frame is not JSON") }
+        for encoded in received {
+            guard let message = try? JSONParser().parse(encoded.json) else { preconditionFailure("message is not JSON") }
             switch message["type"]?.stringValue {
             case "welcome":
                 you = message["you"]?.stringValue
@@ -71,19 +65,6 @@ final class Member: ClientLink, @unchecked Sendable {
     }
 }
 
-/// Runs async code from the synchronous fuzz callback.
-func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    let result = Mutex<T?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        let value = await body()
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    done.wait()
-    return result.withLock { $0! }
-}
-
 struct Table: @unchecked Sendable {
     let room: Room
     let members: [Member]
@@ -94,7 +75,7 @@ nonisolated(unsafe) let tables: [Table] = {
     let registry = RoomRegistry(lists: lists, seed: 1)
     return [GameKind.snowman, .scramble].map { kind in
         let host = Member(name: "Host")
-        let room = wait { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
+        let room = Blocking.run { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
         let player = Member(name: "Player")
         let watcher = Member(name: "Watcher", spectator: true)
         room.join(player, name: "Player", token: nil, lastSeq: nil, spectator: false)
@@ -120,8 +101,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // reading the members' frames: then take the snapshot again (a member can be ahead, never behind).
         var (seq, state) = (0, JSONValue.null)
         for attempt in 0..<5 {
-            wait { await room.settled() }
-            (seq, state) = wait { await room.snapshot() }
+            Blocking.run { await room.settled() }
+            (seq, state) = Blocking.run { await room.snapshot() }
             for member in table.members { member.catchUp() }
             let ahead = table.members.contains { $0.you != nil && $0.seq > seq }
             if !ahead || attempt == 4 { break }

@@ -57,7 +57,7 @@ var targets: [Target] = [
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
-    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime"]),
+    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime"], exclude: ["Fixtures"]),
     .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
 ]
 

@@ -51,13 +51,7 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     /// Starts the executor's thread; it runs for the life of the process.
     public convenience init(name: String = "rooms") {
         self.init(name: name, hosted: false)
-        let box = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            let executor = Unmanaged<ThreadExecutor>.fromOpaque(argument!).takeRetainedValue()
-            executor.run()
-            return nil
-        }, box)
-        precondition(result == 0, "pthread_create failed: \(result)")
+        thread = ProcessThread.start { self.run() }
     }
 
     /// An executor without a thread: `attach(to:)` a host, which calls `runPending()` on its own thread. Work

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Runtime
 import Synchronization
 
 /// Event loops, one thread each: what a server listens with, and what a client (the bots) connects with.
@@ -28,18 +29,7 @@ public final class EventLoopGroup: Sendable {
 
     /// Starts one thread per loop.
     public func start() {
-        var started: [pthread_t] = []
-        for loop in loops {
-            let box = Unmanaged.passRetained(loop).toOpaque()
-            var thread = pthread_t()
-            let result = pthread_create(&thread, nil, { argument in
-                let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, box)
-            precondition(result == 0, "pthread_create failed: \(result)")
-            started.append(thread)
-        }
+        let started = loops.map { loop in ProcessThread.start { loop.run() } }
         threads.withLock { $0 = started }
     }
 

@@ -128,18 +128,9 @@ public struct StaticFiles: Sendable {
         }
     }
 
+    /// The file's `size` bytes, or nil when it cannot be read whole (it shrank, or went away, since `stat`).
     private static func readFile(_ path: String, size: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, size - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            offset += n
-        }
+        guard let bytes = try? Syscall.readFile(path, limit: size), bytes.count == size else { return nil }
         return bytes
     }
 

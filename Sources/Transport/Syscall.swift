@@ -162,6 +162,26 @@ enum Syscall {
         Log.error("\(error)")
     }
 
+    // MARK: Files
+
+    /// The bytes of a small regular file (a static asset, a `/proc` entry), read to its end or to `limit` bytes.
+    static func readFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
+        let fd = try retryingEINTR("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let start = count
+            let n = try retryingEINTR("read") {
+                bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, limit - start) }
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
     // MARK: epoll and eventfd
 
     static func epollCreate() throws(SystemError) -> Int32 {

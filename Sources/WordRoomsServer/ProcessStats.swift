@@ -21,13 +21,8 @@ public struct ProcessStats: Sendable {
 
     /// Second field of /proc/self/statm, in pages.
     private static func residentBytes() -> Int {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard n > 0 else { return 0 }
-        let fields = buffer[..<n].split(separator: UInt8(ascii: " "))
+        guard let statm = ProcessFiles.read("/proc/self/statm", limit: 128) else { return 0 }
+        let fields = statm.split(separator: UInt8(ascii: " "))
         guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }

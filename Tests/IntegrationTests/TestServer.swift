@@ -25,8 +25,14 @@ func withServer(
     options.threads = 2
     options.maxMessageBytes = maxMessageBytes
     adjust(&options)
+    // Test clients answer pings only when the test reads them. On a starved machine (a full parallel run next to
+    // other builds) a test can go unread past ping + pong timeout (50 s) and be dropped by design, so the servers
+    // of these tests ping after ten minutes of silence unless a test sets its own heartbeat.
     let server = try WordRoomsServer(options: options, rooms: rooms, limits: limits, seed: nil, clock: clock,
-                                     transport: configure)
+                                     transport: { configuration in
+                                         configuration.pingIntervalSeconds = 600
+                                         configure(&configuration)
+                                     })
     // Shutting down blocks while clients finish their close handshakes: not on a cooperative-pool thread either.
     try await onThread {
         defer { server.shutdown() }

@@ -28,6 +28,10 @@ var targets: [Target] = [
     // The process runtime shared by every module below: the one clock and the serial thread executors that run rooms,
     // the journal and the Redis client.
     .target(name: "Runtime", swiftSettings: hotPath),
+    // The OS zlib (Debian: zlib1g-dev), for permessage-deflate; `.ci/run` installs it where it is missing.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    // Raw deflate streams for RFC 7692: a compressor and a bounded decompressor over zlib. Knows nothing of frames.
+    .target(name: "Deflate", dependencies: ["CZlib"], swiftSettings: hotPath),
     // Linux headers Swift's Glibc module leaves out (epoll, eventfd).
     .target(name: "CLinux"),
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
@@ -59,6 +63,7 @@ var targets: [Target] = [
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime"], exclude: ["Fixtures"]),
     .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
+    .testTarget(name: "DeflateTests", dependencies: ["Deflate"]),
 ]
 
 if fuzzing {
@@ -66,6 +71,7 @@ if fuzzing {
         ("FuzzFrameParser", ["WebSocket", "WebSocketTestSupport"]),
         ("FuzzHandshake", ["WebSocket"]),
         ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "Runtime"]),
+        ("FuzzDeflate", ["WebSocket", "Deflate"]),
     ]
     for (name, dependencies) in fuzzTargets {
         products.append(.executable(name: name, targets: [name]))

@@ -10,7 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 
 # target name -> seed corpus directory
-declare -A corpora=([FuzzFrameParser]=frames [FuzzHandshake]=handshake [FuzzRoomMessages]=room-messages)
+declare -A corpora=([FuzzFrameParser]=frames [FuzzHandshake]=handshake [FuzzRoomMessages]=room-messages [FuzzDeflate]=deflate)
 scratch=".build/fuzz"
 artifacts="$root/Tests/Fuzz/artifacts"
 mkdir -p "$artifacts"
@@ -18,7 +18,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 status=0
-for target in ${WORDROOMS_FUZZ_TARGETS:-FuzzFrameParser FuzzHandshake FuzzRoomMessages}; do
+for target in ${WORDROOMS_FUZZ_TARGETS:-FuzzFrameParser FuzzHandshake FuzzRoomMessages FuzzDeflate}; do
     WORDROOMS_FUZZ=1 swift build -c debug --sanitize=fuzzer --product "$target" --scratch-path "$scratch" \
         > "$work/$target.build.log" 2>&1 || {
         cat "$work/$target.build.log"

@@ -306,7 +306,10 @@ def run(suite, args):
             for name, score in game["scores"].items():
                 assert score <= top
         wins = {row["name"]: int(row["record"].split(" ")[0]) for row in rows}
-        expected_wins = {name: sum(1 for game in (first, second) if game["scores"].get(name, 0) == max(game["scores"].values()))
+        # A game's top scorers win it, ties included; a game nobody scored in has no winner.
+        expected_wins = {name: sum(1 for game in (first, second)
+                                   if max(game["scores"].values()) > 0
+                                   and game["scores"].get(name, 0) == max(game["scores"].values()))
                          for name in expected}
         assert wins == expected_wins, (wins, expected_wins)
         assert rows[0]["rank"] == 1

@@ -35,7 +35,7 @@ var targets: [Target] = [
     // Linux headers Swift's Glibc module leaves out (epoll, eventfd).
     .target(name: "CLinux"),
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
-    .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime"], swiftSettings: hotPath),
+    .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime", "Deflate"], swiftSettings: hotPath),
     // Game rules and word lists. Knows nothing of sockets.
     .target(name: "WordGames", resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.

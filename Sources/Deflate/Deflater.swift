@@ -38,6 +38,18 @@ public final class Deflater {
 
     /// One message's compressed payload, without the sync flush's tail.
     public func compress(_ message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { compress($0) }
+    }
+
+    /// Empties the window: what is compressed next refers to nothing before it, so a receiver whose window
+    /// holds other bytes (or none) inflates it. This is what a full flush (`Z_FULL_FLUSH`) does to the
+    /// compressor's history, without writing anything.
+    public func restart() {
+        deflateReset(stream)
+    }
+
+    /// One message's compressed payload, without the sync flush's tail.
+    public func compress(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         // zlib writes nothing for a flush with no new input after an earlier flush. The message is then one empty
         // stored block's first byte (RFC 7692 §7.2.3.6): the stream is byte-aligned after every message.
         guard !message.isEmpty else {
@@ -46,7 +58,8 @@ public final class Deflater {
         }
         var output = [UInt8](repeating: 0, count: message.count / 2 + 64)
         var produced = 0
-        message.withUnsafeBufferPointer { input in
+        do {
+            let input = message.assumingMemoryBound(to: UInt8.self)
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
             stream.pointee.avail_in = UInt32(input.count)
             while true {

@@ -9,4 +9,17 @@ public protocol ClientLink: Sendable {
     func send(_ message: ServerMessage)
     /// Closes the connection, saying why.
     func close(_ reason: CloseReason)
+    /// Queues a message that is not part of the room's broadcast stream now (a patch replayed to a resuming
+    /// member): the transport sends its plain form.
+    func sendOutsideStream(_ message: ServerMessage)
+    /// Whether this client reads the room's broadcasts as a `BroadcastStream` (it negotiated compression).
+    var followsBroadcastStream: Bool { get }
+}
+
+extension ClientLink {
+    public func sendOutsideStream(_ message: ServerMessage) {
+        send(message)
+    }
+
+    public var followsBroadcastStream: Bool { false }
 }

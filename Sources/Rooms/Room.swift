@@ -58,6 +58,11 @@ public actor Room {
         set { stateBuilder.restore(newValue) }
     }
     private var history: PatchHistory
+    /// Makes the room's broadcast stream the first time a member follows one; nil when the server has none.
+    private let makeBroadcastStream: (@Sendable () -> any BroadcastStream)?
+    private var broadcastStream: (any BroadcastStream)?
+    /// A member joined or resumed: the next broadcast restarts the stream, so the newcomer can read on from it.
+    private var broadcastStreamRestart = false
     /// When the room became empty (nobody connected), for disposal after the grace period.
     var emptySince: Double?
     private var timer: UInt64?
@@ -104,8 +109,10 @@ public actor Room {
 
     init(code: RoomCode, game: any RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
          registry: RoomRegistry, executor: ThreadExecutor, timers: (any TimerScheduler)? = nil, seed: UInt64,
-         clock: @escaping @Sendable () -> Double, fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil) {
+         clock: @escaping @Sendable () -> Double, fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil,
+         broadcastStreams: (@Sendable () -> any BroadcastStream)? = nil) {
         self.fanout = fanout
+        self.makeBroadcastStream = broadcastStreams
         self.journal = journal
         self.code = code
         self.kind = game.kind
@@ -282,6 +289,7 @@ public actor Room {
         emptySince = nil
         publish(now: now, except: link.id)
         link.send(welcome(member, state: state))
+        if link.followsBroadcastStream { broadcastStreamRestart = true }
         return true
     }
 
@@ -315,10 +323,11 @@ public actor Room {
         // The resumer first gets what it missed (or the whole state), then the change its return causes.
         if let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
             link.send(welcome(members[index], state: nil, seq: lastSeq))
-            for message in missed { link.send(message) }
+            for message in missed { link.sendOutsideStream(message) }
         } else {
             link.send(welcome(members[index], state: state))
         }
+        if link.followsBroadcastStream { broadcastStreamRestart = true }
         publish(now: now)
     }
 
@@ -572,6 +581,7 @@ public actor Room {
         guard !operations.isEmpty else { return }
         seq += 1
         let message = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
+        encodeInStream(message, except: except)
         history.append(message, seq: seq)
         journal?.roomChanged(self)
         for index in members.indices {
@@ -580,6 +590,26 @@ public actor Room {
             }
         }
         reportSummary()
+    }
+
+    /// Hands a broadcast to the room's stream when some recipient follows it (the stream is made then, so rooms
+    /// of players who negotiated no compression never pay for one).
+    private func encodeInStream(_ message: ServerMessage, except: UInt64?) {
+        guard let makeBroadcastStream else { return }
+        var followed = false
+        for index in members.indices {
+            if let link = members[index].link, link.id != except, link.followsBroadcastStream {
+                followed = true
+                break
+            }
+        }
+        guard followed else { return }
+        if broadcastStream == nil {
+            broadcastStream = makeBroadcastStream()
+            broadcastStreamRestart = true
+        }
+        broadcastStream?.append(message, restart: broadcastStreamRestart)
+        broadcastStreamRestart = false
     }
 
     /// The member with id `id`.

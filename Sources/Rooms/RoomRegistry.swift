@@ -27,6 +27,8 @@ public actor RoomRegistry {
     private let clock: @Sendable () -> Double
     /// The timers of the registry and its rooms; nil for each one's own executor (tests pass a manual clock's).
     private let timers: (any TimerScheduler)?
+    /// Makes each room's broadcast stream (the server's shared deflate context); nil: no stream.
+    private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
     private var random: SplitMix64
     private var rooms: [RoomCode: Room] = [:]
     private var summaries: [RoomCode: RoomSummary] = [:]
@@ -45,11 +47,14 @@ public actor RoomRegistry {
     ///   - clock: the time rooms read (seconds since 1970 by default).
     ///   - timers: what wakes rooms for their deadlines and the registry for lobby updates; by default the
     ///     executor each runs on. Tests pass `ManualTimers`, whose time also drives `clock`, to move time by hand.
+    ///   - broadcastStreams: makes a room's `BroadcastStream`, the first time one of its members follows it.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
                 shard: Int? = nil, executors: ThreadExecutorPool = ThreadExecutorPool(threads: 1),
                 journal: RoomJournal? = nil,
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
-                timers: (any TimerScheduler)? = nil) {
+                timers: (any TimerScheduler)? = nil,
+                broadcastStreams: (@Sendable () -> any BroadcastStream)? = nil) {
+        self.broadcastStreams = broadcastStreams
         self.executors = executors
         self.executor = executors.executors[0]
         self.shard = shard
@@ -79,8 +84,7 @@ public actor RoomRegistry {
         let game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
         let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
                         registry: self, executor: executors.next(), timers: timers, seed: random.next(), clock: clock,
-                        fanout: fanout,
-                        journal: journal)
+                        fanout: fanout, journal: journal, broadcastStreams: broadcastStreams)
         rooms[code] = room
         roomsCreated += 1
         room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false, client: client)
@@ -109,7 +113,8 @@ public actor RoomRegistry {
             }
             let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
                             configuration: configuration, registry: self, executor: executors.next(),
-                            timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal)
+                            timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal,
+                            broadcastStreams: broadcastStreams)
             let now = clock()
             let ok: Bool = await withCheckedContinuation { continuation in
                 room.executor.execute {

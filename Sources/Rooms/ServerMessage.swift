@@ -19,6 +19,11 @@ public final class ServerMessage: @unchecked Sendable {
     /// `@unchecked Sendable`.
     private var wire: [UInt8] = []
 
+    /// The message as encoded by its room's `BroadcastStream` (the server's compressed frame), or nil when it
+    /// is not a stream message. Set once, on the room's executor, before the message is handed to any link
+    /// (that hand-off, through a queue, publishes it to other threads); never changed after.
+    public var streamForm: (any AnyObject & Sendable)?
+
     private static let empty: UInt8 = 0
     private static let storing: UInt8 = 1
     private static let stored: UInt8 = 2

@@ -35,6 +35,10 @@ public final class Connection {
     public var context: AnyObject?
     /// A client's `Sec-WebSocket-Key` until the server's 101 arrives.
     var clientKey: String?
+    /// permessage-deflate state, when it was negotiated (RFC 7692).
+    var compression: ConnectionCompression?
+    /// A client's permessage-deflate offer, until the server's 101 arrives.
+    var clientCompression: ClientCompression?
 
     init(fd: Int32, generation: UInt32, loop: EventLoop, peer: SocketAddress, machine: ConnectionMachine) {
         self.fd = fd
@@ -75,6 +79,34 @@ public final class Connection {
         send(.binary, payload: data)
     }
 
+    /// Whether permessage-deflate was negotiated on this connection.
+    public var isCompressed: Bool { compression != nil }
+
+    /// Whether this connection can take a shared stream's compressed messages (`WebSocketCompression
+    /// .sharedStreams` was negotiated and the peer keeps its window).
+    public var takesSharedStreams: Bool {
+        guard let compression, case .sharedStreams = compression.mode else { return false }
+        return !compression.ownResets
+    }
+
+    /// Queues a message of a shared deflate stream: compressed when this connection is in step with the stream,
+    /// plain otherwise (the rule is `DeflateStream`'s). Server connections only.
+    public func send(_ frame: StreamFrame) {
+        guard isOpen else { return }
+        precondition(!isClient, "stream frames are server frames")
+        loop.counters.messagesOut += 1
+        if let compression, frame.isCompressed {
+            if compression.takesCompressed(frame) {
+                outbound.append(shared: frame.compressed)
+                loop.markDirty(self)
+                return
+            }
+            if takesSharedStreams { frame.restartRequest.raise() }
+        }
+        outbound.append(shared: frame.plain)
+        loop.markDirty(self)
+    }
+
     /// Queues an already encoded frame (from `FrameEncoder`) without copying it: the way to broadcast.
     /// Server connections only: a client must mask each frame with its own key.
     public func send(frame: [UInt8]) {
@@ -98,8 +130,18 @@ public final class Connection {
         // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
         let key = isClient ? loop.maskingKeys.next() : nil
         loop.counters.messagesOut += 1
-        outbound.appendOwned(pool: loop.pool) { buffer in
-            FrameEncoder.append(opcode, payload: payload, maskingKey: key, to: &buffer)
+        if let deflater = compression?.ownDeflater() {
+            // RFC 7692 §7.2.1: compressed with our context (kept or reset as agreed), RSV1 on its one frame.
+            let compressed = deflater.compress(payload)
+            outbound.appendOwned(pool: loop.pool) { buffer in
+                compressed.withUnsafeBytes {
+                    FrameEncoder.append(opcode, payload: $0, compressed: true, maskingKey: key, to: &buffer)
+                }
+            }
+        } else {
+            outbound.appendOwned(pool: loop.pool) { buffer in
+                FrameEncoder.append(opcode, payload: payload, maskingKey: key, to: &buffer)
+            }
         }
         loop.markDirty(self)
     }
@@ -144,6 +186,11 @@ public struct ConnectionHandle: Sendable, Hashable {
     /// Queues an encoded frame to this connection.
     public func send(frame: [UInt8]) {
         loop.submit(.send(fd: fd, generation: generation, frame: frame))
+    }
+
+    /// Queues a message of a shared deflate stream (see `Connection.send(_: StreamFrame)`).
+    public func send(_ frame: StreamFrame) {
+        loop.submit(.sendStream(fd: fd, generation: generation, frame: frame))
     }
 
     /// Closes the connection with `code`.

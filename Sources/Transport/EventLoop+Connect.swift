@@ -9,10 +9,13 @@ import WebSocket
 extension EventLoop {
     /// Opens a client WebSocket connection; `endpoint` hears `didOpen`, messages and `didClose`, or
     /// `connectionFailed`. Callable from any thread.
+    ///
+    /// - Parameter compression: offer permessage-deflate (RFC 7692) with this compressor size; when the server
+    ///   accepts, messages are compressed both ways as agreed.
     public func connect(address: String, port: Int, path: String, hostHeader: String,
-                        endpoint: any WebSocketEndpoint) {
+                        endpoint: any WebSocketEndpoint, compression: ClientCompression? = nil) {
         submit(.connect(ClientConnection(address: address, port: port, path: path, hostHeader: hostHeader,
-                                         endpoint: endpoint)))
+                                         endpoint: endpoint, compression: compression)))
     }
 
     func startConnecting(_ request: ClientConnection) {
@@ -44,8 +47,10 @@ extension EventLoop {
         connection.endpoint = request.endpoint
         let key = WebSocketHandshake.randomKey()
         connection.clientKey = key
+        connection.clientCompression = request.compression
+        let extensions = request.compression.map { [("Sec-WebSocket-Extensions", $0.offer.headerValue)] } ?? []
         connection.outbound.append(shared: WebSocketHandshake.clientRequest(
-            host: request.hostHeader, path: request.path, key: key))
+            host: request.hostHeader, path: request.path, key: key, extraHeaders: extensions))
         connection.wantsWritable = true
         guard watch(connection, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue) else {
             request.endpoint.connectionFailed(reason: "epoll cannot watch the socket")
@@ -67,20 +72,28 @@ extension EventLoop {
 
     /// Checks what arrived of the server's answer; opens the WebSocket once a valid 101 is complete.
     func finishClientHandshake(_ connection: Connection) {
+        let offered = connection.clientCompression
         let result = connection.inbound.withUnsafeBytes { bytes in
             Result { () throws(WebSocketHandshake.HandshakeError) in
-                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientKey ?? "")
+                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientKey ?? "",
+                                                              offeredDeflate: offered?.offer)
             }
         }
         switch result {
         case .success(nil):
             return
-        case .success(let length?):
-            var rest = Array(connection.inbound[length...])
+        case .success(let acceptance?):
+            var rest = Array(connection.inbound[acceptance.length...])
             connection.inbound = []
             connection.clientKey = nil
+            connection.clientCompression = nil
             guard let endpoint = connection.endpoint else { return }
-            connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes)
+            if let agreed = acceptance.deflate, let offered {
+                counters.compressedConnections += 1
+                connection.compression = ConnectionCompression(client: agreed, options: offered)
+            }
+            connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes,
+                                                  compression: acceptance.deflate != nil)
             run(connection.machine.clientHandshakeCompleted(), on: connection)
             endpoint.didOpen(connection, request: HTTPRequestHead(method: "GET", target: "/", headers: []))
             if !rest.isEmpty, connection.machine.isOpen {

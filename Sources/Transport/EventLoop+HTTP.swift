@@ -100,6 +100,24 @@ extension EventLoop {
         run(connection.machine.finish(with: bytes, now: nowMillis, timeouts: timeouts), on: connection)
     }
 
+    /// The permessage-deflate agreement for an upgrade request, if the endpoint uses compression and the client
+    /// made an acceptable offer (RFC 7692 §5.1). A header that does not parse declines every offer: the server
+    /// may always go on without the extension.
+    static func negotiateCompression(_ request: HTTPRequestHead,
+                                     _ compression: WebSocketCompression) -> PerMessageDeflate.Agreement? {
+        guard compression != .off, let offers = try? ExtensionOffer.offers(in: request), !offers.isEmpty else {
+            return nil
+        }
+        switch compression {
+        case .off:
+            return nil
+        case .perConnection:
+            return PerMessageDeflate.accept(offers, resetClientContext: false)
+        case .sharedStreams(let windowBits):
+            return PerMessageDeflate.accept(offers, resetClientContext: true, serverWindowBits: windowBits)
+        }
+    }
+
     private func upgrade(_ connection: Connection, request: HTTPRequestHead, leftover: UnsafeMutableRawBufferPointer) {
         guard !isShuttingDown else {
             counters.handshakeFailures += 1
@@ -116,12 +134,18 @@ extension EventLoop {
             finish(connection, with: .text("No WebSocket endpoint at \(request.path).", status: 404))
             return
         }
-        switch WebSocketHandshake.serverResponse(to: request) {
+        let agreement = Self.negotiateCompression(request, endpoint.compression)
+        switch WebSocketHandshake.serverResponse(to: request, extensions: agreement?.response.headerValue) {
         case .reject(let response, _):
             counters.handshakeFailures += 1
             finish(connection, with: response)
         case .accept(let response):
-            connection.session = WebSocketSession(role: .server, maxMessageBytes: endpoint.maxMessageBytes)
+            connection.session = WebSocketSession(role: .server, maxMessageBytes: endpoint.maxMessageBytes,
+                                                  compression: agreement != nil)
+            if let agreement {
+                counters.compressedConnections += 1
+                connection.compression = ConnectionCompression(server: agreement, mode: endpoint.compression)
+            }
             connection.endpoint = endpoint
             connection.inbound = []
             // Room for a reply as big as the largest message accepted, on top of the normal allowance.

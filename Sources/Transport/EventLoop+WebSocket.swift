@@ -10,7 +10,8 @@ extension EventLoop {
     func receiveFrames(_ bytes: UnsafeMutableRawBufferPointer, on connection: Connection) {
         guard connection.session != nil else { return }
         var ended = false
-        connection.session!.receive(bytes) { action in
+        let inflater = connection.compression?.inflater(on: self)
+        connection.session!.receive(bytes, inflater: inflater) { action in
             switch action {
             case .deliverText(let text):
                 counters.messagesIn += 1

@@ -39,6 +39,11 @@ public final class EventLoop: @unchecked Sendable {
     var nextGeneration: UInt32 = 0
     let pool = BufferPool()
     let maskingKeys = MaskingKeys()
+    /// Inflates the compressed messages of every connection whose peer resets its context after each message
+    /// (RFC 7692 `*_no_context_takeover`): such a message needs no earlier window, so one inflater (made on
+    /// first use, a 15-bit window) serves them all, one message at a time, on this thread.
+    private(set) lazy var sharedInflater: LoopInflater? =
+        try? LoopInflater(windowBits: 15, resetsContext: true, maxRatio: configuration.maxInflateRatio)
     private let readBuffer: UnsafeMutableRawBufferPointer
     let iovecs: UnsafeMutablePointer<iovec>
     /// Connections with output queued during the current event, and the batch being flushed.
@@ -91,7 +96,7 @@ public final class EventLoop: @unchecked Sendable {
     func submit(_ task: LoopTask) {
         if isCurrentThread {
             switch task {
-            case .send, .broadcast:
+            case .send, .broadcast, .sendStream:
                 // A frame for a connection of this loop, from work this loop runs (a room hosted here): queued to
                 // the connection right away rather than through the task list, which would only copy it twice.
                 // Closes and the rest still wait their turn, so a room's "send, then close" keeps its order.
@@ -300,6 +305,8 @@ public final class EventLoop: @unchecked Sendable {
             for (fd, generation) in targets {
                 connections.lookup(fd, generation)?.send(frame: frame)
             }
+        case .sendStream(let fd, let generation, let frame):
+            connections.lookup(fd, generation)?.send(frame)
         case .close(let fd, let generation, let code, let reason):
             if let connection = connections.lookup(fd, generation) {
                 run(connection.machine.close(code: code, reason: reason, now: nowMillis, timeouts: timeouts),

@@ -4,6 +4,7 @@ import WebSocket
 enum LoopTask: Sendable {
     case send(fd: Int32, generation: UInt32, frame: [UInt8])
     case broadcast(frame: [UInt8], targets: [(Int32, UInt32)])
+    case sendStream(fd: Int32, generation: UInt32, frame: StreamFrame)
     case close(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
     case httpResponse(fd: Int32, generation: UInt32, response: HTTPResponse, keepAlive: Bool, headOnly: Bool)
     case run(@Sendable (EventLoop) -> Void)
@@ -18,4 +19,5 @@ struct ClientConnection: Sendable {
     let path: String
     let hostHeader: String
     let endpoint: any WebSocketEndpoint
+    let compression: ClientCompression?
 }

@@ -19,6 +19,10 @@ public struct TransportConfiguration: Sendable {
     public var closeTimeoutSeconds: Double = 3
     /// Bytes a connection may have waiting to be written; a consumer that falls further behind is closed.
     public var maxOutboundBytes: Int = 4 << 20
+    /// A compressed message may inflate to at most this many times its size on the wire (beyond the first
+    /// 64 KiB, which pass whatever the ratio), besides the message-size cap: bounds the work a deflate bomb
+    /// buys. Deflate's own limit is about 1032:1; real text and JSON stay far below 100:1.
+    public var maxInflateRatio = 256
     /// Open connections the server takes in all; beyond it new ones get `503` and are closed, instead of the
     /// accept loop failing on a lack of descriptors. 0 derives it from the open-files limit.
     public var maxConnections = 0

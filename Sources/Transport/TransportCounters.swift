@@ -9,6 +9,8 @@ public struct TransportCounters: Sendable {
     public var httpRequests = 0
     public var badRequests = 0
     public var upgrades = 0
+    /// Upgrades that negotiated permessage-deflate (RFC 7692).
+    public var compressedConnections = 0
     public var handshakeFailures = 0
     public var requestTimeouts = 0
     public var pingTimeouts = 0
@@ -31,7 +33,7 @@ public struct TransportCounters: Sendable {
     /// Adds another loop's counts to these.
     public mutating func add(_ other: TransportCounters) {
         let sums: [WritableKeyPath<TransportCounters, Int>] = [
-            \.accepted, \.acceptFailures, \.connectionsRefused, \.httpRequests, \.badRequests, \.upgrades,
+            \.accepted, \.acceptFailures, \.connectionsRefused, \.httpRequests, \.badRequests, \.upgrades, \.compressedConnections,
             \.handshakeFailures, \.requestTimeouts, \.pingTimeouts, \.slowConsumers, \.messagesIn, \.messagesOut,
             \.bytesIn, \.bytesOut, \.openConnections,
         ]

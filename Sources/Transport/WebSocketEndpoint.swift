@@ -5,8 +5,12 @@ import WebSocket
 /// All methods are called on the event-loop thread that owns the connection, in the order things happened on
 /// the wire. They must not block: hand work to actors and send results back through `Connection.handle`.
 public protocol WebSocketEndpoint: Sendable {
-    /// Largest message accepted; a bigger one closes the connection with 1009 (RFC 6455 §7.4.1).
+    /// Largest message accepted; a bigger one closes the connection with 1009 (RFC 6455 §7.4.1). For a
+    /// compressed message this is its inflated size.
     var maxMessageBytes: Int { get }
+
+    /// Whether and how permessage-deflate is negotiated on this path (RFC 7692); `.off` unless said.
+    var compression: WebSocketCompression { get }
 
     /// The opening handshake succeeded; the 101 response is queued.
     func didOpen(_ connection: Connection, request: HTTPRequestHead)
@@ -27,6 +31,8 @@ public protocol WebSocketEndpoint: Sendable {
 
 extension WebSocketEndpoint {
     public func connectionFailed(reason: String) {}
+
+    public var compression: WebSocketCompression { .off }
 }
 
 /// Routes requests to endpoints and answers plain HTTP. Called on event-loop threads; must not block.

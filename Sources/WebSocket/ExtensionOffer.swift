@@ -43,6 +43,12 @@ public struct ExtensionOffer: Sendable, Hashable {
         return offers
     }
 
+    /// Every offer of a request's `Sec-WebSocket-Extensions` headers, in order (empty when it has none).
+    public static func offers(in head: HTTPRequestHead) throws(ParseError) -> [ExtensionOffer] {
+        try parse(head.headers.filter { HTTPHead.equalsIgnoringCase($0.name, "sec-websocket-extensions") }
+            .map(\.value))
+    }
+
     public static func == (lhs: ExtensionOffer, rhs: ExtensionOffer) -> Bool {
         lhs.name == rhs.name && lhs.parameters.elementsEqual(rhs.parameters) { $0.name == $1.name && $0.value == $1.value }
     }

@@ -12,6 +12,8 @@ public enum FrameEncoder {
     static let max16BitLength = 0xFFFF
     /// RFC 6455 §5.5: the payload limit of every control frame, close frames included.
     public static let maxControlPayloadLength = 125
+    /// RFC 7692 §6: the first header byte's RSV1 bit marks a compressed message.
+    public static let rsv1: UInt8 = 0x40
 
     /// The header length of a frame, from the length form it needs and whether it carries a masking key.
     ///
@@ -34,22 +36,25 @@ public enum FrameEncoder {
 
     /// Writes a frame header.
     ///
-    /// RFC 6455 §5.2: the length uses the shortest of the three forms, and RSV1-3 stay 0 (no extensions).
+    /// RFC 6455 §5.2: the length uses the shortest of the three forms; RSV2 and RSV3 stay 0, and RSV1 is set only
+    /// on the first frame of a compressed message (RFC 7692 §6).
     ///
     /// - Parameters:
     ///   - opcode: the frame's opcode.
     ///   - fin: whether this is the final fragment of its message.
+    ///   - compressed: sets RSV1, "Per-Message Compressed" (RFC 7692 §6); only on a data message's first frame.
     ///   - payloadLength: the payload size in bytes (not negative).
     ///   - maskingKey: the key when the frame is masked (every client frame, §5.3); its big-endian bytes go on
     ///     the wire.
     ///   - destination: room for the header; `maxHeaderLength` bytes always suffice.
     /// - Returns: the number of bytes written, `headerLength(payloadLength:masked:)`.
     @discardableResult
-    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool, payloadLength: Int,
+    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool, compressed: Bool = false, payloadLength: Int,
                                    maskingKey: UInt32?, to destination: UnsafeMutableRawPointer) -> Int {
         precondition(payloadLength >= 0, "negative payload length")
+        precondition(!compressed || (opcode == .text || opcode == .binary), "RSV1 only starts a data message")
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
-        destination.storeBytes(of: (fin ? 0x80 : 0) | opcode.rawValue, as: UInt8.self)
+        destination.storeBytes(of: (fin ? 0x80 : 0) | (compressed ? rsv1 : 0) | opcode.rawValue, as: UInt8.self)
         var length: Int
         if payloadLength <= maxShortLength {
             destination.storeBytes(of: maskBit | UInt8(truncatingIfNeeded: payloadLength), toByteOffset: 1,
@@ -78,12 +83,14 @@ public enum FrameEncoder {
     ///   - opcode: the frame's opcode.
     ///   - payload: the payload; copied, never modified.
     ///   - fin: false for all but the last fragment of a fragmented message (RFC 6455 §5.4).
+    ///   - compressed: the payload is a compressed message (RFC 7692 §6: RSV1 set).
     ///   - maskingKey: required for client frames (RFC 6455 §5.3), absent for server frames.
     /// - Returns: the bytes to write.
     public static func encode(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer,
-                              fin: Bool = true, maskingKey: UInt32? = nil) -> [UInt8] {
+                              fin: Bool = true, compressed: Bool = false, maskingKey: UInt32? = nil) -> [UInt8] {
         let count = payload.count
-        return build(opcode, fin: fin, payloadLength: count, maskingKey: maskingKey) { destination in
+        return build(opcode, fin: fin, compressed: compressed, payloadLength: count,
+                     maskingKey: maskingKey) { destination in
             if count > 0 {
                 destination.baseAddress!.copyMemory(from: payload.baseAddress!, byteCount: count)
             }
@@ -96,17 +103,20 @@ public enum FrameEncoder {
     ///   - opcode: the frame's opcode.
     ///   - payload: the payload bytes.
     ///   - fin: false for all but the last fragment of a fragmented message (RFC 6455 §5.4).
+    ///   - compressed: the payload is a compressed message (RFC 7692 §6: RSV1 set).
     ///   - maskingKey: required for client frames (RFC 6455 §5.3), absent for server frames.
     /// - Returns: the bytes to write.
     public static func encode(_ opcode: WebSocketOpcode, payload: some Collection<UInt8>,
-                              fin: Bool = true, maskingKey: UInt32? = nil) -> [UInt8] {
+                              fin: Bool = true, compressed: Bool = false, maskingKey: UInt32? = nil) -> [UInt8] {
         if let frame = payload.withContiguousStorageIfAvailable({
-            encode(opcode, payload: UnsafeRawBufferPointer($0), fin: fin, maskingKey: maskingKey)
+            encode(opcode, payload: UnsafeRawBufferPointer($0), fin: fin, compressed: compressed,
+                   maskingKey: maskingKey)
         }) {
             return frame
         }
         let count = payload.count
-        return build(opcode, fin: fin, payloadLength: count, maskingKey: maskingKey) { destination in
+        return build(opcode, fin: fin, compressed: compressed, payloadLength: count,
+                     maskingKey: maskingKey) { destination in
             let typed = destination.bindMemory(to: UInt8.self)
             let (_, written) = typed.initialize(from: payload)
             precondition(written == count, "collection yielded a different number of bytes than its count")
@@ -164,12 +174,12 @@ public enum FrameEncoder {
     /// Allocates the frame once, writes the header, lets `fillPayload` write the payload right after it, and
     /// masks the payload in place.
     @inline(__always)
-    private static func build(_ opcode: WebSocketOpcode, fin: Bool, payloadLength: Int, maskingKey: UInt32?,
-                              fillPayload: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+    private static func build(_ opcode: WebSocketOpcode, fin: Bool, compressed: Bool = false, payloadLength: Int,
+                              maskingKey: UInt32?, fillPayload: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
         let total = headerLength(payloadLength: payloadLength, masked: maskingKey != nil) + payloadLength
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            let header = writeHeader(opcode: opcode, fin: fin, payloadLength: payloadLength,
+            let header = writeHeader(opcode: opcode, fin: fin, compressed: compressed, payloadLength: payloadLength,
                                      maskingKey: maskingKey, to: base)
             let payload = UnsafeMutableRawBufferPointer(start: base + header, count: payloadLength)
             fillPayload(payload)

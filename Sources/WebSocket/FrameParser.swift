@@ -18,12 +18,16 @@ public struct FrameParser: Sendable {
         public var maskingKey: UInt32?
         /// The payload length; at most `Int64.max` (§5.2), and at most 125 for control frames (§5.5).
         public var payloadLength: UInt64
+        /// RSV1, set on the first frame of a compressed message (RFC 7692 §6); only where it was negotiated.
+        public var compressed: Bool
 
-        public init(fin: Bool, opcode: WebSocketOpcode, maskingKey: UInt32?, payloadLength: UInt64) {
+        public init(fin: Bool, opcode: WebSocketOpcode, maskingKey: UInt32?, payloadLength: UInt64,
+                    compressed: Bool = false) {
             self.fin = fin
             self.opcode = opcode
             self.maskingKey = maskingKey
             self.payloadLength = payloadLength
+            self.compressed = compressed
         }
     }
 
@@ -53,12 +57,17 @@ public struct FrameParser: Sendable {
     private var masked = false
     /// Which end we are; decides which masking is required (RFC 6455 §5.1).
     public let role: WebSocketRole
+    /// permessage-deflate was negotiated, so RSV1 may start a data message (RFC 7692 §6).
+    public let allowsCompression: Bool
 
     /// A parser at a frame boundary.
     ///
-    /// - Parameter role: our role; a server requires masked frames, a client requires unmasked ones.
-    public init(role: WebSocketRole) {
+    /// - Parameters:
+    ///   - role: our role; a server requires masked frames, a client requires unmasked ones.
+    ///   - allowsCompression: whether permessage-deflate was negotiated; without it RSV1 fails the connection.
+    public init(role: WebSocketRole, allowsCompression: Bool = false) {
         self.role = role
+        self.allowsCompression = allowsCompression
     }
 
     /// Whether the parser is between frames with no partial header held, i.e. the bytes so far end exactly at
@@ -145,9 +154,13 @@ public struct FrameParser: Sendable {
     /// Checks what the first byte alone can violate.
     @inline(__always)
     private func validate(first: UInt8) throws(WebSocketError) {
-        // RFC 6455 §5.2: RSV1-3 MUST be 0 unless an extension defining them was negotiated; we negotiate none.
-        guard first & 0x70 == 0 else { throw .reservedBitsSet }
         let opcode = WebSocketOpcode(rawValue: first)
+        // RFC 6455 §5.2: RSV1-3 MUST be 0 unless an extension defining them was negotiated. permessage-deflate
+        // defines RSV1 alone, and only on the first frame of a data message (RFC 7692 §6, §6.1).
+        if first & 0x70 != 0 {
+            guard first & 0x70 == FrameEncoder.rsv1, allowsCompression else { throw .reservedBitsSet }
+            guard opcode == .text || opcode == .binary else { throw .misplacedCompressionBit }
+        }
         // RFC 6455 §5.2: a reserved opcode fails the connection.
         guard opcode.isDefined else { throw .unknownOpcode(opcode) }
         // RFC 6455 §5.5: control frames MUST NOT be fragmented.
@@ -196,6 +209,6 @@ public struct FrameParser: Sendable {
         }
         assert(position == length)
         return Header(fin: first & 0x80 != 0, opcode: WebSocketOpcode(rawValue: first), maskingKey: key,
-                      payloadLength: payloadLength)
+                      payloadLength: payloadLength, compressed: first & FrameEncoder.rsv1 != 0)
     }
 }

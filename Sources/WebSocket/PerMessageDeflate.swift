@@ -122,19 +122,26 @@ public enum PerMessageDeflate {
     /// - Parameters:
     ///   - offers: the client's offers in its order of preference.
     ///   - resetClientContext: whether to ask for `client_no_context_takeover` (a server may add it, §7.1.1.2).
+    ///   - serverWindowBits: the window the server means to compress with when the offer sets no limit; it is
+    ///     stated in the response (§7.1.2.1 allows that even when the offer did not ask), so the client's
+    ///     inflater can be that small. An offer's lower limit still wins.
     /// - Returns: the agreement, or nil to go on without the extension.
-    public static func accept(_ offers: [ExtensionOffer], resetClientContext: Bool) -> Agreement? {
+    public static func accept(_ offers: [ExtensionOffer], resetClientContext: Bool,
+                              serverWindowBits preferred: Int? = nil) -> Agreement? {
+        precondition(preferred.map { usableWindowBits.contains($0) } ?? true, "a window of 9 to 15 bits")
         for offer in offers where offer.name == name {
             guard let asked = try? Parameters(offer.parameters, forOffer: true) else { continue }
             var response = Parameters()
             response.serverNoContextTakeover = asked.serverNoContextTakeover
             response.clientNoContextTakeover = asked.clientNoContextTakeover || resetClientContext
-            var serverBits = 15
+            var serverBits = preferred ?? 15
             if case .bits(let limit) = asked.serverMaxWindowBits {
                 guard usableWindowBits.contains(limit) else { continue }
-                // §7.1.2.1: the response echoes the limit the server agrees to.
-                response.serverMaxWindowBits = .bits(limit)
-                serverBits = limit
+                // §7.1.2.1: the response echoes the limit the server agrees to (or a smaller one).
+                serverBits = min(limit, serverBits)
+                response.serverMaxWindowBits = .bits(serverBits)
+            } else if let preferred {
+                response.serverMaxWindowBits = .bits(preferred)
             }
             var clientBits = 15
             if case .bits(let limit) = asked.clientMaxWindowBits {

@@ -3,8 +3,12 @@
 /// `closeCode` is the single place where a failure is mapped to the status code of the close frame we send
 /// before dropping the connection (§7.1.7 "Fail the WebSocket Connection").
 public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// RFC 6455 §5.2: RSV1-3 MUST be 0 unless an extension defines them; we negotiate none.
+    /// RFC 6455 §5.2: RSV1-3 MUST be 0 unless a negotiated extension defines them (RSV1 is permessage-deflate's).
     case reservedBitsSet
+    /// RFC 7692 §6.1: RSV1 on a control frame or a continuation frame.
+    case misplacedCompressionBit
+    /// RFC 7692 §7.2.2: a compressed message that does not inflate (close 1007, the data is not consistent).
+    case invalidCompressedData
     /// RFC 6455 §5.2: a reserved opcode was received.
     case unknownOpcode(WebSocketOpcode)
     /// RFC 6455 §5.1: a server MUST close the connection on an unmasked client frame.
@@ -37,9 +41,9 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .messageTooBig:
             return .messageTooBig
-        case .invalidUTF8, .invalidCloseReason:
+        case .invalidUTF8, .invalidCloseReason, .invalidCompressedData:
             return .invalidPayload
-        case .reservedBitsSet, .unknownOpcode, .unmaskedClientFrame, .maskedServerFrame, .controlFrameTooLong,
+        case .reservedBitsSet, .misplacedCompressionBit, .unknownOpcode, .unmaskedClientFrame, .maskedServerFrame, .controlFrameTooLong,
              .fragmentedControlFrame, .payloadLengthOverflow, .unexpectedContinuation, .expectedContinuation,
              .closePayloadTooShort, .invalidCloseCode:
             return .protocolError
@@ -50,6 +54,8 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .reservedBitsSet: return "reserved bits set without a negotiated extension"
+        case .misplacedCompressionBit: return "RSV1 on a control or continuation frame"
+        case .invalidCompressedData: return "compressed message does not inflate"
         case .unknownOpcode(let opcode): return "unknown opcode \(opcode.rawValue)"
         case .unmaskedClientFrame: return "client frames must be masked"
         case .maskedServerFrame: return "server frames must not be masked"

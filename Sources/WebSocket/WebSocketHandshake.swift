@@ -35,12 +35,14 @@ public enum WebSocketHandshake {
     /// Validates an upgrade request (RFC 6455 §4.2.1) and builds the response (§4.2.2).
     ///
     /// Rejections: 405 with `Allow: GET` when the method is not GET; 426 with `Sec-WebSocket-Version: 13` when
-    /// the version is missing or not 13 (§4.2.2); 400 for anything else malformed. No extension or subprotocol
-    /// is negotiated.
+    /// the version is missing or not 13 (§4.2.2); 400 for anything else malformed. No subprotocol is
+    /// negotiated; the extensions are the caller's choice (`PerMessageDeflate.accept`).
     ///
-    /// - Parameter head: a parsed request head.
+    /// - Parameters:
+    ///   - head: a parsed request head.
+    ///   - extensions: the `Sec-WebSocket-Extensions` value agreed to (RFC 6455 §9.1), or nil for none.
     /// - Returns: the decision, with the bytes to write.
-    public static func serverResponse(to head: HTTPRequestHead) -> ServerDecision {
+    public static func serverResponse(to head: HTTPRequestHead, extensions: String? = nil) -> ServerDecision {
         func reject(_ status: Int, _ message: String, _ extraHeaders: [(String, String)] = []) -> ServerDecision {
             .reject(HTTPResponse.rejection(status: status, message: message, extraHeaders: extraHeaders),
                     status: status)
@@ -69,11 +71,14 @@ public enum WebSocketHandshake {
         guard keys.count == 1, let key = keys.first?.value, Base64.decode(key)?.count == keyByteCount else {
             return reject(400, "expected one Sec-WebSocket-Key of 16 base64-encoded bytes")
         }
-        let response = "HTTP/1.1 101 Switching Protocols\r\n"
+        var response = "HTTP/1.1 101 Switching Protocols\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n"
-            + "\r\n"
+        if let extensions {
+            response += "Sec-WebSocket-Extensions: \(extensions)\r\n"
+        }
+        response += "\r\n"
         return .accept(Array(response.utf8))
     }
 
@@ -125,6 +130,48 @@ public enum WebSocketHandshake {
         case invalidAccept
         /// The server named an extension we did not ask for.
         case unexpectedExtension
+        /// The server's permessage-deflate response breaks RFC 7692 §7.1 (the client must fail, §5); says how.
+        case invalidExtension(String)
+    }
+
+    /// A valid 101: where the frames start, and the permessage-deflate parameters the server agreed to.
+    public struct ServerAcceptance: Sendable, Hashable {
+        /// The response head's length: frames start right after it.
+        public var length: Int
+        /// The agreed parameters when the server accepted the offer, nil when it declined (or none was made).
+        public var deflate: PerMessageDeflate.Parameters?
+    }
+
+    /// Validates the server's response to `clientRequest` (RFC 6455 §4.1), with the extension check of RFC 7692 §5.
+    ///
+    /// - Parameters:
+    ///   - bytes: received bytes; frames may follow the head.
+    ///   - key: the key sent in the request.
+    ///   - offeredDeflate: the parameters of the one permessage-deflate offer sent, or nil when none was.
+    /// - Returns: nil when the head is incomplete; else where frames start and what was agreed.
+    /// - Throws: as `validateServerResponse(_:key:)`, and `invalidExtension` / `unexpectedExtension` when the
+    ///   extension response must fail the connection.
+    public static func validateServerResponse(_ bytes: UnsafeRawBufferPointer, key: String,
+                                              offeredDeflate: PerMessageDeflate.Parameters?)
+        throws(HandshakeError) -> ServerAcceptance?
+    {
+        guard let (length, headers) = try validateHead(bytes, key: key) else { return nil }
+        let values = headers.filter { HTTPHead.equalsIgnoringCase($0.name, "sec-websocket-extensions") }.map(\.value)
+        guard !values.isEmpty else { return ServerAcceptance(length: length, deflate: nil) }
+        // RFC 6455 §4.1 item 5: an extension not requested fails the connection.
+        guard let offeredDeflate else { throw .unexpectedExtension }
+        do {
+            let elements = try ExtensionOffer.parse(values)
+            let agreed = try PerMessageDeflate.check(elements, offered: offeredDeflate)
+            return ServerAcceptance(length: length, deflate: agreed)
+        } catch let error as ExtensionOffer.ParseError {
+            throw .invalidExtension("malformed Sec-WebSocket-Extensions (\(error))")
+        } catch let error as PerMessageDeflate.Parameters.Refusal {
+            if case .unexpectedExtension = error { throw .unexpectedExtension }
+            throw .invalidExtension("\(error)")
+        } catch {
+            throw .invalidExtension("\(error)")
+        }
     }
 
     /// Validates the server's response to `clientRequest` (RFC 6455 §4.1, the client's checks).
@@ -137,6 +184,16 @@ public enum WebSocketHandshake {
     ///   `Sec-WebSocket-Accept` headers are wrong.
     public static func validateServerResponse(_ bytes: UnsafeRawBufferPointer,
                                               key: String) throws(HandshakeError) -> Int? {
+        guard let (length, headers) = try validateHead(bytes, key: key) else { return nil }
+        // RFC 6455 §4.1 item 5: we request no extension, so any in the response fails the connection.
+        guard HTTPHead.value(of: "sec-websocket-extensions", in: headers) == nil else { throw .unexpectedExtension }
+        return length
+    }
+
+    /// The checks every 101 must pass: status, `Upgrade`, `Connection`, `Sec-WebSocket-Accept`.
+    private static func validateHead(_ bytes: UnsafeRawBufferPointer, key: String)
+        throws(HandshakeError) -> (Int, [(name: String, value: String)])?
+    {
         let length: Int
         let statusLine: UnsafeRawBufferPointer
         let headers: [(name: String, value: String)]
@@ -166,8 +223,6 @@ public enum WebSocketHandshake {
         guard HTTPHead.value(of: "sec-websocket-accept", in: headers) == acceptValue(forKey: key) else {
             throw .invalidAccept
         }
-        // RFC 6455 §4.1 item 5: we request no extension, so any in the response fails the connection.
-        guard HTTPHead.value(of: "sec-websocket-extensions", in: headers) == nil else { throw .unexpectedExtension }
-        return length
+        return (length, headers)
     }
 }

@@ -29,6 +29,9 @@ public struct WebSocketSession: Sendable {
     private var frameFin = false
     /// The current control frame's payload length (at most 125, RFC 6455 §5.5).
     private var controlLength: UInt8 = 0
+    /// The message in progress is compressed (RFC 7692 §6: RSV1 on its first frame): its payload is gathered as
+    /// received and inflated when it ends, and only then validated as UTF-8.
+    private var messageCompressed = false
     /// The close handshake's progress.
     public private(set) var state: State = .open
 
@@ -37,11 +40,25 @@ public struct WebSocketSession: Sendable {
     /// - Parameters:
     ///   - role: our end of the connection.
     ///   - maxMessageBytes: the largest message accepted, summed over its fragments; larger ones fail the
-    ///     connection with 1009 as soon as a frame header announces them.
-    public init(role: WebSocketRole, maxMessageBytes: Int) {
+    ///     connection with 1009 as soon as a frame header announces them. For a compressed message the cap
+    ///     applies to the inflated size (and its compressed size may not exceed it by more than deflate's worst
+    ///     case expansion).
+    ///   - compression: permessage-deflate was negotiated: RSV1 marks compressed messages, which `receive`
+    ///     inflates with the inflater it is given.
+    public init(role: WebSocketRole, maxMessageBytes: Int, compression: Bool = false) {
         precondition(maxMessageBytes >= 0, "negative message cap")
-        self.parser = FrameParser(role: role)
+        self.parser = FrameParser(role: role, allowsCompression: compression)
         self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// Whether permessage-deflate was negotiated for this session.
+    public var compression: Bool { parser.allowsCompression }
+
+    /// The largest compressed payload a message may have: deflate expands incompressible data by at most 5 bytes
+    /// per 16 KiB stored block, plus a few bytes of block headers.
+    private var maxCompressedBytes: Int {
+        let slack = maxMessageBytes / 2048 + 64
+        return maxMessageBytes > Int.max - slack ? Int.max : maxMessageBytes + slack
     }
 
     /// Our end of the connection.
@@ -58,8 +75,11 @@ public struct WebSocketSession: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: the bytes just read; modified (unmasked).
+    ///   - inflater: inflates compressed messages; needed once compression was negotiated (it may be shared by
+    ///     many sessions when each message starts afresh, `client_no_context_takeover`).
     ///   - handle: called for each action; buffer pointers inside an action are valid only during the call.
-    public mutating func receive(_ bytes: UnsafeMutableRawBufferPointer, _ handle: (WebSocketAction) -> Void) {
+    public mutating func receive(_ bytes: UnsafeMutableRawBufferPointer, inflater: (any MessageInflater)? = nil,
+                                 _ handle: (WebSocketAction) -> Void) {
         guard state != .closed else { return }
         var offset = 0
         // A frame whose payload lies wholly in `bytes` is handled from `bytes`, without touching `buffer`.
@@ -79,12 +99,13 @@ public struct WebSocketSession: Sendable {
                         // Typed, so the append is a memcpy even where the generic call is not specialized.
                         buffer.append(contentsOf: UnsafeBufferPointer(chunk.assumingMemoryBound(to: UInt8.self)))
                     }
-                    if frameOpcode == .text || (frameOpcode == .continuation && messageOpcode == .text) {
+                    if !messageCompressed,
+                       frameOpcode == .text || (frameOpcode == .continuation && messageOpcode == .text) {
                         // RFC 6455 §8.1 with fail-fast: reject at the first bad byte, not at the message's end.
                         guard utf8.validate(UnsafeRawBufferPointer(chunk)) else { throw .invalidUTF8 }
                     }
                 case .end:
-                    try end(wholeFrameHere ? UnsafeRawBufferPointer(wholePayload) : nil, handle)
+                    try end(wholeFrameHere ? UnsafeRawBufferPointer(wholePayload) : nil, inflater, handle)
                     wholeFrameHere = false
                 }
             }
@@ -143,9 +164,12 @@ public struct WebSocketSession: Sendable {
             // RFC 6455 §5.4: fragments of one message are not interleaved with another message's.
             guard messageOpcode == .continuation else { throw .expectedContinuation }
             messageSoFar = 0
+            messageCompressed = header.compressed
         }
         // Checked on the header, before any payload is buffered, in UInt64 so no peer value is narrowed first.
-        guard header.payloadLength <= UInt64(maxMessageBytes &- messageSoFar) else {
+        // A compressed message's inflated size is checked again as it inflates.
+        let cap = messageCompressed ? maxCompressedBytes : maxMessageBytes
+        guard header.payloadLength <= UInt64(cap &- messageSoFar) else {
             throw .messageTooBig(limit: maxMessageBytes)
         }
         if header.opcode == .continuation {
@@ -167,7 +191,7 @@ public struct WebSocketSession: Sendable {
     private static let maxUpfrontReservation: UInt64 = 64 * 1024
 
     /// Finishes the current frame; `payload` is its payload when it was handled in place.
-    private mutating func end(_ payload: UnsafeRawBufferPointer?,
+    private mutating func end(_ payload: UnsafeRawBufferPointer?, _ inflater: (any MessageInflater)?,
                               _ handle: (WebSocketAction) -> Void) throws(WebSocketError) {
         if frameOpcode.isControl {
             if let payload {
@@ -189,6 +213,24 @@ public struct WebSocketSession: Sendable {
         }
         guard frameFin else { return }
         let opcode = messageOpcode == .continuation ? frameOpcode : messageOpcode
+        if messageCompressed {
+            messageCompressed = false
+            defer {
+                if payload == nil {
+                    buffer = []
+                    messageOpcode = .continuation
+                }
+            }
+            if let payload {
+                try inflate(payload, opcode, inflater, handle)
+            } else {
+                let result = buffer.withUnsafeBytes { bytes in
+                    Result { () throws(WebSocketError) in try inflate(bytes, opcode, inflater, handle) }
+                }
+                try result.get()
+            }
+            return
+        }
         // RFC 6455 §8.1: a message ending inside a multi-byte sequence is invalid too.
         if opcode == .text && !utf8.isComplete { throw .invalidUTF8 }
         if let payload {
@@ -199,6 +241,34 @@ public struct WebSocketSession: Sendable {
             buffer = []
             messageOpcode = .continuation
         }
+    }
+
+    /// Inflates a complete compressed message (RFC 7692 §7.2.2) and delivers it; a text message must be valid
+    /// UTF-8 once inflated (RFC 6455 §8.1).
+    private func inflate(_ payload: UnsafeRawBufferPointer, _ opcode: WebSocketOpcode,
+                         _ inflater: (any MessageInflater)?,
+                         _ handle: (WebSocketAction) -> Void) throws(WebSocketError) {
+        guard let inflater else {
+            // Compression was negotiated but the I/O layer gave no inflater: a bug there, not the peer's fault.
+            assertionFailure("a compressed message arrived with no inflater")
+            throw .invalidCompressedData
+        }
+        var invalidText = false
+        do throws(InflateFailure) {
+            try inflater.inflate(payload, maxBytes: maxMessageBytes) { message in
+                if opcode == .text && !UTF8Validator.isValid(message) {
+                    invalidText = true
+                    return
+                }
+                handle(opcode == .text ? .deliverText(message) : .deliverBinary(message))
+            }
+        } catch {
+            switch error {
+            case .tooLarge: throw .messageTooBig(limit: maxMessageBytes)
+            case .corrupt: throw .invalidCompressedData
+            }
+        }
+        if invalidText { throw .invalidUTF8 }
     }
 
     /// Handles a complete control frame's payload.

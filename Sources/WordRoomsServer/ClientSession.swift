@@ -31,12 +31,12 @@ final class ClientSession {
     private let failedJoins: AddressRateLimiter
 
     init(handle: ConnectionHandle, registry: RoomRegistry, limits: GameLimits, address: String,
-         failedJoins: AddressRateLimiter) {
+         failedJoins: AddressRateLimiter, followsBroadcastStreams: Bool = false) {
         self.address = address
         self.failedJoins = failedJoins
         self.creations = RateLimiter(perSecond: limits.roomCreationsPerSecond, burst: limits.roomCreationBurst,
                                      now: MonotonicClock.coarseSeconds())
-        self.link = ConnectionLink(handle: handle)
+        self.link = ConnectionLink(handle: handle, followsBroadcastStream: followsBroadcastStreams)
         self.registry = registry
         self.limits = limits
         self.limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst,

@@ -6,11 +6,22 @@ import WebSocket
 /// frames: each message is framed by the first link that sends it, and every other recipient queues those bytes.
 struct ConnectionLink: ClientLink {
     let handle: ConnectionHandle
+    /// The connection negotiated compression for shared streams: the room then compresses its broadcasts.
+    let followsBroadcastStream: Bool
 
     var id: UInt64 { handle.id }
 
     func send(_ message: ServerMessage) {
-        handle.send(frame: message.textFrame)
+        if let frame = message.streamForm as? StreamFrame {
+            // The connection's loop picks the compressed or the plain form (whether it is in step).
+            handle.send(frame)
+        } else {
+            handle.send(frame: message.textFrame)
+        }
+    }
+
+    func sendOutsideStream(_ message: ServerMessage) {
+        handle.send(frame: (message.streamForm as? StreamFrame)?.plain ?? message.textFrame)
     }
 
     func close(_ reason: CloseReason) {

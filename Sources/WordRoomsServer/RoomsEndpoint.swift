@@ -10,6 +10,8 @@ struct RoomsEndpoint: WebSocketEndpoint {
     let perAddress: ConnectionsPerAddress
     let trustedProxies: AddressRanges
     let failedJoins: AddressRateLimiter
+    /// permessage-deflate with one context per room (`--no-compression` turns it off).
+    let compression: WebSocketCompression
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
@@ -18,7 +20,8 @@ struct RoomsEndpoint: WebSocketEndpoint {
             return
         }
         connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
-                                           address: address, failedJoins: failedJoins)
+                                           address: address, failedJoins: failedJoins,
+                                           followsBroadcastStreams: connection.takesSharedStreams)
     }
 
     func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {

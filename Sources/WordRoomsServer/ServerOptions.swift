@@ -43,6 +43,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var maxConnections = 0
     /// Open WebSocket connections allowed from one client address.
     public var maxConnectionsPerIP = 256
+    /// permessage-deflate (RFC 7692) on game sockets (one context per room) and `/echo`.
+    public var compression = true
 
     public init() {}
 
@@ -70,6 +72,7 @@ public struct ServerOptions: Sendable, Equatable {
           --max-outbound-bytes N    bytes queued to one client before it is cut off as too slow (default 4194304)
           --max-connections N       open connections in all, beyond which clients get 503 (default: file limit - 64)
           --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
+          --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
           -h, --help                show this help
@@ -126,6 +129,9 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--max-outbound-bytes"): options.maxOutboundBytes = try scanner.integer(in: 16_384...(1 << 30))
             case .flag("--max-connections"): options.maxConnections = try scanner.integer(in: 1...10_000_000)
             case .flag("--max-connections-per-ip"): options.maxConnectionsPerIP = try scanner.integer(in: 1...1_000_000)
+            case .flag("--no-compression"):
+                try scanner.noValue()
+                options.compression = false
             case .flag("--shard"):
                 let text = try scanner.value()
                 if text == "auto" {

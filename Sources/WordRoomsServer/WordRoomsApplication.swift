@@ -24,13 +24,15 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
          lobby: SharedLobby?) {
         self.options = options
         self.staticFiles = staticFiles
-        self.echo = EchoEndpoint(maxMessageBytes: options.maxMessageBytes)
+        self.echo = EchoEndpoint(maxMessageBytes: options.maxMessageBytes, compression: options.compression)
         self.rooms = RoomsEndpoint(registry: registry, limits: limits,
                                    maxMessageBytes: min(options.maxMessageBytes, 16 * 1024),
                                    perAddress: ConnectionsPerAddress(limit: options.maxConnectionsPerIP),
                                    trustedProxies: (try? AddressRanges(options.trustedProxies)) ?? AddressRanges(),
                                    failedJoins: AddressRateLimiter(perSecond: limits.failedJoinsPerSecond,
-                                                                   burst: limits.failedJoinBurst))
+                                                                   burst: limits.failedJoinBurst),
+                                   compression: options.compression
+                                       ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
         self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)
         self.registry = registry
         self.lobby = lobby

@@ -1,0 +1,123 @@
+import Deflate
+import WebSocket
+
+/// What permessage-deflate (RFC 7692) needs per connection once it was negotiated; connections without it hold
+/// nothing (one nil reference), and idle ones with it hold no zlib memory until they send or receive.
+final class ConnectionCompression {
+    /// The endpoint's choice: our own context for what we send, or only shared streams.
+    let mode: WebSocketCompression
+    /// The window we compress with, and whether we reset it after each message (`*_no_context_takeover` for
+    /// our side).
+    let ownWindowBits: Int
+    let ownResets: Bool
+    /// zlib's memLevel for our compressor.
+    let ownMemoryLevel: Int32
+    /// The window the peer compresses with (we inflate with at least that) and whether it resets after each
+    /// message, in which case one inflater per loop serves the connection.
+    let peerWindowBits: Int
+    let peerResets: Bool
+    private var deflater: Deflater?
+    private var inflater: LoopInflater?
+
+    /// The stream this connection follows, and the index of the message it expects next (see `DeflateStream`).
+    private var streamID: UInt64 = 0
+    private var nextIndex: UInt64 = 0
+    private var inStep = false
+
+    init(mode: WebSocketCompression, ownWindowBits: Int, ownResets: Bool, ownMemoryLevel: Int32 = 8,
+         peerWindowBits: Int, peerResets: Bool) {
+        self.mode = mode
+        self.ownWindowBits = ownWindowBits
+        self.ownResets = ownResets
+        self.ownMemoryLevel = ownMemoryLevel
+        self.peerWindowBits = peerWindowBits
+        self.peerResets = peerResets
+    }
+
+    /// A server connection's state from what was agreed.
+    convenience init(server agreement: PerMessageDeflate.Agreement, mode: WebSocketCompression) {
+        self.init(mode: mode, ownWindowBits: agreement.serverWindowBits,
+                  ownResets: agreement.response.serverNoContextTakeover,
+                  peerWindowBits: agreement.clientWindowBits,
+                  peerResets: agreement.response.clientNoContextTakeover)
+    }
+
+    /// A client connection's state from the server's response (RFC 7692 §7.1): the client may always
+    /// compress with a smaller window than the one allowed (§7.1.2.2), which keeps its memory small.
+    convenience init(client agreed: PerMessageDeflate.Parameters, options: ClientCompression) {
+        var ownBits = options.windowBits
+        if case .bits(let limit) = agreed.clientMaxWindowBits {
+            ownBits = min(ownBits, max(limit, PerMessageDeflate.usableWindowBits.lowerBound))
+        }
+        var peerBits = 15
+        if case .bits(let limit) = agreed.serverMaxWindowBits {
+            peerBits = max(limit, PerMessageDeflate.usableWindowBits.lowerBound)
+        }
+        self.init(mode: .perConnection, ownWindowBits: ownBits, ownResets: agreed.clientNoContextTakeover,
+                  ownMemoryLevel: options.memoryLevel, peerWindowBits: peerBits,
+                  peerResets: agreed.serverNoContextTakeover)
+    }
+
+    /// Our compressor for what this connection sends itself; nil on game sockets, where only shared streams
+    /// are compressed (a message compressed in a context of its own would enter the receiver's window and put
+    /// it out of step with the stream).
+    func ownDeflater() -> Deflater? {
+        guard mode == .perConnection else { return nil }
+        if deflater == nil {
+            deflater = try? Deflater(windowBits: ownWindowBits, memoryLevel: ownMemoryLevel, resetsContext: ownResets)
+        }
+        return deflater
+    }
+
+    /// The inflater for this connection's compressed messages: the loop's shared one when the peer resets its
+    /// context after each message, else the connection's own (made on first use).
+    func inflater(on loop: EventLoop) -> (any MessageInflater)? {
+        if peerResets { return loop.sharedInflater }
+        if inflater == nil {
+            inflater = try? LoopInflater(windowBits: peerWindowBits, resetsContext: false,
+                                         maxRatio: loop.configuration.maxInflateRatio)
+        }
+        return inflater
+    }
+
+    /// Whether `frame` goes to this connection compressed: the rule of `DeflateStream`. Updates the position.
+    func takesCompressed(_ frame: StreamFrame) -> Bool {
+        guard case .sharedStreams = mode, frame.isCompressed, !peerResetsOurs,
+              Int(frame.windowBits) <= ownWindowBits else { return false }
+        if frame.startsFresh || (inStep && frame.streamID == streamID && frame.index == nextIndex) {
+            streamID = frame.streamID
+            nextIndex = frame.index &+ 1
+            inStep = true
+            return true
+        }
+        inStep = false
+        return false
+    }
+
+    /// The peer's inflater forgets its window after every message (`server_no_context_takeover` as the server):
+    /// a stream's messages, which refer to earlier ones, cannot go to it compressed.
+    private var peerResetsOurs: Bool { ownResets }
+}
+
+/// A client's permessage-deflate offer and its own compressor's size (our bots: thousands of connections).
+public struct ClientCompression: Sendable, Hashable {
+    /// The window the client compresses with, 9 to 15 (at most what the server allows).
+    public var windowBits: Int
+    /// zlib's memLevel for the client's compressor, 1 to 9.
+    public var memoryLevel: Int32
+
+    public init(windowBits: Int = 15, memoryLevel: Int32 = 8) {
+        precondition(PerMessageDeflate.usableWindowBits.contains(windowBits), "a window of 9 to 15 bits")
+        precondition((1...9).contains(memoryLevel), "memLevel is 1 to 9")
+        self.windowBits = windowBits
+        self.memoryLevel = memoryLevel
+    }
+
+    /// The offer: `permessage-deflate; client_max_window_bits`, as browsers send it (the server may then limit
+    /// the client's window, RFC 7692 §7.1.2.2).
+    var offer: PerMessageDeflate.Parameters {
+        var parameters = PerMessageDeflate.Parameters()
+        parameters.clientMaxWindowBits = .supported
+        return parameters
+    }
+}

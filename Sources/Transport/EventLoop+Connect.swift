@@ -94,7 +94,7 @@ extension EventLoop {
             }
             connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes,
                                                   compression: acceptance.deflate != nil)
-            run(connection.machine.clientHandshakeCompleted(), on: connection)
+            run(connection.machine.clientHandshakeCompleted(extraOutbound: endpoint.maxMessageBytes), on: connection)
             endpoint.didOpen(connection, request: HTTPRequestHead(method: "GET", target: "/", headers: []))
             if !rest.isEmpty, connection.machine.isOpen {
                 rest.withUnsafeMutableBytes { receiveFrames($0, on: connection) }

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Verdict on an Autobahn|Testsuite fuzzingclient report (reports/index.json).
+"""Verdict on an Autobahn|Testsuite report: the fuzzingclient's against our server (reports/index.json,
+run-autobahn.sh) or the fuzzingserver's against our client (reports-client/index.json,
+run-autobahn-client.sh). Both modes write the same layout: index.json keyed by agent, then case id.
 
 wstest exits 0 however the cases went, so this is the only judge. A case passes when both its
 `behavior` and `behaviorClose` are OK, NON-STRICT or INFORMATIONAL; UNIMPLEMENTED passes only in
-sections 12 and 13 (permessage-deflate, which WordRooms does not offer). Anything else (FAILED,
+sections 12 and 13 (permessage-deflate, when it is not negotiated). Anything else (FAILED,
 WRONG CODE, UNCLEAN, FAILED BY CLIENT, a missing field...) fails the run.
 
 Usage: autobahn_verdict.py [--agent NAME] [--verbose] path/to/index.json
@@ -56,8 +58,8 @@ def case_detail(report_dir, report_file):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Judge an Autobahn fuzzingclient index.json.")
-    parser.add_argument("index", help="path to index.json written by wstest -m fuzzingclient")
+    parser = argparse.ArgumentParser(description="Judge an Autobahn index.json.")
+    parser.add_argument("index", help="path to index.json written by wstest -m fuzzingclient or fuzzingserver")
     parser.add_argument("--agent", help="agent name in the report (default: the only one)")
     parser.add_argument("--verbose", action="store_true", help="also list NON-STRICT and INFORMATIONAL cases")
     args = parser.parse_args(argv)

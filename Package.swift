@@ -59,8 +59,9 @@ var targets: [Target] = [
 
     // What the framing tests and the frame fuzzer share: feeding bytes in chunks, the parser's joined output.
     .target(name: "WebSocketTestSupport", dependencies: ["WebSocket"], path: "Tests/WebSocketTestSupport"),
-    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport"]),
-    .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime"]),
+    // The framing tests inflate with real zlib (Deflate) behind `MessageInflater`; the WebSocket module never links it.
+    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport", "Deflate"]),
+    .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime", "Deflate"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
@@ -76,7 +77,7 @@ if fuzzing {
         ("FuzzFrameParser", ["WebSocket", "WebSocketTestSupport"]),
         ("FuzzHandshake", ["WebSocket"]),
         ("FuzzRoomMessages", ["Rooms", "JSON", "WordGames", "Runtime"]),
-        ("FuzzDeflate", ["WebSocket", "Deflate"]),
+        ("FuzzDeflate", ["WebSocket", "Deflate", "WebSocketTestSupport"]),
     ]
     for (name, dependencies) in fuzzTargets {
         products.append(.executable(name: name, targets: [name]))

@@ -42,6 +42,9 @@ public final class Inflater {
         output = .allocate(byteCount: Self.initialOutputBytes, alignment: 16)
     }
 
+    /// The output buffer's size: what is kept between messages (tests check it is reused and given back).
+    var outputCapacity: Int { output.count }
+
     deinit {
         inflateEnd(stream)
         stream.deallocate()

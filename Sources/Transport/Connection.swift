@@ -82,10 +82,9 @@ public final class Connection {
     public var isCompressed: Bool { compression != nil }
 
     /// Whether this connection can take a shared stream's compressed messages (`WebSocketCompression
-    /// .sharedStreams` was negotiated and the peer keeps its window).
+    /// .sharedStreams` was negotiated, the peer keeps its window and agreed to the streams' window).
     public var takesSharedStreams: Bool {
-        guard let compression, case .sharedStreams = compression.mode else { return false }
-        return !compression.ownResets
+        compression?.takesSharedStreams ?? false
     }
 
     /// Queues a message of a shared deflate stream: compressed when this connection is in step with the stream,
@@ -94,15 +93,7 @@ public final class Connection {
         guard isOpen else { return }
         precondition(!isClient, "stream frames are server frames")
         loop.counters.messagesOut += 1
-        if let compression, frame.isCompressed {
-            if compression.takesCompressed(frame) {
-                outbound.append(shared: frame.compressed)
-                loop.markDirty(self)
-                return
-            }
-            if takesSharedStreams { frame.restartRequest.raise() }
-        }
-        outbound.append(shared: frame.plain)
+        outbound.append(shared: compression?.wireForm(of: frame) ?? frame.plain)
         loop.markDirty(self)
     }
 

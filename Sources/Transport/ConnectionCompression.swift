@@ -88,10 +88,19 @@ final class ConnectionCompression {
         return inflater
     }
 
+    /// The form of `frame` this connection gets: compressed when it is in step with the stream
+    /// (`takesCompressed`), else plain. A connection that could follow the stream but is out of step raises the
+    /// stream's restart request, so that the next message is a fresh start it can take; one that never can (see
+    /// `canFollow`) does not, or it would make every message of the stream a fresh start for nothing.
+    func wireForm(of frame: StreamFrame) -> [UInt8] {
+        if takesCompressed(frame) { return frame.compressed }
+        if canFollow(frame) { frame.restartRequest.raise() }
+        return frame.plain
+    }
+
     /// Whether `frame` goes to this connection compressed: the rule of `DeflateStream`. Updates the position.
     func takesCompressed(_ frame: StreamFrame) -> Bool {
-        guard case .sharedStreams = mode, frame.isCompressed, !peerResetsOurs,
-              Int(frame.windowBits) <= ownWindowBits else { return false }
+        guard canFollow(frame) else { return false }
         if frame.startsFresh || (inStep && frame.streamID == streamID && frame.index == nextIndex) {
             streamID = frame.streamID
             nextIndex = frame.index &+ 1
@@ -100,6 +109,21 @@ final class ConnectionCompression {
         }
         inStep = false
         return false
+    }
+
+    /// Whether this connection can take `frame`'s stream compressed at all, in step or not: a game socket whose
+    /// peer keeps its window, agreed to at least the stream's window (a client that offered a smaller
+    /// `server_max_window_bits` cannot inflate it).
+    private func canFollow(_ frame: StreamFrame) -> Bool {
+        guard case .sharedStreams = mode else { return false }
+        return frame.isCompressed && !peerResetsOurs && Int(frame.windowBits) <= ownWindowBits
+    }
+
+    /// Whether this connection can take the compressed messages of streams that use the endpoint's window
+    /// (`WebSocketCompression.sharedStreams(windowBits:)`): it follows rooms' streams.
+    var takesSharedStreams: Bool {
+        guard case .sharedStreams(let windowBits) = mode else { return false }
+        return !peerResetsOurs && windowBits <= ownWindowBits
     }
 
     /// The peer's inflater forgets its window after every message (`server_no_context_takeover` as the server):

@@ -47,4 +47,50 @@ import Testing
         let noise = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         #expect(try inflater.decompress(deflater.compress(noise), maxBytes: 1 << 20, resetContext: false) == noise)
     }
+
+    // MARK: restart()
+
+    /// Messages that repeat what came before, so that with context takeover they refer back to it.
+    private static let patches = (0..<6).map { round in
+        Array(#"[{"op":"replace","path":"/snowman/guessed","value":"aeiou"},{"op":"replace","path":"/turn","value":"p\#(round % 3)"}]"#.utf8)
+    }
+
+    @Test func withoutRestartAFreshInflaterCannotReadALaterMessage() throws {
+        let deflater = try Deflater()
+        let inflater = try Inflater()
+        for patch in Self.patches.dropLast() {
+            #expect(try inflater.decompress(deflater.compress(patch), maxBytes: 1 << 16, resetContext: false) == patch)
+        }
+        let later = deflater.compress(Self.patches.last!)
+        #expect(later.count < Self.patches.last!.count / 4, "it refers back to the earlier messages")
+        #expect(throws: Inflater.Failure.corrupt) {
+            try Inflater().decompress(later, maxBytes: 1 << 16, resetContext: false)
+        }
+        // The inflater that saw them all reads it.
+        #expect(try inflater.decompress(later, maxBytes: 1 << 16, resetContext: false) == Self.patches.last!)
+    }
+
+    @Test func afterRestartAMessageRefersToNothingEarlier() throws {
+        let deflater = try Deflater(windowBits: 11, memoryLevel: 1)
+        let following = try Inflater(windowBits: 11)
+        for patch in Self.patches.dropLast() {
+            #expect(try following.decompress(deflater.compress(patch), maxBytes: 1 << 16, resetContext: false) == patch)
+        }
+        deflater.restart()
+        let fresh = deflater.compress(Self.patches.last!)
+        // A fresh inflater reads it, and so does one whose window holds something else entirely.
+        #expect(try Inflater(windowBits: 11).decompress(fresh, maxBytes: 1 << 16, resetContext: false)
+            == Self.patches.last!)
+        let elsewhere = try Inflater(windowBits: 11)
+        let other = try Deflater(windowBits: 11)
+        let noise = Array("an unrelated message the other stream sent, twice: an unrelated message".utf8)
+        #expect(try elsewhere.decompress(other.compress(noise), maxBytes: 1 << 16, resetContext: false) == noise)
+        #expect(try elsewhere.decompress(fresh, maxBytes: 1 << 16, resetContext: false) == Self.patches.last!)
+        // A receiver that followed the stream all along still reads it, and what comes after.
+        #expect(try following.decompress(fresh, maxBytes: 1 << 16, resetContext: false) == Self.patches.last!)
+        let next = deflater.compress(Self.patches[0])
+        #expect(next.count < Self.patches[0].count / 4, "after the restart the window fills again")
+        #expect(try following.decompress(next, maxBytes: 1 << 16, resetContext: false) == Self.patches[0])
+        #expect(try elsewhere.decompress(next, maxBytes: 1 << 16, resetContext: false) == Self.patches[0])
+    }
 }

@@ -52,4 +52,81 @@ import Testing
         // BTYPE 11 is reserved (RFC 1951 §3.2.3).
         #expect(throws: Inflater.Failure.corrupt) { try inflater.decompress([0xFF, 0xFF, 0xFF], maxBytes: 100, resetContext: false) }
     }
+
+    // MARK: The pointer variant and its output buffer
+
+    @Test func thePointerVariantPassesTheMessageToBodyAndReturnsWhatBodyReturns() throws {
+        let inflater = try Inflater()
+        let payload: [UInt8] = [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+        let result = try payload.withUnsafeBytes { bytes in
+            try inflater.decompress(bytes, maxBytes: 100, resetContext: false) { message in
+                (Array(message), message.count)
+            }
+        }
+        #expect(result.0 == hello)
+        #expect(result.1 == 5)
+    }
+
+    /// The inflated message goes to one buffer kept from message to message: no allocation once it has grown.
+    @Test func theOutputBufferIsReusedAcrossMessages() throws {
+        let deflater = try Deflater()
+        let inflater = try Inflater()
+        // 3000 bytes grow the buffer beyond its first kilobyte; the next messages fit in it.
+        let messages = (0..<5).map { round in (0..<(3000 - round * 100)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ round) } }
+        var buffers: Set<UnsafeRawPointer?> = []
+        var capacities: Set<Int> = []
+        for message in messages {
+            let compressed = deflater.compress(message)
+            let inflated = try compressed.withUnsafeBytes { bytes in
+                try inflater.decompress(bytes, maxBytes: 1 << 20, resetContext: false) { output in
+                    buffers.insert(output.baseAddress)
+                    return Array(output)
+                }
+            }
+            #expect(inflated == message)
+            capacities.insert(inflater.outputCapacity)
+        }
+        #expect(buffers.count == 1, "every message was inflated into the same buffer")
+        #expect(capacities.count == 1 && capacities.first! >= 3000)
+    }
+
+    @Test func aBigMessagesBufferIsGivenBackAfterwards() throws {
+        let deflater = try Deflater()
+        let inflater = try Inflater()
+        let small = inflater.outputCapacity
+        let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 / 3) }
+        #expect(try inflater.decompress(deflater.compress(big), maxBytes: 1 << 20, resetContext: false) == big)
+        #expect(inflater.outputCapacity == small, "shrunk once the message was delivered")
+        // The window is kept all the same: a message referring back to the big one still inflates.
+        let tail = Array(big.suffix(1000))
+        #expect(try inflater.decompress(deflater.compress(tail), maxBytes: 1 << 20, resetContext: false) == tail)
+        // After a failure too.
+        #expect(throws: Inflater.Failure.tooLarge) {
+            try inflater.decompress(deflater.compress(big), maxBytes: 200_000, resetContext: false)
+        }
+        #expect(inflater.outputCapacity == small)
+    }
+
+    /// `maxBytes` is the largest message accepted: exactly its size passes, one byte less does not, whether
+    /// the message fits the first buffer, ends at a growth step or needs several.
+    @Test(arguments: [1, 5, 1023, 1024, 1025, 2048, 5000, 65536, 100_000])
+    func maxBytesIsInclusive(_ size: Int) throws {
+        let message = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 7) }
+        let compressed = try Deflater(resetsContext: true).compress(message)
+        let inflater = try Inflater()
+        #expect(try inflater.decompress(compressed, maxBytes: size, resetContext: true) == message, "at the size")
+        #expect(throws: Inflater.Failure.tooLarge, "one below") {
+            try inflater.decompress(compressed, maxBytes: size - 1, resetContext: true)
+        }
+        #expect(try inflater.decompress(compressed, maxBytes: size, resetContext: true) == message, "fresh after")
+    }
+
+    @Test func anEmptyMessageFitsAZeroLimit() throws {
+        let inflater = try Inflater()
+        // RFC 7692 §7.2.3.6: the empty message.
+        #expect(try inflater.decompress([0x00], maxBytes: 0, resetContext: false).isEmpty)
+        #expect(throws: Inflater.Failure.tooLarge) {
+            try inflater.decompress([0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00], maxBytes: 0, resetContext: false)
+        }
+    }
 }

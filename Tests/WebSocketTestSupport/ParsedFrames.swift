@@ -24,11 +24,12 @@ public struct ParsedFrames: Equatable, Sendable {
     ///   - role: the parser's side of the connection (a server reads masked frames).
     ///   - bytes: what the peer sends.
     ///   - cuts: the offsets at which reads end, in order.
+    ///   - allowsCompression: permessage-deflate was negotiated (RSV1 may start a data message).
     ///   - observe: sees every event before it is joined in, with what was joined so far, for invariants a caller
     ///     checks as the parser goes.
-    public init(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = [],
+    public init(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = [], allowsCompression: Bool = false,
                 observe: (FrameParser.Event, ParsedFrames) -> Void = { _, _ in }) {
-        var parser = FrameParser(role: role)
+        var parser = FrameParser(role: role, allowsCompression: allowsCompression)
         do throws(WebSocketError) {
             try forEachChunk(of: bytes, endingAt: cuts) { (chunk) throws(WebSocketError) in
                 var offset = 0

@@ -84,6 +84,42 @@ import WebSocket
         #expect(received == payload)
     }
 
+    /// RFC 7692 §7.2.3.1: the compressed "Hello" frame, unmasked and masked with RFC 6455 §5.7's key.
+    @Test func encodesRFCCompressedHello() {
+        let payload = hex("f2 48 cd c9 c9 07 00")
+        #expect(FrameEncoder.encode(.text, payload: payload, compressed: true) == hex("c1 07 f2 48 cd c9 c9 07 00"))
+        #expect(FrameEncoder.encode(.text, payload: payload, compressed: true, maskingKey: 0x37FA_213D)
+            == hex("c1 87 37 fa 21 3d c5 b2 ec f4 fe fd 21"))
+    }
+
+    /// RSV1 (0x40 in byte 0) is set by `compressed: true` and only then, whichever path writes the header: the
+    /// short unmasked one of `append`, the general one, masked or not, FIN set or clear.
+    @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 7, 126, 70000])
+    func compressedSetsRSV1OnEncodeAndAppend(_ key: UInt32?, _ length: Int) throws {
+        let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 11) }
+        for opcode in [WebSocketOpcode.text, .binary] {
+            for fin in [true, false] {
+                let encoded = FrameEncoder.encode(opcode, payload: payload, fin: fin, compressed: true, maskingKey: key)
+                #expect(encoded[0] == (fin ? 0x80 : 0) | 0x40 | opcode.rawValue)
+                var appended = FrameEncoder.encodeText("earlier")
+                let earlier = appended.count
+                payload.withUnsafeBytes {
+                    FrameEncoder.append(opcode, payload: $0, fin: fin, compressed: true, maskingKey: key, to: &appended)
+                }
+                #expect(Array(appended[earlier...]) == encoded, "append writes what encode does")
+                let plain = FrameEncoder.encode(opcode, payload: payload, fin: fin, maskingKey: key)
+                #expect(plain[0] & 0x40 == 0, "RSV1 clear unless compressed")
+                #expect(Array(encoded[1...]) == Array(plain[1...]), "nothing else changes")
+            }
+        }
+        // What a compressed frame is to a parser that negotiated the extension.
+        var frame = FrameEncoder.encode(.binary, payload: payload, compressed: true, maskingKey: key)
+        var parser = FrameParser(role: key == nil ? .client : .server, allowsCompression: true)
+        let (header, received) = try parseOneFrame(&parser, &frame)
+        #expect(header.compressed)
+        #expect(received == payload)
+    }
+
     @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 5, 126, 70000])
     func appendWritesTheSameFrameAsEncode(_ key: UInt32?, _ length: Int) {
         let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 7) }

@@ -3,9 +3,9 @@ import WebSocket
 import WebSocketTestSupport
 
 /// Feeds `bytes` to a fresh parser in chunks ending at `cuts`, expecting it to read every chunk to the end.
-func parse(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = [],
+func parse(_ role: WebSocketRole, _ bytes: [UInt8], cuts: [Int] = [], allowsCompression: Bool = false,
            sourceLocation: SourceLocation = #_sourceLocation) -> ParsedFrames {
-    let parsed = ParsedFrames(role, bytes, cuts: cuts)
+    let parsed = ParsedFrames(role, bytes, cuts: cuts, allowsCompression: allowsCompression)
     #expect(parsed.chunksLeftUnread == 0, "the parser must consume everything it is given",
             sourceLocation: sourceLocation)
     return parsed
@@ -141,6 +141,50 @@ func parseOneFrame(_ parser: inout FrameParser, _ frame: inout [UInt8],
         #expect(parse(.server, hex("f1")).error == .reservedBitsSet)
         #expect(parse(.server, hex("8b")).error == .unknownOpcode(WebSocketOpcode(rawValue: 0xB)))
         #expect(parse(.server, hex("09")).error == .fragmentedControlFrame)
+    }
+
+    // MARK: RSV1 and permessage-deflate (RFC 7692 §6)
+
+    @Test func marksTheFirstFrameOfACompressedMessageWhenNegotiated() {
+        // RFC 7692 §7.2.3.1's compressed "Hello" (c1: FIN, RSV1, text), masked with key 37 fa 21 3d.
+        let bytes = hex("c1 87 37 fa 21 3d c5 b2 ec f4 fe fd 21")
+        let whole = parse(.server, bytes, allowsCompression: true)
+        #expect(whole.error == nil)
+        #expect(whole.frames.first?.header == FrameParser.Header(fin: true, opcode: .text, maskingKey: 0x37FA_213D,
+                                                                 payloadLength: 7, compressed: true))
+        #expect(whole.frames.first?.payload == hex("f2 48 cd c9 c9 07 00"))
+        for cut in 0 ... bytes.count {
+            #expect(parse(.server, bytes, cuts: [cut], allowsCompression: true) == whole, "split at \(cut)")
+        }
+        // A plain frame on the same kind of parser is not marked.
+        let plain = parse(.server, hex("81 85 37 fa 21 3d 7f 9f 4d 51 58"), allowsCompression: true)
+        #expect(plain.frames.first?.header.compressed == false)
+    }
+
+    @Test(arguments: [
+        // RSV1 on a text frame without the extension negotiated.
+        ("RSV1, not negotiated", hex("c1 80 00 00 00 00"), false, WebSocketError.reservedBitsSet),
+        // RSV1 on a binary frame without the extension negotiated.
+        ("RSV1 binary, not negotiated", hex("c2 80 00 00 00 00"), false, .reservedBitsSet),
+        // RSV1 on a continuation frame: only a message's first frame carries it.
+        ("RSV1 continuation", hex("c0 80 00 00 00 00"), true, .misplacedCompressionBit),
+        // RSV1 on a ping, a pong and a close: control frames are never compressed.
+        ("RSV1 ping", hex("c9 80 00 00 00 00"), true, .misplacedCompressionBit),
+        ("RSV1 pong", hex("ca 80 00 00 00 00"), true, .misplacedCompressionBit),
+        ("RSV1 close", hex("c8 80 00 00 00 00"), true, .misplacedCompressionBit),
+        // RSV2, RSV3 and RSV1 with either: permessage-deflate defines RSV1 alone.
+        ("RSV2", hex("a1 80 00 00 00 00"), true, .reservedBitsSet),
+        ("RSV3", hex("91 80 00 00 00 00"), true, .reservedBitsSet),
+        ("RSV1 RSV2", hex("e1 80 00 00 00 00"), true, .reservedBitsSet),
+        ("RSV1 RSV3", hex("d1 80 00 00 00 00"), true, .reservedBitsSet),
+    ])
+    func rejectsReservedBitsWhereTheExtensionAllowsNone(_ name: String, _ bytes: [UInt8], _ negotiated: Bool,
+                                                        _ error: WebSocketError) {
+        #expect(parse(.server, bytes, allowsCompression: negotiated).error == error, "\(name)")
+        #expect(parse(.server, bytes, cuts: Array(0 ..< bytes.count), allowsCompression: negotiated).error == error,
+                "\(name), byte by byte")
+        // The first byte alone shows it.
+        #expect(parse(.server, [bytes[0]], allowsCompression: negotiated).error == error, "\(name), first byte")
     }
 
     @Test func acceptsMaximal63BitLengthWithoutTrapping() {

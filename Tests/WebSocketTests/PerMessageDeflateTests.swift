@@ -64,6 +64,39 @@ import Testing
         #expect(PerMessageDeflate.accept([], resetClientContext: true) == nil)
     }
 
+    // MARK: A server window of its own (`serverWindowBits`, §7.1.2.1)
+
+    @Test func aPreferredServerWindowIsStatedWhenTheOfferSetsNoLimit() throws {
+        let agreement = try #require(PerMessageDeflate.accept(
+            try offers("permessage-deflate; client_max_window_bits"), resetClientContext: true, serverWindowBits: 11))
+        #expect(agreement.response.headerValue
+            == "permessage-deflate; client_no_context_takeover; server_max_window_bits=11")
+        #expect(agreement.serverWindowBits == 11)
+        // The client that made the offer accepts the answer (§7.1.2.1 lets the server state a limit unasked).
+        var offered = Parameters()
+        offered.clientMaxWindowBits = .supported
+        #expect(try PerMessageDeflate.check(try offers(agreement.response.headerValue), offered: offered)
+            == agreement.response)
+    }
+
+    @Test(arguments: [(9, 9), (10, 10), (11, 11), (12, 11), (15, 11)])
+    func anOfferedServerLimitKeepsTheSmallerWindow(offeredLimit: Int, agreed: Int) throws {
+        let agreement = try #require(PerMessageDeflate.accept(
+            try offers("permessage-deflate; server_max_window_bits=\(offeredLimit)"), resetClientContext: true,
+            serverWindowBits: 11))
+        #expect(agreement.serverWindowBits == agreed)
+        #expect(agreement.response.serverMaxWindowBits == .bits(agreed))
+    }
+
+    @Test func anOfferLimitingTheServerToEightBitsIsDeclinedWhateverItPrefers() throws {
+        #expect(PerMessageDeflate.accept(try offers("permessage-deflate; server_max_window_bits=8"),
+                                         resetClientContext: true, serverWindowBits: 11) == nil)
+        let agreement = try #require(PerMessageDeflate.accept(
+            try offers("permessage-deflate; server_max_window_bits=8, permessage-deflate"), resetClientContext: true,
+            serverWindowBits: 11))
+        #expect(agreement.serverWindowBits == 11, "the next offer was taken")
+    }
+
     // MARK: The client's side
 
     @Test func aClientTakesAResponseThatFitsItsOffer() throws {

@@ -72,18 +72,21 @@ func referenceMask(_ payload: [UInt8], key: [UInt8], position: Int = 0) -> [UInt
     payload.enumerated().map { $0.element ^ key[($0.offset + position) % 4] }
 }
 
-/// Feeds `bytes` to `session` in chunks ending at `cuts` (sorted offsets), recording every action.
-func feed(_ session: inout WebSocketSession, _ bytes: [UInt8], cuts: [Int] = []) -> [RecordedAction] {
+/// Feeds `bytes` to `session` in chunks ending at `cuts` (sorted offsets), recording every action; compressed
+/// messages go to `inflater`.
+func feed(_ session: inout WebSocketSession, _ bytes: [UInt8], cuts: [Int] = [],
+          inflater: (any MessageInflater)? = nil) -> [RecordedAction] {
     var actions: [RecordedAction] = []
     forEachChunk(of: bytes, endingAt: cuts) { chunk in
-        session.receive(chunk) { actions.append(RecordedAction($0)) }
+        session.receive(chunk, inflater: inflater) { actions.append(RecordedAction($0)) }
     }
     return actions
 }
 
 /// Feeds `bytes` one byte per call.
-func feedByteByByte(_ session: inout WebSocketSession, _ bytes: [UInt8]) -> [RecordedAction] {
-    feed(&session, bytes, cuts: Array(0 ..< bytes.count))
+func feedByteByByte(_ session: inout WebSocketSession, _ bytes: [UInt8],
+                    inflater: (any MessageInflater)? = nil) -> [RecordedAction] {
+    feed(&session, bytes, cuts: Array(0 ..< bytes.count), inflater: inflater)
 }
 
 /// A fresh session fed `bytes` in one call.
@@ -109,16 +112,20 @@ func clientFrame(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true
 }
 
 /// Checks that every split of `bytes` into two reads, and byte-by-byte feeding, gives `expected`.
+///
+/// With `compression`, each run gets a session that negotiated permessage-deflate and a fresh inflater from
+/// `makeInflater` (an inflater keeps its window, so runs must not share one).
 func expectSameActionsForEverySplit(_ role: WebSocketRole, _ bytes: [UInt8], _ expected: [RecordedAction],
-                                    maxMessageBytes: Int = 1 << 20,
+                                    maxMessageBytes: Int = 1 << 20, compression: Bool = false,
+                                    makeInflater: () -> (any MessageInflater)? = { nil },
                                     sourceLocation: SourceLocation = #_sourceLocation) {
     for cut in 0 ... bytes.count {
-        var session = WebSocketSession(role: role, maxMessageBytes: maxMessageBytes)
-        let got = feed(&session, bytes, cuts: [cut]).map(\.unmasked)
+        var session = WebSocketSession(role: role, maxMessageBytes: maxMessageBytes, compression: compression)
+        let got = feed(&session, bytes, cuts: [cut], inflater: makeInflater()).map(\.unmasked)
         #expect(got == expected, "split at \(cut) of \(bytes.count)", sourceLocation: sourceLocation)
     }
-    var session = WebSocketSession(role: role, maxMessageBytes: maxMessageBytes)
-    #expect(feedByteByByte(&session, bytes).map(\.unmasked) == expected, "byte by byte",
+    var session = WebSocketSession(role: role, maxMessageBytes: maxMessageBytes, compression: compression)
+    #expect(feedByteByByte(&session, bytes, inflater: makeInflater()).map(\.unmasked) == expected, "byte by byte",
             sourceLocation: sourceLocation)
 }
 

@@ -177,6 +177,102 @@ func upgradeRequest(method: String = "GET", version: String = "HTTP/1.1",
         }
     }
 
+    // MARK: Sec-WebSocket-Extensions (RFC 6455 §9.1, RFC 7692 §5)
+
+    @Test func serverResponseStatesTheAgreedExtensionsInOneHeaderLine() throws {
+        let (head, _) = try #require(try parseHead(upgradeRequest(["Sec-WebSocket-Extensions": "permessage-deflate"])))
+        let extensions = "permessage-deflate; client_no_context_takeover; server_max_window_bits=11"
+        guard case .accept(let bytes) = WebSocketHandshake.serverResponse(to: head, extensions: extensions) else {
+            Issue.record("expected the upgrade to be accepted")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 101 Switching Protocols\r\n"
+            + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"
+            + "Sec-WebSocket-Extensions: \(extensions)\r\n\r\n")
+        // An offer alone does not make the server answer with an extension: the caller decides.
+        guard case .accept(let declined) = WebSocketHandshake.serverResponse(to: head) else {
+            Issue.record("expected the upgrade to be accepted")
+            return
+        }
+        #expect(try ParsedResponse(declined).value(of: "Sec-WebSocket-Extensions") == nil)
+    }
+
+    /// A 101 for RFC 6455 §1.3's key with `extensions` as its `Sec-WebSocket-Extensions` lines.
+    static func response(extensions: [String]) -> [UInt8] {
+        Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"
+            + extensions.map { "Sec-WebSocket-Extensions: \($0)\r\n" }.joined() + "\r\n").utf8)
+    }
+
+    /// What a client offering `permessage-deflate; client_max_window_bits` makes of `bytes`.
+    static func acceptance(_ bytes: [UInt8], offered: PerMessageDeflate.Parameters? = WebSocketHandshakeTests.chromiumOffer)
+        throws -> WebSocketHandshake.ServerAcceptance?
+    {
+        try bytes.withUnsafeBytes { (bytes) throws(WebSocketHandshake.HandshakeError) in
+            try WebSocketHandshake.validateServerResponse(bytes, key: "dGhlIHNhbXBsZSBub25jZQ==",
+                                                          offeredDeflate: offered)
+        }
+    }
+
+    /// `permessage-deflate; client_max_window_bits`, the offer browsers and our client make.
+    static let chromiumOffer: PerMessageDeflate.Parameters = {
+        var parameters = PerMessageDeflate.Parameters()
+        parameters.clientMaxWindowBits = .supported
+        return parameters
+    }()
+
+    @Test func clientTakesTheAgreedParameters() throws {
+        let head = Self.response(extensions: ["permessage-deflate; client_no_context_takeover; server_max_window_bits=11"])
+        // A compressed "Hello" frame right behind the head (RFC 7692 §7.2.3.1).
+        let frames = hex("c1 07 f2 48 cd c9 c9 07 00")
+        let acceptance = try #require(try Self.acceptance(head + frames))
+        var expected = PerMessageDeflate.Parameters()
+        expected.clientNoContextTakeover = true
+        expected.serverMaxWindowBits = .bits(11)
+        #expect(acceptance.length == head.count, "frames start right after the head")
+        #expect(acceptance.deflate == expected)
+        // Declined: no header, no extension; incomplete: nil, whatever was offered.
+        #expect(try Self.acceptance(Self.response(extensions: []))?.deflate == nil)
+        #expect(try Self.acceptance(Array(head.dropLast())) == nil)
+    }
+
+    @Test func clientRejectsAnExtensionItDidNotOffer() {
+        #expect(throws: WebSocketHandshake.HandshakeError.unexpectedExtension) {
+            try Self.acceptance(Self.response(extensions: ["permessage-deflate"]), offered: nil)
+        }
+        // Another extension than the one offered.
+        #expect(throws: WebSocketHandshake.HandshakeError.unexpectedExtension) {
+            try Self.acceptance(Self.response(extensions: ["x-webkit-deflate-frame"]))
+        }
+        // permessage-deflate twice, over two header lines.
+        #expect(throws: WebSocketHandshake.HandshakeError.unexpectedExtension) {
+            try Self.acceptance(Self.response(extensions: ["permessage-deflate", "permessage-deflate"]))
+        }
+    }
+
+    @Test(arguments: [
+        "permessage-deflate; mystery",
+        "permessage-deflate; server_max_window_bits=16",
+        "permessage-deflate; server_max_window_bits",
+        "permessage-deflate; client_no_context_takeover=1",
+        // client_max_window_bits without a value is for offers only (RFC 7692 §7.1.2.2).
+        "permessage-deflate; client_max_window_bits",
+        // Not an extension list at all.
+        "permessage-deflate; =",
+        "permessage-deflate; x=\"open",
+    ])
+    func clientRejectsABadParameter(_ extensions: String) throws {
+        let error = #expect(throws: WebSocketHandshake.HandshakeError.self) {
+            try Self.acceptance(Self.response(extensions: [extensions]))
+        }
+        guard case .invalidExtension(let why)? = error else {
+            Issue.record("expected invalidExtension, got \(String(describing: error))")
+            return
+        }
+        #expect(!why.isEmpty)
+    }
+
     @Test(arguments: [
         ("HTTP/1.1 426 Upgrade Required\r\nSec-WebSocket-Version: 13\r\n\r\n", WebSocketHandshake.HandshakeError.unexpectedStatus(426)),
         ("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n", .missingUpgrade),

@@ -54,7 +54,9 @@ final class ConnectionCompression {
     convenience init(client agreed: PerMessageDeflate.Parameters, options: ClientCompression) {
         var ownBits = options.windowBits
         if case .bits(let limit) = agreed.clientMaxWindowBits {
-            ownBits = min(ownBits, max(limit, PerMessageDeflate.usableWindowBits.lowerBound))
+            // zlib cannot compress raw deflate with an 8-bit window: a limit of 8 leaves our messages
+            // uncompressed, which RFC 7692 always allows (RSV1 clear), rather than break the server's limit.
+            ownBits = min(ownBits, limit)
         }
         var peerBits = 15
         if case .bits(let limit) = agreed.serverMaxWindowBits {
@@ -69,7 +71,7 @@ final class ConnectionCompression {
     /// are compressed (a message compressed in a context of its own would enter the receiver's window and put
     /// it out of step with the stream).
     func ownDeflater() -> Deflater? {
-        guard mode == .perConnection else { return nil }
+        guard mode == .perConnection, PerMessageDeflate.usableWindowBits.contains(ownWindowBits) else { return nil }
         if deflater == nil {
             deflater = try? Deflater(windowBits: ownWindowBits, memoryLevel: ownMemoryLevel, level: ownLevel,
                                      resetsContext: ownResets)

@@ -23,6 +23,18 @@ func negotiatedConnection(_ offer: String = "permessage-deflate; client_max_wind
         stream.frame(text: Array(#"{"type":"patch","seq":\#(number),"ops":[]}"#.utf8))
     }
 
+    /// zlib has no 8-bit raw deflate window: a client told `client_max_window_bits=8` sends uncompressed.
+    @Test func aClientLimitedToAnEightBitWindowSendsPlain() throws {
+        var agreed = PerMessageDeflate.Parameters()
+        agreed.clientMaxWindowBits = .bits(8)
+        let limited = ConnectionCompression(client: agreed, options: ClientCompression())
+        #expect(limited.ownDeflater() == nil)
+        agreed.clientMaxWindowBits = .bits(9)
+        let nine = ConnectionCompression(client: agreed, options: ClientCompression())
+        #expect(nine.ownDeflater() != nil)
+        #expect(nine.ownWindowBits == 9)
+    }
+
     @Test func aFreshStartIsTaken() throws {
         let connection = try negotiatedConnection()
         let frame = next(stream(), 0)

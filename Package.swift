@@ -56,7 +56,7 @@ var targets: [Target] = [
     .target(name: "WebSocketTestSupport", dependencies: ["WebSocket"], path: "Tests/WebSocketTestSupport"),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime"]),
-    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms"]),

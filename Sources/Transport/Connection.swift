@@ -83,10 +83,13 @@ public final class Connection {
     public var isCompressed: Bool { compression != nil }
 
     /// Whether this connection can take a shared stream's compressed messages (`WebSocketCompression
-    /// .sharedStreams` was negotiated and the peer keeps its window).
+    /// .sharedStreams` was negotiated, the peer keeps its window, and its window is as large as the streams'
+    /// one). A connection that cannot is sent every stream message plain and must not ask the stream to
+    /// restart for it (`send(_: StreamFrame)`): a client that offered `server_max_window_bits=10` (RFC 7692
+    /// §7.1.2.1) would otherwise make its room's stream start afresh on every message, for every member.
     public var takesSharedStreams: Bool {
-        guard let compression, case .sharedStreams = compression.mode else { return false }
-        return !compression.ownResets
+        guard let compression, case .sharedStreams(let windowBits) = compression.mode else { return false }
+        return !compression.ownResets && compression.ownWindowBits >= windowBits
     }
 
     /// Queues a message of a shared deflate stream: compressed when this connection is in step with the stream,

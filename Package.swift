@@ -62,7 +62,7 @@ var targets: [Target] = [
     // The framing tests inflate with real zlib (Deflate) behind `MessageInflater`; the WebSocket module never links it.
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport", "Deflate"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime", "Deflate"]),
-    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms"]),

@@ -83,10 +83,13 @@ public final class Connection {
     public var isCompressed: Bool { compression != nil }
 
     /// Whether this connection can take a shared stream's compressed messages (`WebSocketCompression
-    /// .sharedStreams` was negotiated and the peer keeps its window).
+    /// .sharedStreams` was negotiated, the peer keeps its window, and it allowed us a window as large as the
+    /// streams'). A peer that limited us to a smaller one (`server_max_window_bits`, RFC 7692 §7.1.2.1) gets
+    /// every message plain, and must not count as following a stream: each message it took plain would ask
+    /// for a fresh start, and the stream would restart on every message for everyone.
     public var takesSharedStreams: Bool {
-        guard let compression, case .sharedStreams = compression.mode else { return false }
-        return !compression.ownResets
+        guard let compression, case .sharedStreams(let streamBits) = compression.mode else { return false }
+        return !compression.ownResets && compression.ownWindowBits >= streamBits
     }
 
     /// Queues a message of a shared deflate stream: compressed when this connection is in step with the stream,

@@ -3,6 +3,7 @@ read and drive the app's DOM, and the run of a suite (`main`: its pages, screens
 Each suite subclasses `Page` for what only it needs."""
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -56,18 +57,34 @@ class Page:
     `phone` emulates a touch device of `width` x `height` (headless windows are at least 500 px wide, so a phone's
     viewport needs device emulation; touch makes `(pointer: coarse)` match as on a real phone). `exact_viewport`
     sets a desktop viewport to exactly that size. `init_script` runs before the app's scripts on every page load.
+    `network_log` keeps Chromium's own WebSocket network events (DevTools `Network.webSocket*`), for
+    `websocket_events`. `net_log` is a file for Chromium's NetLog, for `websocket_frame_headers`.
     """
 
-    def __init__(self, name, base_url, width=1280, height=800, phone=False, exact_viewport=False, init_script=None):
+    def __init__(self, name, base_url, width=1280, height=800, phone=False, exact_viewport=False, init_script=None,
+                 network_log=False, net_log=None):
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          f"--window-size={max(width, 500)},{height}", "--force-device-scale-factor=1", "--lang=en-US"):
             options.add_argument(argument)
+        if net_log:
+            # The NetLog records each WebSocket frame header Chromium sends or receives, reserved bits included;
+            # the default capture mode leaves payloads and cookies out.
+            options.add_argument(f"--log-net-log={net_log}")
+            options.add_argument("--net-log-capture-mode=Default")
+        self.net_log = net_log
         if phone:
             options.add_experimental_option("mobileEmulation", {
                 "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1, "touch": True}})
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        logs = {"browser": "ALL"}
+        if network_log:
+            # ChromeDriver's performance log carries the DevTools Network events as Chromium emits them.
+            logs["performance"] = "ALL"
+            options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
+        options.set_capability("goog:loggingPrefs", logs)
+        self.network_log = network_log
+        self._websocket_events = []
         self.name = name
         self.base_url = base_url
         self.phone = phone
@@ -133,6 +150,40 @@ class Page:
     def press(self, keys):
         """Types on the page itself (whatever has focus), as a player typing anywhere."""
         ActionChains(self.driver).send_keys(keys).perform()
+
+    def websocket_events(self):
+        """Chromium's DevTools events about WebSockets (`Network.webSocketCreated`, `...HandshakeResponseReceived`
+        with the 101's headers as the browser received them, `...FrameReceived`, `...FrameError`, ...) since the
+        session started, oldest first, each as {"method", "params"}. Needs `network_log`."""
+        assert self.network_log, "the page was opened without network_log"
+        # Reading the performance log empties it: keep what was read.
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            if message.get("method", "").startswith("Network.webSocket"):
+                self._websocket_events.append(message)
+        return list(self._websocket_events)
+
+    def websocket_frame_headers(self):
+        """The WebSocket frame headers in Chromium's NetLog, oldest first: [(socket source id, "sent" or
+        "received", {"opcode", "final", "reserved1", "reserved2", "reserved3", "masked", "payload_length"})].
+
+        Read while the browser runs: Chromium writes the log in batches, one event per line after a line of
+        constants and `"events": [`, so the newest events may not be there yet and the last line may be cut."""
+        assert self.net_log, "the page was opened without net_log"
+        with open(self.net_log, encoding="utf-8") as handle:
+            lines = handle.readlines()
+        constants = json.loads(lines[0].rstrip().rstrip(",") + "}")["constants"]
+        kinds = {constants["logEventTypes"][name]: direction for name, direction in
+                 (("WEBSOCKET_SENT_FRAME_HEADER", "sent"), ("WEBSOCKET_RECV_FRAME_HEADER", "received"))}
+        headers = []
+        for line in lines[2:]:
+            try:
+                event = json.loads(line.rstrip().rstrip(","))
+            except ValueError:
+                continue   # cut off, or the closing line
+            if event.get("type") in kinds:
+                headers.append((event["source"]["id"], kinds[event["type"]], event["params"]))
+        return headers
 
     #: Console errors a suite expects (failed socket opens while the network is off on purpose), not the app's.
     expected_console = ("ERR_INTERNET_DISCONNECTED",)

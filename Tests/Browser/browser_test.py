@@ -1,9 +1,11 @@
 """Drives the WordRooms web client in headless Chromium against a running server.
 
 Two browser sessions play in one room opened by link: Snowman games until one was won and one lost (compared on
-both pages), host settings and history, chat, a dropped connection and a reload that both resume the seat, then a
-Word Scramble match with accepted and refused words, the missed words between rounds and the final standings. A
-third, phone-sized session watches and is removed by the host. The theme survives a reload.
+both pages) over game sockets that negotiated permessage-deflate (the 101's Sec-WebSocket-Extensions as Chromium
+received it, from its DevTools network events, and the page's WebSocket.extensions), host settings and history,
+chat, a dropped connection and a reload that both resume the seat, then a Word Scramble match with accepted and
+refused words, the missed words between rounds and the final standings. A third, phone-sized session watches and
+is removed by the host. The theme survives a reload. Every game socket of the run negotiated compression.
 
 Prints PASS/FAIL per check and exits non-zero if any failed. Screenshots go to --artifacts.
 
@@ -12,7 +14,9 @@ Usage: browser_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artif
 
 import collections
 import itertools
+import os
 import time
+import urllib.parse
 
 import browser_support
 from selenium.webdriver.common.by import By
@@ -20,11 +24,99 @@ from selenium.webdriver.common.keys import Keys
 from snowman_solver import SnowmanSolver, load_words
 
 
+# What the server answers a game socket's permessage-deflate offer (RFC 7692): the client resets its context
+# after each message, the server compresses each room's patches in an 11-bit window.
+GAME_EXTENSIONS = "permessage-deflate; client_no_context_takeover; server_max_window_bits=11"
+# Runs before the app's scripts on every page load: notes each WebSocket the page opens, the extensions it
+# reports once open (what Blink agreed to) and how it closed. A subclass, so the app's sockets behave as before.
+SOCKET_RECORDER = """
+(() => {
+  const Native = window.WebSocket;
+  const sockets = [];
+  window.__sockets = sockets;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      const entry = { path: new URL(this.url).pathname, extensions: null, closeCode: null };
+      sockets.push(entry);
+      this.addEventListener('open', () => { entry.extensions = this.extensions; });
+      this.addEventListener('close', (event) => { entry.closeCode = event.code; });
+    }
+  };
+})();
+"""
+
+
+def header(headers, name):
+    """A header of a DevTools request or response (names as sent, so compared without case)."""
+    return next((value for key, value in (headers or {}).items() if key.lower() == name.lower()), None)
+
+
 class Page(browser_support.Page):
     """One browser session and helpers to read the app's DOM."""
 
-    def __init__(self, name, base_url, width=1280, height=900, phone=False):
-        super().__init__(name, base_url, width=width, height=height, phone=phone)
+    def __init__(self, name, base_url, width=1280, height=900, phone=False, net_log=None):
+        super().__init__(name, base_url, width=width, height=height, phone=phone, init_script=SOCKET_RECORDER,
+                         network_log=True, net_log=net_log)
+
+    def text_frames(self):
+        """Counts of the text frames in Chromium's NetLog: (received, received with RSV1, sent, sent with RSV1)."""
+        headers = [(direction, frame["reserved1"]) for _, direction, frame in self.websocket_frame_headers()
+                   if frame["opcode"] == 1]
+        received = [compressed for direction, compressed in headers if direction == "received"]
+        sent = [compressed for direction, compressed in headers if direction == "sent"]
+        return len(received), sum(received), len(sent), sum(sent)
+
+    def game_socket_handshakes(self):
+        """Every game socket (/ws) this session opened, from Chromium's network events: [(request id, offer,
+        101 status, Sec-WebSocket-Extensions received, text frames received)], and the frame errors [(request id,
+        message)] (a socket opened while the network is off ends in one, `net::ERR_INTERNET_DISCONNECTED`)."""
+        events = self.websocket_events()
+        game = [event["params"]["requestId"] for event in events if event["method"] == "Network.webSocketCreated"
+                and urllib.parse.urlsplit(event["params"]["url"]).path.startswith("/ws")]
+        offers, answers, frames, errors = {}, {}, collections.Counter(), []
+        for event in events:
+            params = event["params"]
+            request = params.get("requestId")
+            if request not in game:
+                continue
+            if event["method"] == "Network.webSocketWillSendHandshakeRequest":
+                offers[request] = header(params["request"].get("headers"), "Sec-WebSocket-Extensions")
+            elif event["method"] == "Network.webSocketHandshakeResponseReceived":
+                response = params["response"]
+                answers[request] = (response.get("status"),
+                                    header(response.get("headers"), "Sec-WebSocket-Extensions"))
+            elif event["method"] == "Network.webSocketFrameReceived" and params["response"].get("opcode") == 1:
+                frames[request] += 1
+            elif event["method"] == "Network.webSocketFrameError":
+                errors.append((request, params.get("errorMessage")))
+        handshakes = [(request, offers.get(request), *answers.get(request, (None, None)), frames[request])
+                      for request in game]
+        return handshakes, errors
+
+    def expect_compressed_game_sockets(self, no_reconnects):
+        """Every game socket Chromium opened got GAME_EXTENSIONS in its 101, as Chromium received it, and the page's
+        open socket reports it; with `no_reconnects`, no socket of the current page load closed (a compressed frame
+        Chromium could not read would fail the socket, and the page's resume could hide that)."""
+        handshakes, errors = self.game_socket_handshakes()
+        # Sockets the page tried while offline on purpose never sent a handshake; the others all got an answer.
+        handshakes = [handshake for handshake in handshakes if handshake[2] is not None]
+        assert handshakes, f"{self.name}: Chromium reported no answered game socket handshake"
+        for request, offer, status, extensions, _ in handshakes:
+            assert offer and "permessage-deflate" in offer, f"{self.name}: socket {request} offered {offer!r}"
+            assert status == 101, f"{self.name}: socket {request}: handshake status {status}"
+            assert extensions == GAME_EXTENSIONS, f"{self.name}: socket {request} got Sec-WebSocket-Extensions {extensions!r}"
+        answered = {handshake[0] for handshake in handshakes}
+        errors = [message for request, message in errors if request in answered]
+        assert not errors, f"{self.name}: frame errors on open game sockets: {errors}"
+        sockets = [entry for entry in self.js("return window.__sockets || []") if entry["path"].startswith("/ws")]
+        assert sockets, f"{self.name}: the page opened no game socket"
+        current = sockets[-1]
+        assert current["closeCode"] is None and current["extensions"] == GAME_EXTENSIONS, \
+            f"{self.name}: the page's socket reports {current}"
+        if no_reconnects:
+            assert len(sockets) == 1, f"{self.name}: {len(sockets)} game sockets in this page load: {sockets}"
+        return handshakes
 
     def snowman_view(self):
         """The parts of a Snowman page both players must see alike: all but whose turn it is."""
@@ -54,8 +146,9 @@ def run(suite, args):
     secrets = load_words(args.repo, "secrets.txt")
     dictionary = load_words(args.repo, "dictionary.txt")
     solver = SnowmanSolver(secrets)
-    ana = suite.add(Page("Ana", args.base_url))
-    bob = suite.add(Page("Bob", args.base_url))
+    # Chromium's NetLog of each player: the frame headers it received, RSV1 included (kept with the screenshots).
+    ana = suite.add(Page("Ana", args.base_url, net_log=os.path.join(args.artifacts, "netlog-Ana.json")))
+    bob = suite.add(Page("Bob", args.base_url, net_log=os.path.join(args.artifacts, "netlog-Bob.json")))
 
     # --- Lobby -----------------------------------------------------------------------------------------------
     def lobby_loads():
@@ -230,6 +323,24 @@ def run(suite, args):
             start_next_game_with_enter()
         raise AssertionError(f"only saw {sorted(outcomes)} in 8 games")
     checks.run("Snowman games end won and lost, identically on both pages", win_and_lose)
+
+    def game_sockets_compressed():
+        guesses = sum(len(view["guessed"]) for view in outcomes.values())
+        for page in players:
+            handshakes = page.expect_compressed_game_sockets(no_reconnects=True)
+            frames = handshakes[-1][4]
+            assert frames >= guesses, f"{page.name}: {frames} text frames on the game socket, fewer than the guesses"
+            # Chromium writes its NetLog in batches, so the newest frames may not be in it yet: the count of the
+            # games' patches received with RSV1 is checked at the end of the suite.
+            received, received_compressed, sent, sent_compressed = page.text_frames()
+            assert received_compressed > 0, f"{page.name}: none of {received} text frames was received compressed"
+            assert sent_compressed > 0, f"{page.name}: Chromium sent none of its {sent} text frames compressed"
+            print(f"     {page.name}: {len(handshakes)} game socket(s), offer {handshakes[-1][1]!r}, answer "
+                  f"{handshakes[-1][3]!r}; NetLog: {received_compressed} of {received} text frames received with "
+                  f"RSV1, {sent_compressed} of {sent} sent", flush=True)
+    checks.run("the games were played over permessage-deflate: each game socket's 101, as Chromium received it, "
+               "says " + GAME_EXTENSIONS + ", patches arrived with RSV1, and no socket failed",
+               game_sockets_compressed)
 
     def lost_game_shows_missing_letters_in_red():
         view = outcomes["lost"]
@@ -500,6 +611,23 @@ def run(suite, args):
         assert not bob.visible("#start-match")
         shot(ana, "14-scramble-final")
     checks.run("the match ends with the final standings and the host can start another", final_scoreboard)
+
+    def every_game_socket_compressed():
+        guesses = sum(len(view["guessed"]) for view in outcomes.values())
+        for page in suite.pages:
+            handshakes = page.expect_compressed_game_sockets(no_reconnects=False)
+            line = f"     {page.name}: {len(handshakes)} game sockets, all compressed"
+            if page.net_log:
+                # Each guess of the won and the lost game reached both players as a patch, compressed.
+                received, received_compressed, sent, sent_compressed = page.text_frames()
+                assert received_compressed >= guesses, (f"{page.name}: {received_compressed} of {received} text "
+                                                        f"frames received with RSV1, for {guesses} guesses")
+                line += (f"; NetLog: {received_compressed} of {received} text frames received with RSV1, "
+                         f"{sent_compressed} of {sent} sent")
+            print(line, flush=True)
+    checks.run("every game socket of the run (reconnects, reloads and the phone's included) negotiated "
+               "permessage-deflate, and the games' patches reached both players with RSV1",
+               every_game_socket_compressed)
 
 
 if __name__ == "__main__":

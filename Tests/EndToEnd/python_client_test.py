@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""End-to-end checks of a running WordRooms server, with the `websockets` package as a third-party peer.
+"""End-to-end checks of a running WordRooms server, with the `websockets` package as a third-party peer: HTTP,
+the handshake, /echo (plain, then with permessage-deflate under several offers), and game sockets (/ws) with
+compression on (rooms played through by compressing and plain players; see game_clients.py).
 
     python_client_test.py --url http://127.0.0.1:PORT/ [--cap-url http://127.0.0.1:PORT2/] [--cap-bytes 65536]
 
@@ -8,6 +10,8 @@
 --cap-url    a server started with --max-message-bytes CAP, for the message-size checks (default: --url).
 --cap-bytes  that CAP (default 65536).
 --skip-cap   skip the message-size checks (cap_*).
+--skip-deflate  skip the permessage-deflate and game-socket checks (every name with "deflate"), for a server
+             without them (the harness's stand-in).
 --only       run only the checks whose name contains this text (repeatable).
 
 Prints `PASS name` / `FAIL name: why` per check, then `python-client: N passed, M failed`.
@@ -17,15 +21,22 @@ Exit status: 0 when every check passed, 1 otherwise, 2 on bad arguments.
 import argparse
 import asyncio
 import base64
+import collections
 import hashlib
+import json
 import os
 import random
+import string
 import sys
 import time
 import urllib.parse
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
+
+from game_clients import (FREQUENCY, FrameCounter, GameClient, RawGameSocket, apply_patch, deflate_extension,
+                          response_extensions)
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 SIZES = (0, 125, 126, 65535, 65536, 1 << 20)
@@ -56,7 +67,7 @@ class Target:
 
 def client(target, **options):
     settings = dict(
-        compression=None,     # WordRooms offers no permessage-deflate; keep frames plain
+        compression=None,     # plain frames; the deflate_* checks turn permessage-deflate on
         proxy=None,           # never go through an HTTP proxy from the environment
         ping_interval=None,   # only the pings the checks send
         max_size=64 << 20,
@@ -407,6 +418,443 @@ async def check_concurrent_clients(args):
     return "%d clients x %d messages" % (clients, rounds)
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# permessage-deflate (RFC 7692). /echo compresses per connection as negotiated; game sockets (/ws) answer
+# `permessage-deflate; client_no_context_takeover; server_max_window_bits=11` and send each room's patches
+# compressed once in the room's stream, with context takeover, to every member in step with it.
+
+GAME_DEFLATE = {"client_no_context_takeover": None, "server_max_window_bits": "11"}
+WORDS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "WordGames", "Resources",
+                         "words")
+
+
+def deflate_client(target, **factory_options):
+    """An /echo client that offers permessage-deflate with these ClientPerMessageDeflateFactory options."""
+    return client(target, compression="deflate", extensions=[ClientPerMessageDeflateFactory(**factory_options)])
+
+
+def expect_game_deflate(player):
+    """The game socket's handshake response, and what websockets runs with it."""
+    found = response_extensions(player.ws)
+    expect(list(found) == ["permessage-deflate"], "%s: Sec-WebSocket-Extensions %r, want permessage-deflate"
+           % (player.name, player.ws.response.headers.get("Sec-WebSocket-Extensions")))
+    expect(found["permessage-deflate"] == GAME_DEFLATE, "%s: permessage-deflate parameters %r, want %r"
+           % (player.name, found["permessage-deflate"], GAME_DEFLATE))
+    extension = deflate_extension(player.ws)
+    expect(extension is not None and extension.remote_max_window_bits == 11 and extension.local_no_context_takeover
+           and not extension.remote_no_context_takeover,
+           "%s: websockets runs %r" % (player.name, extension))
+
+
+def expect_every_patch_compressed(player):
+    """Everyone here follows the room's stream from a fresh start (joins restart it), so every patch arrives
+    compressed and everything else (welcome, snapshots, errors) plain."""
+    frames = player.frames
+    expect(frames.compressed > 0, "%s: no compressed frame among %d messages" % (player.name, player.messages))
+    expect(frames.compressed == player.patches and frames.plain == player.messages - player.patches,
+           "%s: %d compressed and %d plain frames for %d patches among %d messages"
+           % (player.name, frames.compressed, frames.plain, player.patches, player.messages))
+
+
+def expect_plain_peer(player):
+    expect(not response_extensions(player.ws), "%s offered nothing, yet the response has Sec-WebSocket-Extensions %r"
+           % (player.name, player.ws.response.headers.get("Sec-WebSocket-Extensions")))
+    expect(deflate_extension(player.ws) is None, "%s: an extension runs without an offer" % player.name)
+
+
+async def settle(players, timeout=15):
+    """Waits until every player has the room's newest seq (the largest any of them has)."""
+    newest = max(player.seq for player in players)
+    for player in players:
+        await player.until(lambda p=player: p.seq >= newest, "seq %d" % newest, timeout)
+
+
+async def expect_states_match_snapshots(players):
+    """Each player's patched state equals the snapshot it asks for, and all of them are the same."""
+    await settle(players)
+    states = []
+    for player in players:
+        snapshot_seq, snapshot, own_seq, own = await player.resync()
+        expect(own_seq == snapshot_seq, "%s: snapshot of seq %d arrived at seq %d" % (player.name, snapshot_seq, own_seq))
+        expect(own == snapshot, "%s: patched state differs from the snapshot at seq %d" % (player.name, snapshot_seq))
+        expect(not player.problems, "%s: %s" % (player.name, "; ".join(player.problems[:3])))
+        states.append(snapshot)
+    expect(all(state == states[0] for state in states), "the players' states differ")
+    return states[0]
+
+
+async def close_all(players):
+    for player in players:
+        await player.close()
+
+
+async def guess_once(players):
+    """The player whose turn it is guesses the commonest letter not yet guessed."""
+    snowman = players[0].state["snowman"]
+    player = next((p for p in players if p.you == snowman["turn"]), None)
+    expect(player is not None, "nobody here has the turn (%r)" % snowman["turn"])
+    guessed = {guess["letter"] for guess in snowman["guesses"]}
+    letter = next(letter for letter in FREQUENCY if letter not in guessed)
+    before, errors = player.seq, len(player.errors)
+    await player.send({"type": "guess", "letter": letter.lower()})
+    await player.until(lambda: player.seq > before or len(player.errors) > errors, "the answer to guess %s" % letter)
+    expect(len(player.errors) == errors, "%s: guess %s refused: %s" % (player.name, letter, player.errors[-1:]))
+    await settle(players)
+
+
+async def check_deflate_game_snowman(args):
+    """Three compressing players and one plain one play Snowman; a fourth compressing player joins mid-game."""
+    target = args.target
+    players = []
+    try:
+        host = await GameClient.open("Ana", target)
+        players.append(host)
+        await host.create("snowman", {"maxWrongGuesses": 10, "turnSeconds": 0})
+        for name in ("Bob", "Cleo"):
+            player = await GameClient.open(name, target)
+            players.append(player)
+            await player.join(host.code)
+        plain = await GameClient.open("Plain", target, compression=None)
+        players.append(plain)
+        await plain.join(host.code)
+        late = None
+        moves = games = 0
+        while True:
+            await settle(players)
+            if host.state["snowman"]["status"] != "inProgress":
+                games += 1
+                if late is not None:
+                    break
+                # Over before the late player came (a short word): the next game, then.
+                await host.send({"type": "new_game"})
+                await host.until(lambda: host.state["snowman"]["status"] == "inProgress", "the next game")
+                continue
+            if moves == 2 and late is None:
+                late = await GameClient.open("Dee", target)
+                players.append(late)
+                await late.join(host.code)
+                await settle(players)
+            if moves % 3 == 1:
+                # Chat from a compressing and from the plain player: text that repeats from patch to patch.
+                speaker = players[moves % len(players)]
+                await speaker.send({"type": "chat", "text": "%s: nice one, that letter was a good guess!" % speaker.name})
+                await settle(players)
+            await guess_once(players)
+            moves += 1
+            expect(moves < 60, "the game does not end")
+        await expect_states_match_snapshots(players)
+        for player in players:
+            if player is plain:
+                expect_plain_peer(player)
+            else:
+                expect_game_deflate(player)
+                expect_every_patch_compressed(player)
+        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        return "%d guesses, %s; compressed/messages: %s" % (moves, host.state["snowman"]["status"], counts)
+    finally:
+        await close_all(players)
+
+
+def load_words(name):
+    with open(os.path.join(WORDS_DIR, name), encoding="utf-8") as handle:
+        return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+
+
+def spellable_words(root, dictionary, minimum):
+    letters = collections.Counter(root)
+    return sorted((word for word in dictionary
+                   if minimum <= len(word) <= len(root) and word != root and word.isascii() and word.isalpha()
+                   and not collections.Counter(word) - letters), key=lambda word: (-len(word), word))
+
+
+async def check_deflate_game_scramble_round(args):
+    """A Word Scramble round with two compressing players, a plain one, and a compressing one joining mid-round,
+    to the round's end (the intermission's patch carries the round's missed words)."""
+    target = args.target
+    players = []
+    try:
+        host = await GameClient.open("Ana", target)
+        players.append(host)
+        await host.create("scramble", {"rounds": 3, "roundSeconds": 30, "minWordLength": 3})
+        bob = await GameClient.open("Bob", target)
+        plain = await GameClient.open("Plain", target, compression=None)
+        players += [bob, plain]
+        await bob.join(host.code)
+        await plain.join(host.code)
+        await settle(players)
+        await host.send({"type": "new_game"})
+        await host.until(lambda: host.state["scramble"]["phase"] == "playing", "the round to start")
+        await settle(players)
+        root = host.state["scramble"]["root"].lower()
+        words = spellable_words(root, load_words("dictionary.txt"), host.state["scramble"]["minWordLength"])
+        expect(len(words) >= 12, "only %d words in %s" % (len(words), root))
+        found = 0
+        for index, word in enumerate(words[:12]):
+            if index == 5:
+                players.append(await GameClient.open("Dee", target))
+                await players[-1].join(host.code)
+                await settle(players)
+            player = players[index % len(players)]
+            before, errors = player.seq, len(player.errors)
+            await player.send({"type": "word", "word": word})
+            await player.until(lambda p=player: p.seq > before or len(p.errors) > errors, "the answer to %s" % word)
+            found += len(player.errors) == errors
+            await settle(players)
+        expect(found >= 10, "only %d of 12 dictionary words accepted" % found)
+        for player in players:
+            await player.until(lambda p=player: p.state["scramble"]["phase"] == "intermission", "the round's end", 40)
+        await settle(players)
+        missed = len(host.state["scramble"]["lastRound"]["missed"])
+        await expect_states_match_snapshots(players)
+        for player in players:
+            if player is plain:
+                expect_plain_peer(player)
+            else:
+                expect_game_deflate(player)
+                expect_every_patch_compressed(player)
+        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        return "root %s, %d words found, %d missed; compressed/messages: %s" % (root, found, missed, counts)
+    finally:
+        await close_all(players)
+
+
+def random_line(rng, length):
+    return "".join(rng.choice(string.ascii_letters) for _ in range(length))
+
+
+async def raw_chat(raw, text, compress=False):
+    await raw.send_json({"type": "chat", "text": text}, compress)
+    message = await raw.receive()
+    patch = json.loads(message.data)
+    expect(patch.get("type") == "patch", "answer to a chat: %r" % patch)
+    expect(message.compressed, "the chat's patch arrived plain")
+    return message, patch
+
+
+async def check_deflate_game_raw_frames(args):
+    """The frames themselves, read by hand: RSV1 only on compressed patches, which inflate with one zlib stream
+    of the stated 11-bit window kept across messages; repeated text refers back into earlier patches (context
+    takeover), but never further back than 2 KiB; compressed client messages are understood."""
+    rng = random.Random(11)
+    raw = await RawGameSocket.open(args.target)
+    try:
+        header = raw.extension_header()
+        expect(header == "permessage-deflate; client_no_context_takeover; server_max_window_bits=11",
+               "Sec-WebSocket-Extensions: %r" % header)
+        await raw.send_json({"type": "create", "game": "snowman", "name": "Raw", "public": False,
+                             "settings": {"turnSeconds": 0}}, compress=True)
+        welcome_message = await raw.receive()
+        welcome = json.loads(welcome_message.data)
+        expect(welcome.get("type") == "welcome", "answer to a compressed create: %r" % welcome)
+        expect(not welcome_message.compressed, "the welcome arrived compressed (it is outside the room's stream)")
+        state, seq = welcome["state"], welcome["seq"]
+        line = random_line(rng, 150)
+        first, patch = await raw_chat(raw, line, compress=True)
+        expect(first.standalone, "the first patch after joining refers to messages before it (no fresh start)")
+        again, patch_again = await raw_chat(raw, line)
+        expect(not again.standalone and again.wire_size < first.wire_size // 2,
+               "the same chat line again: %d bytes on the wire after %d (standalone: %s); want a reference back"
+               % (again.wire_size, first.wire_size, again.standalone))
+        patches = [patch, patch_again]
+        # Push the line more than 2 KiB back, then say it once more: an 11-bit window cannot reach it, and a
+        # compressor using a larger window than it stated would, and fail the inflater above.
+        filler_bytes = 0
+        while filler_bytes < 3000:
+            filler, filler_patch = await raw_chat(raw, random_line(rng, 180), compress=bool(filler_bytes % 2))
+            filler_bytes += len(filler.data)
+            patches.append(filler_patch)
+        far, far_patch = await raw_chat(raw, line)
+        patches.append(far_patch)
+        for message in patches:
+            expect(message["seq"] == seq + 1, "patch seq %d after %d" % (message["seq"], seq))
+            state, seq = apply_patch(state, message["ops"]), message["seq"]
+        await raw.send_json({"type": "resync"})
+        snapshot_message = await raw.receive()
+        snapshot = json.loads(snapshot_message.data)
+        expect(snapshot.get("type") == "snapshot" and not snapshot_message.compressed, "resync answered %r (%s)"
+               % (snapshot.get("type"), "compressed" if snapshot_message.compressed else "plain"))
+        expect(snapshot["seq"] == seq and snapshot["state"] == state, "patched state differs from the snapshot")
+        return "repeat %d -> %d bytes; %d bytes later %d bytes" % (first.wire_size, again.wire_size, filler_bytes,
+                                                                   far.wire_size)
+    finally:
+        await raw.close()
+
+
+async def check_deflate_game_narrow_peers(args):
+    """Peers the room's stream cannot serve compressed (a server window of 10 bits, server_no_context_takeover)
+    get every patch plain and the same state, and do not stop the stream compressing for the others."""
+    rng = random.Random(12)
+    players = []
+    raw = await RawGameSocket.open(args.target)
+    try:
+        await raw.send_json({"type": "create", "game": "snowman", "name": "Raw", "public": False,
+                             "settings": {"turnSeconds": 0}})
+        welcome = json.loads((await raw.receive()).data)
+        narrow = await GameClient.open("Ten", args.target,
+                                       extensions=[ClientPerMessageDeflateFactory(server_max_window_bits=10)])
+        fresh = await GameClient.open("Fresh", args.target,
+                                      extensions=[ClientPerMessageDeflateFactory(server_no_context_takeover=True)])
+        players += [narrow, fresh]
+        for player in players:
+            await player.join(welcome["code"])
+            await raw.receive()   # the join's patch
+        line = random_line(rng, 150)
+        first, _ = await raw_chat(raw, line)
+        again, _ = await raw_chat(raw, line)
+        await raw_chat(raw, "and once more: " + line)
+        await settle(players)
+        for player in players:
+            expect(player.frames.compressed == 0, "%s: %d compressed frames" % (player.name, player.frames.compressed))
+            expect(not player.problems, "%s: %s" % (player.name, player.problems))
+        narrow_offer = response_extensions(narrow.ws).get("permessage-deflate")
+        expect(narrow_offer == {"client_no_context_takeover": None, "server_max_window_bits": "10"},
+               "server_max_window_bits=10 offered: response %r" % narrow_offer)
+        fresh_offer = response_extensions(fresh.ws).get("permessage-deflate")
+        expect(fresh_offer == dict(GAME_DEFLATE, server_no_context_takeover=None),
+               "server_no_context_takeover offered: response %r" % fresh_offer)
+        expect(not again.standalone, "with a 10-bit peer and a no-context-takeover peer in the room, the same line "
+               "again took %d bytes after %d, standalone: the stream restarted instead of referring back"
+               % (again.wire_size, first.wire_size))
+        await expect_states_match_snapshots(players)
+        return "repeat %d -> %d bytes for the raw peer; the narrow peers got %d and %d plain messages" % (
+            first.wire_size, again.wire_size, narrow.messages, fresh.messages)
+    finally:
+        await close_all(players)
+        await raw.close()
+
+
+# /echo offers: ClientPerMessageDeflateFactory options, and the response parameters they must get (None: the
+# server declines and the connection goes on uncompressed).
+ECHO_OFFERS = (
+    ("defaults", {}, {}),
+    ("no_client_max_window_bits", {"client_max_window_bits": None}, {}),
+    ("client_no_context_takeover", {"client_no_context_takeover": True}, {"client_no_context_takeover": None}),
+    ("server_no_context_takeover", {"server_no_context_takeover": True}, {"server_no_context_takeover": None}),
+    ("no_context_takeover", {"client_no_context_takeover": True, "server_no_context_takeover": True},
+     {"client_no_context_takeover": None, "server_no_context_takeover": None}),
+    ("server_max_window_bits_9", {"server_max_window_bits": 9}, {"server_max_window_bits": "9"}),
+    ("server_max_window_bits_12", {"server_max_window_bits": 12}, {"server_max_window_bits": "12"}),
+    ("client_max_window_bits_9", {"client_max_window_bits": 9}, {"client_max_window_bits": "9"}),
+    ("client_max_window_bits_12_server_15", {"client_max_window_bits": 12, "server_max_window_bits": 15},
+     {"client_max_window_bits": "12", "server_max_window_bits": "15"}),
+    ("server_max_window_bits_8", {"server_max_window_bits": 8}, None),   # zlib cannot deflate with 8 bits
+)
+
+
+def echo_messages(seed):
+    rng = random.Random(seed)
+    sentence = "The quick brown fox jumps over the lazy dog, ünd ßo wëiter ✓ 😀. "
+    vocabulary = sentence.split() + ["snowman", "scramble", "room", "letter", "guess", "patch", "seq"]
+    prose = " ".join(rng.choice(vocabulary) for _ in range(180000))
+    return [
+        "",
+        "a",
+        sentence * 300,                                  # 21 KiB of text that deflates 120:1
+        rng.randbytes(65536),                            # incompressible binary
+        base64.b64encode(rng.randbytes(1 << 19)).decode("ascii"),   # text that deflate shrinks a little
+        # About 1 MiB of words (a few to one). Not one phrase repeated: beyond 64 KiB the server refuses messages
+        # that inflate more than 256:1 (TransportConfiguration.maxInflateRatio).
+        prose[: 1 << 20],
+    ]
+
+
+def make_echo_deflate_check(label, options, want):
+    async def check(args):
+        async with deflate_client(args.target, **options) as ws:
+            found = response_extensions(ws)
+            if want is None:
+                expect(not found and deflate_extension(ws) is None, "offer %r: response %r, want it declined"
+                       % (options, ws.response.headers.get("Sec-WebSocket-Extensions")))
+            else:
+                expect(list(found) == ["permessage-deflate"] and found["permessage-deflate"] == want,
+                       "offer %r: response %r, want parameters %r"
+                       % (options, ws.response.headers.get("Sec-WebSocket-Extensions"), want))
+            counter = FrameCounter(ws)
+            messages = echo_messages(7)
+            for message in messages:
+                await ws.send(message)
+                reply = await asyncio.wait_for(ws.recv(), 20)
+                expect(reply == message, "%s: echo differs (%s)" % (describe(message), describe(reply)))
+            # A fragmented message, compressed across its fragments.
+            fragments = ["fragment %d: %s " % (index, "wörds " * index) for index in range(12)]
+            await ws.send(iter(fragments))
+            reply = await asyncio.wait_for(ws.recv(), 20)
+            expect(reply == "".join(fragments), "fragmented message: echo differs (%s)" % describe(reply))
+            # The same line twice: with context takeover on the server's side (and a window that holds it), the
+            # second echo refers back to the first; without it, it costs as much again.
+            line = base64.b64encode(random.Random(5).randbytes(1000)).decode("ascii")
+            sizes = []
+            for _ in range(2):
+                await ws.send(line)
+                expect(await asyncio.wait_for(ws.recv(), 20) == line, "repeated line: echo differs")
+                sizes.append(counter.frames[-1] if counter.frames else None)
+            # Many small messages in flight at once, each side's context carried from one to the next.
+            rng = random.Random(6)
+            burst = ["%d %s" % (index, rng.choice(("hello", "world", "wordrooms", "snowman")) * rng.randrange(1, 40))
+                     for index in range(300)]
+            await pipeline_on(ws, burst)
+            if want is None:
+                expect(deflate_extension(ws) is None, "declined, yet websockets runs %r" % deflate_extension(ws))
+                return "declined; %d messages plain" % (len(messages) + 303)
+            expect(counter.compressed > 0, "no echo arrived compressed")
+            server_window = int(want.get("server_max_window_bits", 15))
+            (first_compressed, first_size), (second_compressed, second_size) = sizes
+            expect(first_compressed and second_compressed, "the repeated line arrived plain: %r" % sizes)
+            if "server_no_context_takeover" in want:
+                expect(second_size * 10 > first_size * 9, "server_no_context_takeover, yet the repeat took %d bytes "
+                       "after %d" % (second_size, first_size))
+            elif server_window >= 11:   # 2 KiB holds the 1336-byte line
+                expect(second_size * 4 < first_size, "context takeover, yet the repeat took %d bytes after %d"
+                       % (second_size, first_size))
+            return "%d of %d echoes compressed; repeat %d -> %d bytes" % (
+                counter.compressed, counter.compressed + counter.plain, first_size, second_size)
+
+    check.__name__ = "check_echo_deflate_%s" % label
+    return check
+
+
+async def pipeline_on(ws, messages):
+    async def sender():
+        for message in messages:
+            await ws.send(message)
+
+    async def receiver():
+        for index, message in enumerate(messages):
+            reply = await asyncio.wait_for(ws.recv(), 20)
+            expect(reply == message, "burst message %d: echo differs (%s)" % (index, describe(reply)))
+
+    await asyncio.gather(sender(), receiver())
+
+
+async def check_cap_deflate_exact_size_echoes(args):
+    """The cap applies to the inflated size: a message of exactly the cap, tiny on the wire, is echoed."""
+    async with deflate_client(args.cap_target) as ws:
+        message = "w" * args.cap_bytes
+        await ws.send(message)
+        expect(await asyncio.wait_for(ws.recv(), 20) == message, "echo differs")
+    return "%d bytes inflated" % args.cap_bytes
+
+
+async def check_cap_deflate_inflated_over_1009(args):
+    """A compressed message of a few hundred bytes that inflates to cap+1 bytes: close 1009 (RFC 7692 §8.1 leaves
+    the limit to the receiver; WordRooms counts inflated bytes)."""
+    ws = await deflate_client(args.cap_target)
+    try:
+        expect(deflate_extension(ws) is not None, "permessage-deflate was not negotiated")
+        try:
+            await ws.send("w" * (args.cap_bytes + 1))
+            reply = await asyncio.wait_for(ws.recv(), 20)
+        except ConnectionClosed as closed:
+            expect(closed.rcvd is not None and closed.rcvd.code == 1009, "closed with %r, want 1009" % closed.rcvd)
+            return
+        raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
+    finally:
+        try:
+            await asyncio.wait_for(ws.close(), 5)
+        except Exception:
+            pass
+
+
 def all_checks():
     checks = [
         check_http_healthz,
@@ -434,6 +882,15 @@ def all_checks():
         check_cap_fragmented_over_1009,
         check_cap_server_still_serves,
     ]
+    checks += [make_echo_deflate_check(label, options, want) for label, options, want in ECHO_OFFERS]
+    checks += [
+        check_cap_deflate_exact_size_echoes,
+        check_cap_deflate_inflated_over_1009,
+        check_deflate_game_raw_frames,
+        check_deflate_game_snowman,
+        check_deflate_game_scramble_round,
+        check_deflate_game_narrow_peers,
+    ]
     return [(check.__name__[len("check_"):], check) for check in checks]
 
 
@@ -443,7 +900,10 @@ async def run(args):
         if args.only and not any(text in name for text in args.only):
             continue
         if args.skip_cap and name.startswith("cap_"):
-            print("SKIP %-32s           no --cap-bytes given" % name, flush=True)
+            print("SKIP %-40s           no --cap-bytes given" % name, flush=True)
+            continue
+        if args.skip_deflate and "deflate" in name:
+            print("SKIP %-40s           --skip-deflate" % name, flush=True)
             continue
         started = time.monotonic()
         try:
@@ -464,7 +924,7 @@ async def run(args):
             passed += 1
         else:
             failed += 1
-        line = "%s %-32s %6.0f ms" % (verdict, name, elapsed)
+        line = "%s %-40s %6.0f ms" % (verdict, name, elapsed)
         print(line + ("  " + why if why else ""), flush=True)
     print("python-client: %d passed, %d failed" % (passed, failed), flush=True)
     return 0 if failed == 0 and passed > 0 else 1
@@ -476,6 +936,7 @@ def main(argv):
     parser.add_argument("--cap-url")
     parser.add_argument("--cap-bytes", type=int, default=65536)
     parser.add_argument("--skip-cap", action="store_true", help="skip the message-size (1009) checks")
+    parser.add_argument("--skip-deflate", action="store_true", help="skip the permessage-deflate and /ws checks")
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per check (default 60)")
     args = parser.parse_args(argv)

@@ -61,6 +61,8 @@ if [[ -n "$WR_URL" ]]; then
     wr_log "target: $MAIN_URL (already running)"
 else
     wr_server_command "$VENV/bin/python" "$WR_SCRIPT_DIR/standin_server.py"
+    # The stand-in is an echo server without WordRooms' compression or game socket.
+    [[ $WR_STANDIN == 1 ]] && CLIENT_ARGS+=(--skip-deflate)
     CAP_BYTES="${CAP_BYTES:-65536}"
     wr_start_server main 16777216 "${WR_CMD[@]}"
     MAIN_URL="$WR_STARTED_URL"

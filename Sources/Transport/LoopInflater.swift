@@ -31,7 +31,7 @@ final class LoopInflater: MessageInflater {
         } catch {
             switch error {
             case .corrupt: throw .corrupt
-            case .tooLarge: throw .tooLarge
+            case .tooLarge: throw ratioBound < maxBytes ? .ratioExceeded(maxRatio: maxRatio) : .tooLarge
             }
         }
     }

@@ -20,6 +20,9 @@ public protocol MessageInflater: AnyObject {
 public enum InflateFailure: Error, Sendable, Hashable {
     /// Not a deflate stream, or one that ended badly (close 1007).
     case corrupt
-    /// Inflated, it would pass the message-size cap or the inflate-ratio bound (close 1009).
+    /// Inflated, it would pass the message-size cap (close 1009).
     case tooLarge
+    /// Inflated, it would pass `maxRatio` times its compressed size: a deflate bomb, refused before the
+    /// size cap (close 1009).
+    case ratioExceeded(maxRatio: Int)
 }

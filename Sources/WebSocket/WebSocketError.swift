@@ -9,6 +9,9 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     case misplacedCompressionBit
     /// RFC 7692 §7.2.2: a compressed message that does not inflate (close 1007, the data is not consistent).
     case invalidCompressedData
+    /// A compressed message inflating to more than `maxRatio` times its size (close 1009, RFC 6455 §7.4.1:
+    /// too big to process), refused as a deflate bomb before it reaches the size cap.
+    case inflateRatioExceeded(maxRatio: Int)
     /// RFC 6455 §5.2: a reserved opcode was received.
     case unknownOpcode(WebSocketOpcode)
     /// RFC 6455 §5.1: a server MUST close the connection on an unmasked client frame.
@@ -39,7 +42,7 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The status code of the close frame that fails the connection for this error.
     public var closeCode: CloseCode {
         switch self {
-        case .messageTooBig:
+        case .messageTooBig, .inflateRatioExceeded:
             return .messageTooBig
         case .invalidUTF8, .invalidCloseReason, .invalidCompressedData:
             return .invalidPayload
@@ -56,6 +59,7 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
         case .reservedBitsSet: return "reserved bits set without a negotiated extension"
         case .misplacedCompressionBit: return "RSV1 on a control or continuation frame"
         case .invalidCompressedData: return "compressed message does not inflate"
+        case .inflateRatioExceeded(let ratio): return "compressed message inflates over \(ratio) times its size"
         case .unknownOpcode(let opcode): return "unknown opcode \(opcode.rawValue)"
         case .unmaskedClientFrame: return "client frames must be masked"
         case .maskedServerFrame: return "server frames must not be masked"

@@ -265,6 +265,7 @@ public struct WebSocketSession: Sendable {
         } catch {
             switch error {
             case .tooLarge: throw .messageTooBig(limit: maxMessageBytes)
+            case .ratioExceeded(let maxRatio): throw .inflateRatioExceeded(maxRatio: maxRatio)
             case .corrupt: throw .invalidCompressedData
             }
         }

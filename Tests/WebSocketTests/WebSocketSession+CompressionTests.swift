@@ -216,7 +216,8 @@ func sentCloseCode(_ actions: [RecordedAction]) -> UInt16? {
     }
 
     @Test(arguments: [(InflateFailure.tooLarge, WebSocketError.messageTooBig(limit: 100)),
-                      (.corrupt, .invalidCompressedData)])
+                      (.corrupt, .invalidCompressedData),
+                      (.ratioExceeded(maxRatio: 256), .inflateRatioExceeded(maxRatio: 256))])
     func anInflaterFailureFailsTheConnection(_ inflateFailure: InflateFailure, _ error: WebSocketError) {
         let inflater = ScriptedInflater(failure: inflateFailure)
         #expect(negotiated(Self.maskedCompressedHello, maxMessageBytes: 100, inflater: inflater) == failure(error))

@@ -78,3 +78,20 @@ setup_autobahn_venv() {
         printf '%s\n' "$want" >"$VENV/.wordrooms-stamp"
     ) 9>"$WR_CACHE_DIR/autobahn-venv.lock"
 }
+
+# Judges a finished run: the report must exist, then autobahn_verdict.py decides (VERDICT: its exit status).
+# Arguments: the report directory, the agent name in it, wstest's log, and 1 for a verbose verdict.
+judge_autobahn_report() {
+    local outdir="$1" agent="$2" log="$3" verbose="$4" what="$5"
+    if [[ ! -s "$outdir/index.json" ]]; then
+        tail -n 30 "$log" >&2
+        wr_log "FAILED: wstest wrote no $outdir/index.json (log: $log)"
+        exit 1
+    fi
+    wr_log "$what finished in ${ELAPSED}s; report: $outdir/index.html"
+    VERDICT=0
+    local -a verbose_flag=()
+    [[ $verbose == 1 ]] && verbose_flag=(--verbose)
+    python3 "$WR_SCRIPT_DIR/autobahn_verdict.py" --agent "$agent" "${verbose_flag[@]+"${verbose_flag[@]}"}" \
+        "$outdir/index.json" || VERDICT=$?
+}

@@ -173,17 +173,7 @@ if [[ $DRIVER_STATUS != 0 && $DRIVER_STATUS != 3 ]]; then
     wr_log "FAILED: autobahn-client exited with status $DRIVER_STATUS after ${ELAPSED}s (wstest log: $LOG)"
     exit 1
 fi
-if [[ ! -s "$OUTDIR/index.json" ]]; then
-    tail -n 30 "$LOG" >&2
-    wr_log "FAILED: wstest wrote no $OUTDIR/index.json (log: $LOG)"
-    exit 1
-fi
-
-wr_log "run finished in ${ELAPSED}s; report: $OUTDIR/index.html"
-VERDICT=0
-VERBOSE_FLAG=()
-[[ $VERBOSE == 1 ]] && VERBOSE_FLAG=(--verbose)
-python3 "$WR_SCRIPT_DIR/autobahn_verdict.py" --agent "$AGENT" "${VERBOSE_FLAG[@]+"${VERBOSE_FLAG[@]}"}" "$OUTDIR/index.json" || VERDICT=$?
+judge_autobahn_report "$OUTDIR" "$AGENT" "$LOG" "$VERBOSE" "run"
 if [[ $WSTEST_DIED == 1 ]]; then
     wr_log "FAILED: wstest exited during the run (log: $LOG)"
     exit 1

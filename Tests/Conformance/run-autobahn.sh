@@ -143,17 +143,7 @@ if [[ $WSTEST_STATUS != 0 ]]; then
     wr_log "FAILED: wstest exited with status $WSTEST_STATUS (log: $LOG)"
     exit 1
 fi
-if [[ ! -s "$OUTDIR/index.json" ]]; then
-    tail -n 30 "$LOG" >&2
-    wr_log "FAILED: wstest wrote no $OUTDIR/index.json (log: $LOG)"
-    exit 1
-fi
-
-wr_log "wstest finished in ${ELAPSED}s; report: $OUTDIR/index.html"
-VERDICT=0
-VERBOSE_FLAG=()
-[[ $VERBOSE == 1 ]] && VERBOSE_FLAG=(--verbose)
-python3 "$WR_SCRIPT_DIR/autobahn_verdict.py" --agent WordRooms "${VERBOSE_FLAG[@]+"${VERBOSE_FLAG[@]}"}" "$OUTDIR/index.json" || VERDICT=$?
+judge_autobahn_report "$OUTDIR" WordRooms "$LOG" "$VERBOSE" "wstest"
 if [[ $SERVER_DIED == 1 ]]; then
     wr_log "FAILED: the server exited during the run (its stderr: ${WR_TMP}/server.stderr)"
     exit 1

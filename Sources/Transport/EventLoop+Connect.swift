@@ -49,8 +49,12 @@ extension EventLoop {
         connection.clientKey = key
         connection.clientCompression = request.compression
         let extensions = request.compression.map { [("Sec-WebSocket-Extensions", $0.offer.headerValue)] } ?? []
-        connection.outbound.append(shared: WebSocketHandshake.clientRequest(
-            host: request.hostHeader, path: request.path, key: key, extraHeaders: extensions))
+        let handshake = WebSocketHandshake.clientRequest(host: request.hostHeader, path: request.path, key: key,
+                                                         extraHeaders: extensions)
+        // Counted when queued (a connection holds no field for it: that would cost every connection): a request
+        // whose TCP connect then fails is counted but never written.
+        counters.handshakeBytesOut += handshake.count
+        connection.outbound.append(shared: handshake)
         connection.wantsWritable = true
         guard watch(connection, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue) else {
             request.endpoint.connectionFailed(reason: "epoll cannot watch the socket")
@@ -88,6 +92,7 @@ extension EventLoop {
             connection.clientKey = nil
             connection.clientCompression = nil
             guard let endpoint = connection.endpoint else { return }
+            counters.handshakeBytesIn += acceptance.length
             if let agreed = acceptance.deflate, let offered {
                 counters.compressedConnections += 1
                 connection.compression = ConnectionCompression(client: agreed, options: offered)

@@ -51,6 +51,11 @@ var targets: [Target] = [
     // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
     .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames", "Runtime"], swiftSettings: hotPath),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
+    // The Autobahn|Testsuite fuzzingserver's client under test (Tests/Conformance/run-autobahn-client.sh): our client
+    // side of RFC 6455 echoing every case. Not a product: only the conformance script builds it. Its echo endpoint is
+    // on the per-message path like the modules it drives.
+    .executableTarget(name: "autobahn-client", dependencies: ["Transport", "WebSocket", "Runtime"],
+                      path: "Tests/Conformance/AutobahnClient", swiftSettings: hotPath),
 
     // What the framing tests and the frame fuzzer share: feeding bytes in chunks, the parser's joined output.
     .target(name: "WebSocketTestSupport", dependencies: ["WebSocket"], path: "Tests/WebSocketTestSupport"),

@@ -17,14 +17,17 @@ public final class Deflater {
     /// - Parameters:
     ///   - windowBits: the LZ77 window, 9 to 15 (zlib has no 8-bit raw deflate window).
     ///   - memoryLevel: zlib's `memLevel`, 1 to 9: memory for the match state (8 is zlib's default).
+    ///   - level: zlib's compression level, 1 (fastest) to 9 (smallest); 6 is zlib's default.
     ///   - resetsContext: start every message with an empty window.
     /// - Throws: `CompressionError` when zlib refuses the parameters or memory runs out.
-    public init(windowBits: Int = 15, memoryLevel: Int32 = 8, resetsContext: Bool = false) throws(CompressionError) {
+    public init(windowBits: Int = 15, memoryLevel: Int32 = 8, level: Int32 = 6,
+                resetsContext: Bool = false) throws(CompressionError) {
+        precondition((1...9).contains(level), "zlib levels are 1 to 9")
         precondition((9...15).contains(windowBits), "raw deflate windows are 9 to 15 bits")
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         self.resetsContext = resetsContext
-        let result = czlib_deflate_init_raw(stream, Z_DEFAULT_COMPRESSION, Int32(windowBits), memoryLevel)
+        let result = czlib_deflate_init_raw(stream, level, Int32(windowBits), memoryLevel)
         guard result == Z_OK else {
             stream.deallocate()
             throw CompressionError("deflateInit2", code: result)

@@ -542,6 +542,8 @@ public actor Room {
     private func disposeIfAbandoned(now: Double) -> Bool {
         guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
         disposed = true
+        // The stream's compressor is the room's biggest buffer: let it go now, whoever still holds the room.
+        broadcastStream = nil
         if let timer { timers.cancel(timer) }
         registry?.roomDisposed(code)
         persistedVersion += 1

@@ -10,8 +10,9 @@ final class ConnectionCompression {
     /// our side).
     let ownWindowBits: Int
     let ownResets: Bool
-    /// zlib's memLevel for our compressor.
+    /// zlib's memLevel and level for our compressor.
     let ownMemoryLevel: Int32
+    let ownLevel: Int32
     /// The window the peer compresses with (we inflate with at least that) and whether it resets after each
     /// message, in which case one inflater per loop serves the connection.
     let peerWindowBits: Int
@@ -25,14 +26,20 @@ final class ConnectionCompression {
     private var inStep = false
 
     init(mode: WebSocketCompression, ownWindowBits: Int, ownResets: Bool, ownMemoryLevel: Int32 = 8,
-         peerWindowBits: Int, peerResets: Bool) {
+         ownLevel: Int32 = ConnectionCompression.echoLevel, peerWindowBits: Int, peerResets: Bool) {
         self.mode = mode
         self.ownWindowBits = ownWindowBits
         self.ownResets = ownResets
         self.ownMemoryLevel = ownMemoryLevel
+        self.ownLevel = ownLevel
         self.peerWindowBits = peerWindowBits
         self.peerResets = peerResets
     }
+
+    /// The level of a server connection's own compressor (`/echo`, the general case): zlib's fastest. What an
+    /// echo sends is what it got, so a smaller output is worth less than the CPU; rooms compress their patches
+    /// at zlib's default level in their `DeflateStream`, once for all members.
+    static let echoLevel: Int32 = 1
 
     /// A server connection's state from what was agreed.
     convenience init(server agreement: PerMessageDeflate.Agreement, mode: WebSocketCompression) {
@@ -54,7 +61,7 @@ final class ConnectionCompression {
             peerBits = max(limit, PerMessageDeflate.usableWindowBits.lowerBound)
         }
         self.init(mode: .perConnection, ownWindowBits: ownBits, ownResets: agreed.clientNoContextTakeover,
-                  ownMemoryLevel: options.memoryLevel, peerWindowBits: peerBits,
+                  ownMemoryLevel: options.memoryLevel, ownLevel: options.level, peerWindowBits: peerBits,
                   peerResets: agreed.serverNoContextTakeover)
     }
 
@@ -64,7 +71,8 @@ final class ConnectionCompression {
     func ownDeflater() -> Deflater? {
         guard mode == .perConnection else { return nil }
         if deflater == nil {
-            deflater = try? Deflater(windowBits: ownWindowBits, memoryLevel: ownMemoryLevel, resetsContext: ownResets)
+            deflater = try? Deflater(windowBits: ownWindowBits, memoryLevel: ownMemoryLevel, level: ownLevel,
+                                     resetsContext: ownResets)
         }
         return deflater
     }
@@ -105,12 +113,16 @@ public struct ClientCompression: Sendable, Hashable {
     public var windowBits: Int
     /// zlib's memLevel for the client's compressor, 1 to 9.
     public var memoryLevel: Int32
+    /// zlib's compression level, 1 (fastest) to 9.
+    public var level: Int32
 
-    public init(windowBits: Int = 15, memoryLevel: Int32 = 8) {
+    public init(windowBits: Int = 15, memoryLevel: Int32 = 8, level: Int32 = 6) {
         precondition(PerMessageDeflate.usableWindowBits.contains(windowBits), "a window of 9 to 15 bits")
         precondition((1...9).contains(memoryLevel), "memLevel is 1 to 9")
+        precondition((1...9).contains(level), "zlib levels are 1 to 9")
         self.windowBits = windowBits
         self.memoryLevel = memoryLevel
+        self.level = level
     }
 
     /// The offer: `permessage-deflate; client_max_window_bits`, as browsers send it (the server may then limit

@@ -219,11 +219,14 @@ struct ConnectionMachine {
         return [.flush]
     }
 
-    /// The server's 101 was valid: the WebSocket is open and the endpoint hears `didOpen` next.
-    mutating func clientHandshakeCompleted() -> [Action] {
+    /// The server's 101 was valid: the WebSocket is open and the endpoint hears `didOpen` next. As on an accepted
+    /// upgrade, what the endpoint sends may take `extraOutbound` bytes on top of the normal allowance (a reply as
+    /// big as the largest message it accepts, queued at once, is not a slow consumer).
+    mutating func clientHandshakeCompleted(extraOutbound: Int) -> [Action] {
         precondition(phase == .clientHandshake, "the handshake completes once")
         phase = .open
         endpointOpen = true
+        outboundLimit += extraOutbound
         return [.count(\.upgrades)]
     }
 

@@ -46,8 +46,7 @@ extension EventLoop {
                                     machine: machine)
         connection.endpoint = request.endpoint
         let key = WebSocketHandshake.randomKey()
-        connection.clientKey = key
-        connection.clientCompression = request.compression
+        connection.clientHandshake = ClientHandshake(key: key, compression: request.compression)
         let extensions = request.compression.map { [("Sec-WebSocket-Extensions", $0.offer.headerValue)] } ?? []
         let handshake = WebSocketHandshake.clientRequest(host: request.hostHeader, path: request.path, key: key,
                                                          extraHeaders: extensions)
@@ -76,10 +75,10 @@ extension EventLoop {
 
     /// Checks what arrived of the server's answer; opens the WebSocket once a valid 101 is complete.
     func finishClientHandshake(_ connection: Connection) {
-        let offered = connection.clientCompression
+        let offered = connection.clientHandshake?.compression
         let result = connection.inbound.withUnsafeBytes { bytes in
             Result { () throws(WebSocketHandshake.HandshakeError) in
-                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientKey ?? "",
+                try WebSocketHandshake.validateServerResponse(bytes, key: connection.clientHandshake?.key ?? "",
                                                               offeredDeflate: offered?.offer)
             }
         }
@@ -89,8 +88,7 @@ extension EventLoop {
         case .success(let acceptance?):
             var rest = Array(connection.inbound[acceptance.length...])
             connection.inbound = []
-            connection.clientKey = nil
-            connection.clientCompression = nil
+            connection.clientHandshake = nil
             guard let endpoint = connection.endpoint else { return }
             counters.handshakeBytesIn += acceptance.length
             if let agreed = acceptance.deflate, let offered {
@@ -99,7 +97,7 @@ extension EventLoop {
             }
             connection.session = WebSocketSession(role: .client, maxMessageBytes: endpoint.maxMessageBytes,
                                                   compression: acceptance.deflate != nil)
-            run(connection.machine.clientHandshakeCompleted(), on: connection)
+            run(connection.machine.clientHandshakeCompleted(extraOutbound: endpoint.maxMessageBytes), on: connection)
             endpoint.didOpen(connection, request: HTTPRequestHead(method: "GET", target: "/", headers: []))
             if !rest.isEmpty, connection.machine.isOpen {
                 rest.withUnsafeMutableBytes { receiveFrames($0, on: connection) }

@@ -54,76 +54,8 @@ wr_install_traps
 # ---------------------------------------------------------------------------------------------------------------
 # Python 2.7 and the cached wstest virtualenv.
 
-find_python2() {
-    local candidate
-    local -a candidates=()
-    if [[ -n "$PYTHON2" ]]; then
-        candidates=("$PYTHON2")
-    else
-        candidates=(/root/.pyenv/versions/2.7.18/bin/python)
-        if command -v pyenv >/dev/null 2>&1; then
-            candidates+=("$(pyenv root 2>/dev/null)/versions/2.7.18/bin/python")
-        fi
-        candidates+=("${PYENV_ROOT:-$HOME/.pyenv}/versions/2.7.18/bin/python")
-        command -v python2.7 >/dev/null 2>&1 && candidates+=("$(command -v python2.7)")
-        command -v python2 >/dev/null 2>&1 && candidates+=("$(command -v python2)")
-    fi
-    for candidate in "${candidates[@]}"; do
-        if [[ -x "$candidate" ]] && "$candidate" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (2, 7) else 1)' 2>/dev/null; then
-            PYTHON2="$candidate"
-            return 0
-        fi
-    done
-    cat >&2 <<EOF
-
-==========================================================================================================
-[autobahn] ERROR: Python 2.7 NOT FOUND. Autobahn|Testsuite (wstest) runs on Python 2.7 only.
-  Looked at: ${candidates[*]}
-  Debian 12 ships no python2; this machine image normally has pyenv's /root/.pyenv/versions/2.7.18.
-  Point to an interpreter with --python2 PATH or WORDROOMS_PYTHON2=PATH.
-==========================================================================================================
-
-EOF
-    exit 2
-}
-
-setup_autobahn_venv() {
-    VENV="$WR_CACHE_DIR/autobahn-venv"
-    local req="$WR_SCRIPT_DIR/requirements-autobahn-py2.txt" vreq="$WR_SCRIPT_DIR/requirements-virtualenv-py2.txt" want
-    want="$(cat "$req" "$vreq" | sha256sum | cut -d' ' -f1) $PYTHON2"
-    mkdir -p "$WR_CACHE_DIR"
-    (
-        flock -w 900 9 || wr_die "timed out waiting for the lock on $VENV"
-        if [[ -f "$VENV/.wordrooms-stamp" && "$(cat "$VENV/.wordrooms-stamp")" == "$want" && -x "$VENV/bin/wstest" ]]; then
-            exit 0
-        fi
-        local log="$WR_CACHE_DIR/autobahn-venv.install.log" boot
-        wr_log "creating the wstest virtualenv (Python 2.7, one time, ~1 min): $VENV (log: $log)"
-        rm -rf "$VENV"
-        boot="$(mktemp -d "${TMPDIR:-/tmp}/wordrooms-virtualenv.XXXXXX")"
-        {
-            if [[ "${WORDROOMS_VIRTUALENV_VIA_PYTHON3:-0}" != 1 ]] && "$PYTHON2" -m pip --version >/dev/null 2>&1; then
-                # virtualenv<20.22 with Python 2's own pip, into a throwaway --target dir (site-packages untouched).
-                timeout 600 "$PYTHON2" -m pip install -q --disable-pip-version-check --target "$boot/lib" -r "$vreq" &&
-                    PYTHONPATH="$boot/lib" timeout 300 "$PYTHON2" -m virtualenv --no-periodic-update "$VENV"
-            else
-                # No pip in that Python 2: run virtualenv<20.22 from a Python 3 venv and point it at Python 2.7.
-                python3 -m venv "$boot/py3" &&
-                    timeout 600 "$boot/py3/bin/python" -m pip install -q --disable-pip-version-check "virtualenv==20.21.1" &&
-                    timeout 300 "$boot/py3/bin/python" -m virtualenv --no-periodic-update -p "$PYTHON2" "$VENV"
-            fi &&
-                timeout 1200 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-warn-script-location -r "$req" &&
-                "$VENV/bin/wstest" --autobahnversion
-        } >"$log" 2>&1 || {
-            rm -rf "$boot"
-            tail -n 40 "$log" >&2
-            wr_die "could not create the wstest virtualenv (full log: $log)"
-        }
-        rm -rf "$boot"
-        printf '%s\n' "$want" >"$VENV/.wordrooms-stamp"
-    ) 9>"$WR_CACHE_DIR/autobahn-venv.lock"
-}
-
+# shellcheck source=autobahn-env.sh
+source "$WR_SCRIPT_DIR/autobahn-env.sh"
 find_python2
 setup_autobahn_venv
 

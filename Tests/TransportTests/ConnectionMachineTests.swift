@@ -28,10 +28,10 @@ import WebSocket
     }
 
     /// A client connection whose WebSocket opened.
-    static func openClient() -> ConnectionMachine {
+    static func openClient(extraOutbound: Int = 0) -> ConnectionMachine {
         var machine = connecting()
         _ = machine.connected(pendingError: 0, reason: "")
-        _ = machine.clientHandshakeCompleted()
+        _ = machine.clientHandshakeCompleted(extraOutbound: extraOutbound)
         return machine
     }
 
@@ -275,10 +275,18 @@ import WebSocket
         #expect(machine.isReachable)
         #expect(machine.connected(pendingError: 0, reason: "") == [.flush])
         #expect(machine.phase == .clientHandshake)
-        #expect(machine.clientHandshakeCompleted() == [.count(\.upgrades)])
+        #expect(machine.clientHandshakeCompleted(extraOutbound: 0) == [.count(\.upgrades)])
         #expect(machine.isOpen)
         #expect(machine.close(code: .normalClosure, reason: "", now: 2_000, timeouts: Self.timeouts)
             == [.sendClose(.normalClosure, reason: ""), .notifyClosed(.normalClosure), .flush])
+    }
+
+    @Test func clientRepliesMayTakeTheExtraAllowanceLikeAServers() {
+        // An Autobahn fuzzingserver case (9.1.6) sends a client 16 MiB and wants it echoed: the echo is queued
+        // whole, and must not be taken for a slow consumer.
+        let machine = Self.openClient(extraOutbound: 100)
+        #expect(!machine.isTooSlow(queued: Self.limit + 100))
+        #expect(machine.isTooSlow(queued: Self.limit + 101))
     }
 
     @Test func refusedConnectIsAFailureNotAClose() {

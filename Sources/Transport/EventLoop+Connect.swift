@@ -46,13 +46,12 @@ extension EventLoop {
                                     machine: machine)
         connection.endpoint = request.endpoint
         let key = WebSocketHandshake.randomKey()
-        connection.clientHandshake = ClientHandshake(key: key, compression: request.compression)
+        let sent = ClientHandshake(key: key, compression: request.compression)
         let extensions = request.compression.map { [("Sec-WebSocket-Extensions", $0.offer.headerValue)] } ?? []
         let handshake = WebSocketHandshake.clientRequest(host: request.hostHeader, path: request.path, key: key,
                                                          extraHeaders: extensions)
-        // Counted when queued (a connection holds no field for it: that would cost every connection): a request
-        // whose TCP connect then fails is counted but never written.
-        counters.handshakeBytesOut += handshake.count
+        sent.requestBytes = handshake.count
+        connection.clientHandshake = sent
         connection.outbound.append(shared: handshake)
         connection.wantsWritable = true
         guard watch(connection, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue) else {
@@ -88,9 +87,10 @@ extension EventLoop {
         case .success(let acceptance?):
             var rest = Array(connection.inbound[acceptance.length...])
             connection.inbound = []
+            counters.handshakeBytesIn += acceptance.length
+            counters.handshakeBytesOut += connection.clientHandshake?.requestBytes ?? 0
             connection.clientHandshake = nil
             guard let endpoint = connection.endpoint else { return }
-            counters.handshakeBytesIn += acceptance.length
             if let agreed = acceptance.deflate, let offered {
                 counters.compressedConnections += 1
                 connection.compression = ConnectionCompression(client: agreed, options: offered)

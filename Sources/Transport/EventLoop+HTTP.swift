@@ -148,7 +148,7 @@ extension EventLoop {
                                                   compression: agreement != nil)
             if let agreement {
                 counters.compressedConnections += 1
-                connection.compression = ConnectionCompression(server: agreement, mode: endpoint.compression)
+                connection.compression = sharedCompression(agreement, mode: endpoint.compression)
             }
             connection.endpoint = endpoint
             connection.inbound = []

@@ -20,10 +20,9 @@ public struct TransportCounters: Sendable {
     /// Bytes read from and written to sockets: everything, HTTP and WebSocket frames alike.
     public var bytesIn = 0
     public var bytesOut = 0
-    /// The part of `bytesIn` and `bytesOut` that was WebSocket opening handshakes (RFC 6455 §4): requests and
-    /// 101 responses of upgrades that succeeded, and a client's requests as it queues them (one whose connect
-    /// fails is counted unsent). Without them what is left is, near enough, the frames, whose bytes the load
-    /// tester sets against the messages'.
+    /// The part of `bytesIn` and `bytesOut` that was WebSocket opening handshakes (RFC 6455 §4): the request and
+    /// the 101 response of each upgrade that succeeded, either side. What is left of a WebSocket's bytes is its
+    /// frames, which the load tester sets against the messages'.
     public var handshakeBytesIn = 0
     public var handshakeBytesOut = 0
     /// WebSocket closes by close code; key 1006 counts connections that ended without a close frame.

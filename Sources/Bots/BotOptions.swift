@@ -69,6 +69,8 @@ public struct BotOptions: Sendable, Equatable {
     public var maxMessageBytes = 1 << 20
     /// Randomness of the bots (word choice, jitter); the same seed gives the same choices.
     public var seed: UInt64?
+    /// Offer permessage-deflate (RFC 7692) on every connection (`--deflate`).
+    public var deflate = false
     /// Microseconds between polls of an idle bot loop; 0 sleeps in epoll (see `--poll-us`).
     public var pollMicroseconds = 0
     /// No progress lines.
@@ -98,6 +100,18 @@ public struct BotOptions: Sendable, Equatable {
         case .idle, .echo: connections
         }
     }
+
+    /// What the bots offer with `--deflate`: a compressor far smaller than zlib's default (window 2^15, memLevel
+    /// 8, about 270 KB a connection), because thousands of bots share one process and each compressing bot holds
+    /// its own. About 9 KB with these: a 512-byte window still covers every message a bot sends (moves and chat
+    /// lines are well under 200 bytes, and game sockets have the client reset its context after each message,
+    /// `client_no_context_takeover`, so no longer history could help), and memLevel 1 keeps the match finder's
+    /// tables at 1 KB. nil without `--deflate`: the bots offer no extension.
+    public var compression: ClientCompression? {
+        deflate ? Self.botCompression : nil
+    }
+
+    static let botCompression = ClientCompression(windowBits: 9, memoryLevel: 1)
 
     /// The game of room `index`.
     public func game(ofRoom index: Int) -> Game {
@@ -151,6 +165,10 @@ public struct BotOptions: Sendable, Equatable {
           --server-pid PID          read the server's memory and CPU from /proc/PID instead of its /metrics
           --max-message-bytes N     largest message the bots accept (default 1048576)
           --seed N                  seed of the bots' random choices
+          --deflate                 offer permessage-deflate (RFC 7692) on every connection; the report then
+                                    says how many negotiated it and sets wire bytes against payload bytes
+                                    (the bots compress with a 512-byte window and memLevel 1: small, as
+                                    thousands of them share this process)
           --poll-us N               idle bot loops poll every N microseconds instead of sleeping in epoll
                                     (default 0: sleep). On one machine a server pays for waking a sleeping
                                     client on every message (an interrupt to the bots' core), which clients
@@ -219,6 +237,7 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("--max-message-bytes"): options.maxMessageBytes = try scanner.integer(in: 1024...(1 << 30))
             case .flag("--poll-us"): options.pollMicroseconds = try scanner.integer(in: 0...100_000)
             case .flag("--seed"): options.seed = try scanner.integer(in: 0...UInt64.max)
+            case .flag("--deflate"): options.deflate = true
             case .flag("--quiet"): options.quiet = true
             case .flag:
                 throw scanner.unknownOption(hint: " (see --help)")

@@ -94,6 +94,22 @@ extension BotReport {
         lines.append("  " + padRight("wire bytes/s", 22)
                      + padRight(formatBytes(Double(transport.bytesIn) / seconds) + "/s", 19)
                      + formatBytes(Double(transport.bytesOut) / seconds) + "/s")
+        func perMessage(_ bytes: Int, _ messages: Int) -> String {
+            messages > 0 ? formatFixed(Double(bytes) / Double(messages), 1) + " B" : "n/a"
+        }
+        func share(_ ratio: Double?) -> String { ratio.map { formatFixed($0 * 100, 1) + "%" } ?? "n/a" }
+        lines.append("  " + padRight("payload B/message", 22) + padRight(perMessage(stats.bytesIn, stats.messagesIn), 19)
+                     + perMessage(stats.bytesOut, stats.messagesOut))
+        lines.append("  " + padRight("wire B/message", 22) + padRight(perMessage(frameBytesIn, stats.messagesIn), 19)
+                     + perMessage(frameBytesOut, stats.messagesOut))
+        lines.append("  " + padRight("wire / payload", 22) + padRight(share(wireToPayloadIn), 19) + share(wireToPayloadOut))
+        lines.append("  (payload: the messages' bytes before compression or after inflation; wire: the bytes on the")
+        lines.append("   sockets, frames and handshakes; per message and / payload: frames only, handshakes left out)")
+        if let compression = options.compression {
+            row("permessage-deflate", "offered; \(transport.compressedConnections) of \(stats.connectsOpened) connections negotiated it (bots compress with window 2^\(compression.windowBits), memLevel \(compression.memoryLevel))")
+        } else {
+            row("permessage-deflate", "not offered (--deflate offers it)")
+        }
 
         section("Errors")
         row("protocol errors", counts(stats.protocolErrors) { $0 })

@@ -49,6 +49,28 @@ public struct BotReport: Sendable {
         return Double(end - start) / Double(stats.connectsOpened)
     }
 
+    /// Bytes of WebSocket frames each way on the bots' sockets: all the socket bytes less the opening handshakes
+    /// (headers, masks, pings and closes included; compressed payloads as sent).
+    public var frameBytesIn: Int { transport.bytesIn - transport.handshakeBytesIn }
+    public var frameBytesOut: Int { transport.bytesOut - transport.handshakeBytesOut }
+
+    /// Frame bytes per message received and sent: what a message costs on the wire.
+    public var wireBytesPerMessageIn: Double? {
+        stats.messagesIn > 0 ? Double(frameBytesIn) / Double(stats.messagesIn) : nil
+    }
+    public var wireBytesPerMessageOut: Double? {
+        stats.messagesOut > 0 ? Double(frameBytesOut) / Double(stats.messagesOut) : nil
+    }
+
+    /// Frame bytes over payload bytes (the messages before compression or after inflation): above 1 without
+    /// compression (frame headers), below with it, by as much as deflate saves.
+    public var wireToPayloadIn: Double? {
+        stats.bytesIn > 0 ? Double(frameBytesIn) / Double(stats.bytesIn) : nil
+    }
+    public var wireToPayloadOut: Double? {
+        stats.bytesOut > 0 ? Double(frameBytesOut) / Double(stats.bytesOut) : nil
+    }
+
     /// Everything that makes the run fail: protocol errors, unexpected closes, failed connections, moves
     /// never answered, and (idle, echo) connections or messages that went missing.
     public var failures: [String] {

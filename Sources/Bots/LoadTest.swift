@@ -207,6 +207,7 @@ public enum LoadTest {
         case .idle:
             line += "\(options.connections) idle connections"
         }
+        if options.deflate { line += ", permessage-deflate offered" }
         line += ", \(formatNumber(options.duration)) s, ramp \(formatNumber(options.ramp))/s, \(options.threads) threads, open-files limit \(fileLimit)"
         return line
     }

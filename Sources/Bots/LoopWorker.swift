@@ -161,7 +161,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         stats.connectAttempts += 1
         let url = context.options.url
         loop.connect(address: url.host, port: url.port, path: context.options.path, hostHeader: url.hostHeader,
-                     endpoint: endpoint)
+                     endpoint: endpoint, compression: context.options.compression)
     }
 
     /// Serializes `message` and sends it as one text frame.

@@ -591,6 +591,9 @@ public actor Room {
                 link.send(message)
             }
         }
+        // The stream form served this broadcast only: replays from the history go outside the stream. Kept, it
+        // would hold a second framing (compressed) of each of the history's patches: 256 of them per room.
+        message.streamForm = nil
         reportSummary()
     }
 

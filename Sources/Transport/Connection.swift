@@ -93,7 +93,11 @@ public final class Connection {
         guard isOpen else { return }
         precondition(!isClient, "stream frames are server frames")
         loop.counters.messagesOut += 1
-        outbound.append(shared: compression?.wireForm(of: frame) ?? frame.plain)
+        if let compression, compression.canFollow(frame) {
+            outbound.append(shared: ownCompression(compression).wireForm(of: frame))
+        } else {
+            outbound.append(shared: frame.plain)
+        }
         loop.markDirty(self)
     }
 
@@ -105,6 +109,22 @@ public final class Connection {
         loop.counters.messagesOut += 1
         outbound.append(shared: frame)
         loop.markDirty(self)
+    }
+
+    /// The inflater for this connection's compressed messages, if it negotiated compression.
+    func inflater() -> (any MessageInflater)? {
+        guard let compression else { return nil }
+        return compression.inflatesWithOwnWindow ? ownCompression(compression).inflater(on: loop)
+            : compression.inflater(on: loop)
+    }
+
+    /// The connection's own compression state: split off the loop's shared instance the first time the
+    /// connection needs state (see `ConnectionCompression`).
+    private func ownCompression(_ current: ConnectionCompression) -> ConnectionCompression {
+        guard current.isShared else { return current }
+        let own = current.unshared()
+        compression = own
+        return own
     }
 
     /// Starts the close handshake (RFC 6455 §7.1.2) with `code`; the endpoint's `didClose` follows.
@@ -120,7 +140,7 @@ public final class Connection {
         // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
         let key = isClient ? loop.maskingKeys.next() : nil
         loop.counters.messagesOut += 1
-        if let deflater = compression?.ownDeflater() {
+        if let compression, compression.compressesOwnMessages, let deflater = ownCompression(compression).ownDeflater() {
             // RFC 7692 §7.2.1: compressed with our context (kept or reset as agreed), RSV1 on its one frame.
             let compressed = deflater.compress(payload)
             outbound.appendOwned(pool: loop.pool) { buffer in
@@ -141,10 +161,11 @@ public final class Connection {
 extension Connection: Sendable {}
 
 /// A client's opening handshake as sent: its `Sec-WebSocket-Key` and its permessage-deflate offer, to check the
-/// server's 101 against (RFC 6455 §4.1, RFC 7692 §5.1).
+/// server's 101 against (RFC 6455 §4.1, RFC 7692 §5.1), and the request's size, counted once the 101 came.
 final class ClientHandshake {
     let key: String
     let compression: ClientCompression?
+    var requestBytes = 0
 
     init(key: String, compression: ClientCompression?) {
         self.key = key

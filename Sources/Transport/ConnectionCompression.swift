@@ -3,6 +3,12 @@ import WebSocket
 
 /// What permessage-deflate (RFC 7692) needs per connection once it was negotiated; connections without it hold
 /// nothing (one nil reference), and idle ones with it hold no zlib memory until they send or receive.
+///
+/// Idle server connections hold not even this object of their own: they point to their loop's shared instance
+/// for the terms they agreed (`isShared`, see `EventLoop.sharedCompression`), which is never changed, and a
+/// connection takes a copy of its own (`unshared()`) only when it first needs state: a compressor, an inflater
+/// with a window kept, or a place in a stream. 19,500 idle game sockets would otherwise pay 128 bytes each
+/// (this object and malloc's rounding), a third more than such a connection costs in all.
 final class ConnectionCompression {
     /// The endpoint's choice: our own context for what we send, or only shared streams.
     let mode: WebSocketCompression
@@ -24,9 +30,13 @@ final class ConnectionCompression {
     private var streamID: UInt64 = 0
     private var nextIndex: UInt64 = 0
     private var inStep = false
+    /// A loop's instance for every connection that agreed these terms and needs no state of its own yet: it is
+    /// only read (its methods that make state trap), and a connection replaces it with `unshared()` first.
+    let isShared: Bool
 
     init(mode: WebSocketCompression, ownWindowBits: Int, ownResets: Bool, ownMemoryLevel: Int32 = 8,
-         ownLevel: Int32 = ConnectionCompression.echoLevel, peerWindowBits: Int, peerResets: Bool) {
+         ownLevel: Int32 = ConnectionCompression.echoLevel, peerWindowBits: Int, peerResets: Bool,
+         isShared: Bool = false) {
         self.mode = mode
         self.ownWindowBits = ownWindowBits
         self.ownResets = ownResets
@@ -34,6 +44,36 @@ final class ConnectionCompression {
         self.ownLevel = ownLevel
         self.peerWindowBits = peerWindowBits
         self.peerResets = peerResets
+        self.isShared = isShared
+    }
+
+    /// A connection's own state with these terms, fresh: this instance when it is not a shared one.
+    func unshared() -> ConnectionCompression {
+        guard isShared else { return self }
+        return ConnectionCompression(mode: mode, ownWindowBits: ownWindowBits, ownResets: ownResets,
+                                     ownMemoryLevel: ownMemoryLevel, ownLevel: ownLevel,
+                                     peerWindowBits: peerWindowBits, peerResets: peerResets)
+    }
+
+    /// Whether the connection compresses what it sends itself (and so needs a compressor of its own).
+    var compressesOwnMessages: Bool { mode == .perConnection }
+
+    /// Whether the connection inflates with an inflater of its own, which keeps the peer's window.
+    var inflatesWithOwnWindow: Bool { !peerResets }
+
+    /// Whether this connection can take `frame`'s stream compressed at all, in step or not: a game socket whose
+    /// peer keeps its window, agreed to at least the stream's window (a client that offered a smaller
+    /// `server_max_window_bits` cannot inflate it).
+    func canFollow(_ frame: StreamFrame) -> Bool {
+        guard case .sharedStreams = mode else { return false }
+        return frame.isCompressed && !peerResetsOurs && Int(frame.windowBits) <= ownWindowBits
+    }
+
+    /// Whether this connection can take the compressed messages of streams that use the endpoint's window
+    /// (`WebSocketCompression.sharedStreams(windowBits:)`): it follows rooms' streams.
+    var takesSharedStreams: Bool {
+        guard case .sharedStreams(let windowBits) = mode else { return false }
+        return !peerResetsOurs && windowBits <= ownWindowBits
     }
 
     /// The level of a server connection's own compressor (`/echo`, the general case): zlib's fastest. What an
@@ -42,11 +82,12 @@ final class ConnectionCompression {
     static let echoLevel: Int32 = 1
 
     /// A server connection's state from what was agreed.
-    convenience init(server agreement: PerMessageDeflate.Agreement, mode: WebSocketCompression) {
+    convenience init(server agreement: PerMessageDeflate.Agreement, mode: WebSocketCompression,
+                     isShared: Bool = false) {
         self.init(mode: mode, ownWindowBits: agreement.serverWindowBits,
                   ownResets: agreement.response.serverNoContextTakeover,
                   peerWindowBits: agreement.clientWindowBits,
-                  peerResets: agreement.response.clientNoContextTakeover)
+                  peerResets: agreement.response.clientNoContextTakeover, isShared: isShared)
     }
 
     /// A client connection's state from the server's response (RFC 7692 §7.1): the client may always
@@ -71,7 +112,8 @@ final class ConnectionCompression {
     /// are compressed (a message compressed in a context of its own would enter the receiver's window and put
     /// it out of step with the stream).
     func ownDeflater() -> Deflater? {
-        guard mode == .perConnection, PerMessageDeflate.usableWindowBits.contains(ownWindowBits) else { return nil }
+        guard compressesOwnMessages, PerMessageDeflate.usableWindowBits.contains(ownWindowBits) else { return nil }
+        precondition(!isShared, "a connection's compressor lives in its own state")
         if deflater == nil {
             deflater = try? Deflater(windowBits: ownWindowBits, memoryLevel: ownMemoryLevel, level: ownLevel,
                                      resetsContext: ownResets)
@@ -83,6 +125,7 @@ final class ConnectionCompression {
     /// context after each message, else the connection's own (made on first use).
     func inflater(on loop: EventLoop) -> (any MessageInflater)? {
         if peerResets { return loop.sharedInflater }
+        precondition(!isShared, "a connection's inflater lives in its own state")
         if inflater == nil {
             inflater = try? LoopInflater(windowBits: peerWindowBits, resetsContext: false,
                                          maxRatio: loop.configuration.maxInflateRatio)
@@ -103,6 +146,7 @@ final class ConnectionCompression {
     /// Whether `frame` goes to this connection compressed: the rule of `DeflateStream`. Updates the position.
     func takesCompressed(_ frame: StreamFrame) -> Bool {
         guard canFollow(frame) else { return false }
+        precondition(!isShared, "a connection's place in a stream lives in its own state")
         if frame.startsFresh || (inStep && frame.streamID == streamID && frame.index == nextIndex) {
             streamID = frame.streamID
             nextIndex = frame.index &+ 1
@@ -113,24 +157,15 @@ final class ConnectionCompression {
         return false
     }
 
-    /// Whether this connection can take `frame`'s stream compressed at all, in step or not: a game socket whose
-    /// peer keeps its window, agreed to at least the stream's window (a client that offered a smaller
-    /// `server_max_window_bits` cannot inflate it).
-    private func canFollow(_ frame: StreamFrame) -> Bool {
-        guard case .sharedStreams = mode else { return false }
-        return frame.isCompressed && !peerResetsOurs && Int(frame.windowBits) <= ownWindowBits
-    }
-
-    /// Whether this connection can take the compressed messages of streams that use the endpoint's window
-    /// (`WebSocketCompression.sharedStreams(windowBits:)`): it follows rooms' streams.
-    var takesSharedStreams: Bool {
-        guard case .sharedStreams(let windowBits) = mode else { return false }
-        return !peerResetsOurs && windowBits <= ownWindowBits
-    }
-
     /// The peer's inflater forgets its window after every message (`server_no_context_takeover` as the server):
     /// a stream's messages, which refer to earlier ones, cannot go to it compressed.
     private var peerResetsOurs: Bool { ownResets }
+}
+
+/// What a loop's shared `ConnectionCompression` instances are told apart by.
+struct SharedCompressionTerms: Hashable {
+    let agreement: PerMessageDeflate.Agreement
+    let mode: WebSocketCompression
 }
 
 /// A client's permessage-deflate offer and its own compressor's size (our bots: thousands of connections).

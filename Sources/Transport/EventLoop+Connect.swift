@@ -46,10 +46,13 @@ extension EventLoop {
                                     machine: machine)
         connection.endpoint = request.endpoint
         let key = WebSocketHandshake.randomKey()
-        connection.clientHandshake = ClientHandshake(key: key, compression: request.compression)
+        let sent = ClientHandshake(key: key, compression: request.compression)
         let extensions = request.compression.map { [("Sec-WebSocket-Extensions", $0.offer.headerValue)] } ?? []
-        connection.outbound.append(shared: WebSocketHandshake.clientRequest(
-            host: request.hostHeader, path: request.path, key: key, extraHeaders: extensions))
+        let handshake = WebSocketHandshake.clientRequest(host: request.hostHeader, path: request.path, key: key,
+                                                         extraHeaders: extensions)
+        sent.requestBytes = handshake.count
+        connection.clientHandshake = sent
+        connection.outbound.append(shared: handshake)
         connection.wantsWritable = true
         guard watch(connection, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue) else {
             request.endpoint.connectionFailed(reason: "epoll cannot watch the socket")
@@ -84,6 +87,8 @@ extension EventLoop {
         case .success(let acceptance?):
             var rest = Array(connection.inbound[acceptance.length...])
             connection.inbound = []
+            counters.handshakeBytesIn += acceptance.length
+            counters.handshakeBytesOut += connection.clientHandshake?.requestBytes ?? 0
             connection.clientHandshake = nil
             guard let endpoint = connection.endpoint else { return }
             if let agreed = acceptance.deflate, let offered {

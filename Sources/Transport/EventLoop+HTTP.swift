@@ -51,7 +51,8 @@ extension EventLoop {
             }
             offset += length
             if WebSocketHandshake.isUpgradeRequest(head) {
-                upgrade(connection, request: head, leftover: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
+                upgrade(connection, request: head, headLength: length,
+                        leftover: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
                 return
             }
             if head.value(of: "content-length").map({ $0 != "0" }) ?? false || head.value(of: "transfer-encoding") != nil {
@@ -118,7 +119,8 @@ extension EventLoop {
         }
     }
 
-    private func upgrade(_ connection: Connection, request: HTTPRequestHead, leftover: UnsafeMutableRawBufferPointer) {
+    private func upgrade(_ connection: Connection, request: HTTPRequestHead, headLength: Int,
+                         leftover: UnsafeMutableRawBufferPointer) {
         guard !isShuttingDown else {
             counters.handshakeFailures += 1
             finish(connection, with: .text("The server is shutting down.", status: 503))
@@ -140,11 +142,13 @@ extension EventLoop {
             counters.handshakeFailures += 1
             finish(connection, with: response)
         case .accept(let response):
+            counters.handshakeBytesIn += headLength
+            counters.handshakeBytesOut += response.count
             connection.session = WebSocketSession(role: .server, maxMessageBytes: endpoint.maxMessageBytes,
                                                   compression: agreement != nil)
             if let agreement {
                 counters.compressedConnections += 1
-                connection.compression = ConnectionCompression(server: agreement, mode: endpoint.compression)
+                connection.compression = sharedCompression(agreement, mode: endpoint.compression)
             }
             connection.endpoint = endpoint
             connection.inbound = []

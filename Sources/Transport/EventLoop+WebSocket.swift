@@ -10,7 +10,7 @@ extension EventLoop {
     func receiveFrames(_ bytes: UnsafeMutableRawBufferPointer, on connection: Connection) {
         guard connection.session != nil else { return }
         var ended = false
-        let inflater = connection.compression?.inflater(on: self)
+        let inflater = connection.inflater()
         connection.session!.receive(bytes, inflater: inflater) { action in
             switch action {
             case .deliverText(let text):

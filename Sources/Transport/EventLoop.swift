@@ -44,6 +44,9 @@ public final class EventLoop: @unchecked Sendable {
     /// first use, a 15-bit window) serves them all, one message at a time, on this thread.
     private(set) lazy var sharedInflater: LoopInflater? =
         try? LoopInflater(windowBits: 15, resetsContext: true, maxRatio: configuration.maxInflateRatio)
+    /// One `ConnectionCompression` per agreement the loop's upgrades made, which idle connections share (see
+    /// there). A handful at most: an agreement is a few window sizes and flags.
+    private var sharedCompressions: [SharedCompressionTerms: ConnectionCompression] = [:]
     private let readBuffer: UnsafeMutableRawBufferPointer
     let iovecs: UnsafeMutablePointer<iovec>
     /// Connections with output queued during the current event, and the batch being flushed.
@@ -56,6 +59,16 @@ public final class EventLoop: @unchecked Sendable {
     private var shutdownDeadline: UInt64?
     /// Counters of this loop; read through `counterSnapshot()` or `EventLoopGroup.withCounters`, on the loop thread.
     var counters = TransportCounters()
+
+    /// The compression state a newly upgraded connection starts with: the loop's shared instance for `agreement`.
+    func sharedCompression(_ agreement: PerMessageDeflate.Agreement,
+                           mode: WebSocketCompression) -> ConnectionCompression {
+        let terms = SharedCompressionTerms(agreement: agreement, mode: mode)
+        if let shared = sharedCompressions[terms] { return shared }
+        let shared = ConnectionCompression(server: agreement, mode: mode, isShared: true)
+        sharedCompressions[terms] = shared
+        return shared
+    }
 
     private static let readBufferSize = 256 * 1024
     private static let maxEvents: Int32 = 512

@@ -17,8 +17,14 @@ public struct TransportCounters: Sendable {
     public var slowConsumers = 0
     public var messagesIn = 0
     public var messagesOut = 0
+    /// Bytes read from and written to sockets: everything, HTTP and WebSocket frames alike.
     public var bytesIn = 0
     public var bytesOut = 0
+    /// The part of `bytesIn` and `bytesOut` that was WebSocket opening handshakes (RFC 6455 §4): the request and
+    /// the 101 response of each upgrade that succeeded, either side. What is left of a WebSocket's bytes is its
+    /// frames, which the load tester sets against the messages'.
+    public var handshakeBytesIn = 0
+    public var handshakeBytesOut = 0
     /// WebSocket closes by close code; key 1006 counts connections that ended without a close frame.
     public var closesByCode: [UInt16: Int] = [:]
     /// Connections open when the counters were read.
@@ -35,7 +41,7 @@ public struct TransportCounters: Sendable {
         let sums: [WritableKeyPath<TransportCounters, Int>] = [
             \.accepted, \.acceptFailures, \.connectionsRefused, \.httpRequests, \.badRequests, \.upgrades, \.compressedConnections,
             \.handshakeFailures, \.requestTimeouts, \.pingTimeouts, \.slowConsumers, \.messagesIn, \.messagesOut,
-            \.bytesIn, \.bytesOut, \.openConnections,
+            \.bytesIn, \.bytesOut, \.handshakeBytesIn, \.handshakeBytesOut, \.openConnections,
         ]
         for counter in sums {
             self[keyPath: counter] += other[keyPath: counter]

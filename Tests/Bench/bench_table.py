@@ -4,7 +4,8 @@
 Usage: bench_table.py OUT_DIR IDLE_SIZE...
 
 Reads OUT_DIR/<benchmark>-<server>.json (server: wordrooms, python) and prints one row per figure with
-both servers and their ratio, then the game-load figures of WordRooms. Standard library only.
+both servers and their ratio, then WordRooms with permessage-deflate against without (the bots' --deflate runs,
+each beside the run just before it), then the game-load figures of WordRooms. Standard library only.
 """
 
 import json
@@ -92,6 +93,8 @@ def main():
         print("(!) the run had failures (see its .txt)")
     print("ratio = WordRooms / Python; server CPU in % of one core over the run")
 
+    print_deflate(directory, idle_sizes)
+
     for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games), polling bots"),
                         ("play-sleeping-wordrooms", "game load as above, bots sleeping in epoll (shorter run)"),
                         ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s;"
@@ -124,6 +127,66 @@ def main():
         print(f"  bots             CPU {fmt(dig(report, 'bots', 'cpu_percent'), '%')} of one core")
         if name == "play-wordrooms":
             print_repeats(directory)
+
+
+def cpu_per_move(report):
+    """Server CPU seconds (user + system) per move, in microseconds."""
+    cpu = dig(report, "server", "cpu_seconds")
+    moves = dig(report, "play", "moves")
+    return cpu / moves * 1e6 if cpu is not None and moves else None
+
+
+def print_deflate(directory, idle_sizes):
+    """WordRooms with the bots offering permessage-deflate against the same run without, one row per figure."""
+    pairs = [(f"idle memory / connection at {int(size):,}", f"idle-{size}-wordrooms", f"idle-{size}-deflate-wordrooms",
+              "bytes", lambda r: dig(r, "server", "bytes_per_connection")) for size in idle_sizes]
+    index = 1
+    while os.path.exists(os.path.join(directory, f"play200-deflate-wordrooms{'' if index == 1 else f'-{index}'}.json")):
+        suffix = "" if index == 1 else f"-{index}"
+        plain, deflate = f"play200-wordrooms{suffix}", f"play200-deflate-wordrooms{suffix}"
+        pairs += [
+            (f"200 rooms x 8, run {index}: wire B / message in", plain, deflate, "float",
+             lambda r: dig(r, "messages", "wire_bytes_per_message_in")),
+            ("  wire / payload in", plain, deflate, "share", lambda r: dig(r, "messages", "wire_to_payload_in")),
+            ("  wire / payload out", plain, deflate, "share", lambda r: dig(r, "messages", "wire_to_payload_out")),
+            ("  server CPU per move", plain, deflate, "us", cpu_per_move),
+            ("  server memory / connection", plain, deflate, "bytes", lambda r: dig(r, "server", "bytes_per_connection")),
+            ("  server CPU", plain, deflate, "%", lambda r: dig(r, "server", "cpu_percent")),
+            ("  move -> patch p99", plain, deflate, "us", lambda r: dig(r, "play", "move_to_patch", "p99_us")),
+            ("  connections negotiated", plain, deflate, "count",
+             lambda r: dig(r, "compression", "negotiated_connections")),
+        ]
+        index += 1
+    rows = []
+    for label, plain_name, deflate_name, unit, figure in pairs:
+        plain, deflate = load(directory, plain_name), load(directory, deflate_name)
+        if deflate is None:
+            continue
+        ours = figure(plain) if plain is not None else None
+        theirs = figure(deflate)
+        ratio = f"{theirs / ours:.2f}x" if ours and theirs is not None and unit != "count" else "-"
+
+        def show(value):
+            if unit == "share":
+                return "n/a" if value is None else f"{value * 100:.1f}%"
+            if unit == "float":
+                return "n/a" if value is None else f"{value:,.1f} B"
+            if unit == "us" and value is not None and value < 1000:
+                return f"{value:,.1f} us"
+            return fmt(value, unit)
+        rows.append((label, show(ours) + flag(plain), show(theirs) + flag(deflate), ratio))
+    if not rows:
+        return
+    header = ("permessage-deflate (WordRooms)", "without", "bots --deflate", "with/without")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(4)]
+    print()
+    print("  ".join(text.ljust(width) for text, width in zip(header, widths)))
+    print("  ".join("-" * width for width in widths))
+    for r in rows:
+        print("  ".join(text.ljust(width) for text, width in zip(r, widths)))
+    print("each --deflate run beside the run just before it without; wire = frame bytes on the bots' sockets")
+    print("(handshakes left out), payload = message bytes before compression / after inflation;")
+    print("CPU per move = the server's user + system seconds / moves")
 
 
 def print_repeats(directory):

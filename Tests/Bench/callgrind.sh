@@ -10,12 +10,14 @@
 #   echo     50 connections x 4 in flight x 32-byte text on /echo, 10 s     -> instructions per echoed message
 #   snowman  40 rooms x 8 bots, 1 move/s each, 10 s                          -> instructions per move
 #   scramble the same with Word Scramble rooms                               -> instructions per move
-# Needs valgrind (Debian: valgrind). Prints one line per load.
+# CALLGRIND_SERVER_FLAGS adds flags to the server, CALLGRIND_BOTS_FLAGS to the bots (--deflate: the same loads
+# with permessage-deflate). Needs valgrind (Debian: valgrind). Prints one line per load.
 set -euo pipefail
 
 SERVER="${1:?usage: callgrind.sh SERVER [BOTS]}"
 BOTS="${2:-$(dirname "$SERVER")/wordrooms-bots}"
 EXTRA="${CALLGRIND_SERVER_FLAGS:-}"
+BOTS_EXTRA="${CALLGRIND_BOTS_FLAGS:-}"
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 
 measure() {
@@ -29,7 +31,8 @@ measure() {
     local port; port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$dir/log" | head -1)"
     [ -n "$port" ] || { echo "$label: the server did not start: $(tail -3 "$dir/log")" >&2; kill "$server"; return 1; }
     callgrind_control -i on "$server" >/dev/null 2>&1
-    local out; out=$(taskset -c 1 "$BOTS" "$@" --url "ws://127.0.0.1:$port$path" --threads 1 --quiet 2>&1 || true)
+    # shellcheck disable=SC2086
+    local out; out=$(taskset -c 1 "$BOTS" "$@" $BOTS_EXTRA --url "ws://127.0.0.1:$port$path" --threads 1 --quiet 2>&1 || true)
     callgrind_control -i off "$server" >/dev/null 2>&1
     kill -INT "$server"; wait "$server" 2>/dev/null || true
     local total; total=$(awk '/^totals:/ {print $2; exit}' "$dir/cg.out")

@@ -2,7 +2,7 @@
 # Benchmarks of the WordRooms server against Python's `websockets` library, driven by the same load tester
 # (`wordrooms-bots`) in the same run, plus two game loads that only WordRooms can serve.
 #
-#   Tests/Bench/run-benchmarks.sh                     # swift build -c release, every benchmark (~9 minutes)
+#   Tests/Bench/run-benchmarks.sh                     # swift build -c release, every benchmark (~12 minutes)
 #   Tests/Bench/run-benchmarks.sh --quick             # shorter runs (~2 minutes), for a smoke test
 #   Tests/Bench/run-benchmarks.sh --play-seconds 20 --scratch-path /tmp/build
 #
@@ -20,6 +20,10 @@
 #                    a chat line otherwise), --play-seconds (default 60), --play-runs times (default 3)
 #   fan-out          WordRooms: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s per player,
 #                    timed after a 10 s warm-up (the ramp: every join is a patch to everyone in the room)
+#   --deflate rows   WordRooms only, each right after the same run without it, with the bots offering
+#                    permessage-deflate (wordrooms-bots --deflate): idle memory at every idle size; a game load of
+#                    200 rooms x 8 bots, 1 move/s each, --deflate-runs pairs (default 2): wire bytes per message,
+#                    server CPU per move and memory per connection
 #   The game loads run with bots that poll their sockets every --bots-poll-us (default 200) microseconds
 #   instead of sleeping in epoll: on one machine the server pays, in its own send, for waking a sleeping
 #   client on the other core (an inter-processor interrupt per message), which clients on other machines
@@ -39,6 +43,7 @@ VENV="$CACHE_DIR/bench-venv"
 QUICK=0
 PLAY_SECONDS=""
 PLAY_RUNS=""
+DEFLATE_RUNS=""
 ECHO_SECONDS=""
 SCRATCH=""
 BUILD=1
@@ -49,12 +54,14 @@ NICE=0
 POLL_US=200
 
 usage() {
-    sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     cat <<'EOF'
 Options:
   --quick              short runs: echo 4 s, game load 20 s, idle sizes 2000 and 5000 (options below win)
   --play-seconds N     duration of each game load run (default 60)
   --play-runs N        how many times the game load runs (default 3; 1 with --quick)
+  --deflate-runs N     pairs of 200-room game loads without and with --deflate (default 2; 1 with --quick;
+                       0: none), each half as long as --play-seconds, at least 20 s
   --echo-seconds N     duration of each echo and CPU run (default 10)
   --idle-sizes "A B"   idle connection counts (default "5000 19500")
   --scratch-path DIR   build with `swift build --scratch-path DIR` (default: the package's .build)
@@ -72,6 +79,7 @@ while [[ $# -gt 0 ]]; do
         --quick) QUICK=1; shift ;;
         --play-seconds) PLAY_SECONDS="${2:?--play-seconds needs a value}"; shift 2 ;;
         --play-runs) PLAY_RUNS="${2:?--play-runs needs a value}"; shift 2 ;;
+        --deflate-runs) DEFLATE_RUNS="${2:?--deflate-runs needs a value}"; shift 2 ;;
         --echo-seconds) ECHO_SECONDS="${2:?--echo-seconds needs a value}"; shift 2 ;;
         --idle-sizes) IDLE_SIZES="${2:?--idle-sizes needs a value}"; shift 2 ;;
         --scratch-path) SCRATCH="${2:?--scratch-path needs a value}"; shift 2 ;;
@@ -86,10 +94,11 @@ while [[ $# -gt 0 ]]; do
 done
 # Defaults, shorter with --quick; explicit options win either way.
 if [[ $QUICK == 1 ]]; then
-    : "${PLAY_SECONDS:=20}" "${ECHO_SECONDS:=4}" "${IDLE_SIZES:=2000 5000}" "${PLAY_RUNS:=1}"
+    : "${PLAY_SECONDS:=20}" "${ECHO_SECONDS:=4}" "${IDLE_SIZES:=2000 5000}" "${PLAY_RUNS:=1}" "${DEFLATE_RUNS:=1}"
 else
-    : "${PLAY_SECONDS:=60}" "${ECHO_SECONDS:=10}" "${IDLE_SIZES:=5000 19500}" "${PLAY_RUNS:=3}"
+    : "${PLAY_SECONDS:=60}" "${ECHO_SECONDS:=10}" "${IDLE_SIZES:=5000 19500}" "${PLAY_RUNS:=3}" "${DEFLATE_RUNS:=2}"
 fi
+DEFLATE_SECONDS=$((PLAY_SECONDS / 2 > 20 ? PLAY_SECONDS / 2 : 20))
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() {
@@ -209,6 +218,9 @@ for size in $IDLE_SIZES; do
     for kind in "${TARGETS[@]}"; do
         bots "idle-$size-$kind" "$kind" idle --connections "$size" --ramp 2000 --duration "$((size / 2000 + 6))"
     done
+    # The same idle game sockets having negotiated permessage-deflate: what it costs a connection that waits.
+    bots "idle-$size-deflate-wordrooms" wordrooms idle --connections "$size" --ramp 2000 \
+        --duration "$((size / 2000 + 6))" --deflate
 done
 for kind in "${TARGETS[@]}"; do
     bots "echo-pipelined-$kind" "$kind" echo --connections 100 --depth 32 --size 32 --duration "$ECHO_SECONDS"
@@ -228,6 +240,19 @@ for run in $(seq "$PLAY_RUNS"); do
     [[ $run -gt 1 ]] && name="play-wordrooms-$run"
     bots "$name" wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 --duration "$PLAY_SECONDS" \
         --warmup 8 --poll-us "$POLL_US"
+done
+# permessage-deflate: a smaller game load without, then the same with the bots offering it, --deflate-runs times;
+# the table sets each deflate run against the run just before it. 200 rooms, not 1,250: there the server's core is
+# close to full without compression, and what compressing each patch adds (about 50,000 instructions per move)
+# tips it into a queue that decides the figures; the one bot thread, inflating every message in each connection's
+# own window, nears its core too. Unsaturated, the ratios measure compression.
+for run in $(seq "$DEFLATE_RUNS"); do
+    suffix=""
+    [[ $run -gt 1 ]] && suffix="-$run"
+    for variant in "" --deflate; do
+        bots "play200${variant:+-deflate}-wordrooms$suffix" wordrooms play --rooms 200 --players 8 --game mixed \
+            --rate 1 --duration "$DEFLATE_SECONDS" --warmup 8 --poll-us "$POLL_US" ${variant:+"$variant"}
+    done
 done
 bots play-sleeping-wordrooms wordrooms play --rooms 1250 --players 8 --game mixed --rate 1 \
     --duration "$((PLAY_SECONDS / 2 > 20 ? PLAY_SECONDS / 2 : 20))" --warmup 8 --poll-us 0

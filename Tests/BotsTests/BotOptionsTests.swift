@@ -42,6 +42,24 @@ import Testing
         #expect(try parsed([]).pollMicroseconds == 0, "by default idle loops sleep in epoll")
     }
 
+    @Test func deflateOffersASmallCompressor() throws {
+        #expect(try parsed([]).compression == nil, "by default the bots offer no extension")
+        for scenario in BotOptions.Scenario.allCases {
+            let options = try parsed([scenario.rawValue, "--deflate"])
+            #expect(options.deflate)
+            let compression = try #require(options.compression)
+            #expect((9...10).contains(compression.windowBits))
+            #expect((1...2).contains(compression.memoryLevel))
+        }
+        #expect(throws: BotOptions.ParseError(description: "--deflate takes no value")) {
+            try BotOptions.parse(["--deflate=yes"])
+        }
+    }
+
+    @Test func helpListsDeflate() {
+        #expect(BotOptions.usage.contains("--deflate"))
+    }
+
     @Test func scenarioIsThePositionalArgumentAnywhere() throws {
         #expect(try parsed(["echo"]).scenario == .echo)
         #expect(try parsed(["--connections", "5", "idle"]).scenario == .idle)

@@ -120,6 +120,55 @@ import WordRoomsServer
         #expect(report.exitStatus == 0)
     }
 
+    // MARK: permessage-deflate
+
+    @Test func deflatePlayNegotiatesEveryConnectionAndSavesWireBytes() async throws {
+        let arguments = ["play", "--rooms", "4", "--players", "4", "--game", "mixed", "--rate", "4",
+                         "--duration", "3", "--seed", "5"]
+        let compressed = try await runAgainstServer(arguments + ["--deflate"])
+        expectClean(compressed.stats)
+        #expect(compressed.stats.unansweredMoves == 0)
+        #expect(compressed.exitStatus == 0)
+        #expect(compressed.transport.compressedConnections == compressed.stats.connectsOpened)
+        // Patches are compressed once per room with context takeover: far fewer bytes on the wire than in the
+        // messages the bots read (headers included), where plain frames are always more.
+        let inRatio = try #require(compressed.wireToPayloadIn)
+        #expect(inRatio < 0.8, "\(inRatio)")
+        let plain = try await runAgainstServer(arguments)
+        expectClean(plain.stats)
+        #expect(plain.transport.compressedConnections == 0)
+        #expect(try #require(plain.wireToPayloadIn) > 1, "frame headers")
+        #expect(try #require(plain.wireToPayloadOut) > 1, "frame headers and masks")
+        let json = compressed.json
+        #expect(json["compression"]?["offered"]?.boolValue == true)
+        #expect(json["compression"]?["negotiated_connections"]?.intValue == compressed.stats.connectsOpened)
+        #expect(json["messages"]?["frame_bytes_in"]?.intValue == compressed.frameBytesIn)
+        #expect(json["messages"]?["wire_to_payload_in"]?.doubleValue == inRatio)
+        #expect(plain.json["compression"]?["offered"]?.boolValue == false)
+        #expect(compressed.summary.contains("of \(compressed.stats.connectsOpened) connections negotiated it"))
+    }
+
+    @Test func deflateEchoCompressesBothWays() async throws {
+        // /echo compresses per connection both ways; 4 KB of one repeated letter shrinks to a few bytes.
+        let report = try await runAgainstServer(["echo", "--connections", "4", "--depth", "2", "--size", "4096",
+                                                 "--duration", "1", "--deflate"])
+        expectClean(report.stats)
+        #expect(report.stats.echoReceived == report.stats.echoSent)
+        #expect(report.stats.echoReceived > 0)
+        #expect(report.transport.compressedConnections == 4)
+        #expect(try #require(report.wireToPayloadIn) < 0.1)
+        #expect(try #require(report.wireToPayloadOut) < 0.1)
+        #expect(report.exitStatus == 0)
+    }
+
+    @Test func deflateIdleConnectionsNegotiateAndStayUp() async throws {
+        let report = try await runAgainstServer(["idle", "--connections", "10", "--duration", "1", "--deflate"])
+        expectClean(report.stats)
+        #expect(report.transport.compressedConnections == 10)
+        #expect(report.transport.handshakeBytesIn > 0 && report.transport.handshakeBytesOut > 0)
+        #expect(report.exitStatus == 0)
+    }
+
     // MARK: Runs that must fail
 
     @Test func rateLimitedMovesAreProtocolErrorsAndFailTheRun() async throws {

@@ -46,15 +46,23 @@ import WordGames
         private static let counter = Mutex<UInt64>(1 << 40)
         let id: UInt64
         let followsBroadcastStream: Bool
-        private let log = Mutex<[(message: ServerMessage, outside: Bool)]>([])
+        /// Whether a message had a stream form is noted as it is sent: the room drops the form afterwards.
+        private let log = Mutex<[(message: ServerMessage, outside: Bool, streamed: Bool)]>([])
 
         init(follows: Bool = true) {
             id = Self.counter.withLock { $0 += 1; return $0 }
             followsBroadcastStream = follows
         }
 
-        func send(_ message: ServerMessage) { log.withLock { $0.append((message, false)) } }
-        func sendOutsideStream(_ message: ServerMessage) { log.withLock { $0.append((message, true)) } }
+        func send(_ message: ServerMessage) {
+            let streamed = message.streamForm != nil
+            log.withLock { $0.append((message, false, streamed)) }
+        }
+
+        func sendOutsideStream(_ message: ServerMessage) {
+            let streamed = message.streamForm != nil
+            log.withLock { $0.append((message, true, streamed)) }
+        }
         func close(_ reason: CloseReason) {}
 
         func drain() -> [(type: String, seq: Int?, streamed: Bool, outside: Bool, json: JSONValue)] {
@@ -62,8 +70,7 @@ import WordGames
                 defer { entries.removeAll() }
                 return entries.map { entry in
                     let json = try! JSONParser().parse(entry.message.json)
-                    return (json["type"]!.stringValue!, json["seq"]?.intValue, entry.message.streamForm != nil,
-                            entry.outside, json)
+                    return (json["type"]!.stringValue!, json["seq"]?.intValue, entry.streamed, entry.outside, json)
                 }
             }
         }
@@ -154,6 +161,7 @@ import WordGames
         #expect(received.first?.type == "welcome")
         let replays = received.dropFirst().filter { $0.outside }
         #expect(replays.count >= 2 && replays.allSatisfy { $0.type == "patch" })
+        #expect(replays.allSatisfy { !$0.streamed }, "the history keeps its patches without their stream form")
         let live = received.filter { $0.type == "patch" && !$0.outside }
         #expect(live.count == 1)
         #expect(stream.appended[appendedBefore].restart)

@@ -21,17 +21,21 @@ import WebSocket
         counters.bytesIn = base + 13
         counters.bytesOut = base + 14
         counters.openConnections = base + 15
+        counters.handshakeBytesIn = base + 16
+        counters.handshakeBytesOut = base + 17
+        counters.compressedConnections = base + 18
         return counters
     }
 
     @Test func addingSumsEveryCounter() {
         var total = Self.sample(0)
         total.add(Self.sample(100))
-        let expected = (1...15).map { 2 * $0 + 100 }
+        let expected = (1...18).map { 2 * $0 + 100 }
         #expect([total.accepted, total.acceptFailures, total.connectionsRefused, total.httpRequests,
                  total.badRequests, total.upgrades, total.handshakeFailures, total.requestTimeouts,
                  total.pingTimeouts, total.slowConsumers, total.messagesIn, total.messagesOut, total.bytesIn,
-                 total.bytesOut, total.openConnections] == expected)
+                 total.bytesOut, total.openConnections, total.handshakeBytesIn, total.handshakeBytesOut,
+                 total.compressedConnections] == expected)
     }
 
     @Test func closesAreCountedByCodeWith1006ForNoCloseFrame() {

@@ -95,6 +95,20 @@ public final class WordRoomsServer: Sendable {
         return "http://\(host):\(port)/"
     }
 
+    /// What friends on the same network can open, for the start line: the machine's shareable addresses when the
+    /// server listens on all of them (`::` takes IPv6 and IPv4, `0.0.0.0` IPv4), none with `--public-url` (that
+    /// address replaces them) or a specific `--host`.
+    public var networkURLs: [String] {
+        guard options.publicURL == nil else { return [] }
+        let includingIPv6: Bool
+        switch options.host {
+        case "::": includingIPv6 = true
+        case "0.0.0.0": includingIPv6 = false
+        default: return []
+        }
+        return InterfaceAddresses.shareable(includingIPv6: includingIPv6).map { InterfaceAddresses.url($0, port: port) }
+    }
+
     /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
     /// Stops accepting, saves every room (with `--data`), closes every client with 1001 and stops, within the
     /// transport's shutdown timeout.

@@ -33,7 +33,11 @@ do {
     exit(1)
 }
 
-Log.output("WordRooms is running at \(server.url) (\(options.threads) threads, up to \(fileLimit) open files; Ctrl-C stops)")
+// The first line is the one scripts read; the addresses for friends on the same network follow it, in the same
+// write.
+var startLines = ["WordRooms is running at \(server.url) (\(options.threads) threads, up to \(fileLimit) open files; Ctrl-C stops)"]
+startLines += server.networkURLs.map { "Network: \($0)" }
+Log.output(startLines.joined(separator: "\n"))
 if server.webRoot == nil {
     Log.info("warning: no web/ directory found; pass --web DIR to serve the web client")
 }

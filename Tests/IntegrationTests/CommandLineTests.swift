@@ -30,6 +30,9 @@ import Testing
                 line.append(chunk)
             }
             process.interrupt()
+            // Everything it printed before it stopped: the start lines come in one write, before SIGINT is
+            // looked at, so the rest of them is here too.
+            line.append(out.fileHandleForReading.readDataToEndOfFile())
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: line, as: UTF8.self),
                     String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
@@ -45,6 +48,44 @@ import Testing
         #expect(result.output.hasPrefix("WordRooms is running at http://127.0.0.1:"))
         #expect(!result.output.contains(":0/"))
         #expect(result.status == 0)
+    }
+
+    /// Listening on every address, the start line is followed by a `Network:` line for each address friends on
+    /// the same network can open, the ones `hostname -I` lists (it too leaves out loopback and link-local). No
+    /// traffic goes to them: the test only reads the lines.
+    @Test func listeningEverywhereListsTheNetworkAddresses() throws {
+        let result = try run(["--host", "::", "--port", "0"], untilLine: true)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let first = try #require(lines.first)
+        #expect(first.hasPrefix("WordRooms is running at http://localhost:"))
+        let port = try #require(first.split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) })
+        let network = lines.dropFirst().filter { $0.hasPrefix("Network: ") }
+            .map { String($0.dropFirst("Network: ".count)) }
+        for url in network {
+            #expect(url.hasPrefix("http://") && url.hasSuffix(":\(port)/"), "\(url)")
+            #expect(!url.contains("127.0.0.1") && !url.contains("[::1]") && !url.lowercased().contains("[fe80"))
+        }
+        let hostname = Process()
+        hostname.executableURL = URL(fileURLWithPath: "/bin/hostname")
+        hostname.arguments = ["-I"]
+        let pipe = Pipe()
+        hostname.standardOutput = pipe
+        try hostname.run()
+        hostname.waitUntilExit()
+        let listed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        let printed = network.map { url in
+            url.dropFirst("http://".count).dropLast(":\(port)/".count)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        }
+        #expect(Set(printed) == Set(listed), "the server and hostname -I agree on the machine's addresses")
+    }
+
+    @Test(arguments: [["--host", "127.0.0.1"], ["--host", "::", "--public-url", "https://play.example.com/"]])
+    func aSpecificHostOrAPublicURLListsNoNetworkAddresses(_ arguments: [String]) throws {
+        let result = try run(arguments + ["--port", "0"], untilLine: true)
+        #expect(result.output.hasPrefix("WordRooms is running at "))
+        #expect(!result.output.contains("Network:"))
     }
 
     @Test func badFlagExitsWithStatus2AndSaysWhy() throws {

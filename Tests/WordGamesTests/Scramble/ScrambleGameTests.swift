@@ -162,7 +162,7 @@ import Testing
         #expect(game.phase == .playing)
         #expect(game.tick(now: 90) == [.roundEnded(1)])
         #expect(game.phase == .intermission)
-        #expect(game.phaseEndsAt == 90 + Double(ScrambleGame.intermissionSeconds))
+        #expect(game.phaseEndsAt == 90 + Double(ScrambleSettings.defaultBreakSeconds))
 
         let summary = try #require(game.completedRounds.last)
         #expect(summary.number == 1)

@@ -5,6 +5,7 @@ import Foundation
 /// The bundled lists are generated from SCOWL by `Tests/Words/make-word-lists.sh`, which applies the blocklist
 /// `Tests/Words/blocklist.txt`: no blocked word is ever a Snowman secret or a Scramble root; slurs are not in the
 /// dictionary at all; the other blocked dictionary words are accepted when typed but never shown as missed.
+/// The themed Snowman packs (`packs/ID.txt`) are written by hand and held to the same blocklist by the tests.
 ///
 /// This is the only file of the module that imports Foundation, and only to read files; the rules stay pure.
 /// Build it once and share it (it is `Sendable`): copies share storage.

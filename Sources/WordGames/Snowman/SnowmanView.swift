@@ -43,10 +43,13 @@ public struct SnowmanView: Hashable, Sendable {
 
     /// The settings as members see them: the host's own words only as their count.
     public struct Settings: Hashable, Sendable {
+        /// As `SnowmanSettings.maxWrongGuesses`.
         public var maxWrongGuesses: Int
+        /// As `SnowmanSettings.turnSeconds`.
         public var turnSeconds: Int?
         /// The pack's id.
         public var pack: String
+        /// As `SnowmanSettings.wordSource`.
         public var wordSource: SnowmanSettings.WordSource
         /// How many words of their own the host gave (0 for none).
         public var customWords: Int

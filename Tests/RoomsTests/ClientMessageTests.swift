@@ -105,8 +105,37 @@ import Testing
     }
 
     @Test func refusesOversizedDocuments() {
-        let huge = #"{"type":"chat","text":"\#(String(repeating: "a", count: 5000))"}"#
-        #expect(errorCode(huge) == "bad-message")
+        // A string longer than the parser's 8 KiB, and a document longer than its 12 KiB.
+        let longString = #"{"type":"chat","text":"\#(String(repeating: "a", count: 8193))"}"#
+        #expect(errorCode(longString) == "bad-message")
+        let strings = (0..<3).map { #""s\#($0)":"\#(String(repeating: "a", count: 4100))""# }.joined(separator: ",")
+        let longDocument = #"{"type":"create","game":"snowman","name":"Ana","settings":{\#(strings)}}"#
+        #expect(longDocument.utf8.count > 12288)
+        #expect(errorCode(longDocument) == "bad-message")
+    }
+
+    /// A host's list of 500 ten-letter words (the most a list holds), one a line, fits in one `settings` message.
+    @Test func aFullCustomWordListFitsInOneMessage() throws {
+        let words = (0..<500).map(Self.tenLetterWord)
+        #expect(Set(words).count == 500)
+        let text = #"{"type":"settings","settings":{"customWords":"\#(words.joined(separator: "\\n"))"}}"#
+        #expect(text.utf8.count > 5_000)
+        guard case .settings(let settings) = try parse(text) else {
+            Issue.record("not parsed as settings")
+            return
+        }
+        #expect(settings["customWords"]?.stringValue?.split(separator: "\n").count == 500)
+    }
+
+    /// A different word of ten letters a-z for every number below 26^10: its digits in base 26.
+    static func tenLetterWord(_ number: Int) -> String {
+        var rest = number
+        var word = ""
+        for _ in 0..<10 {
+            word.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(rest % 26))))
+            rest /= 26
+        }
+        return word
     }
 }
 

@@ -74,6 +74,14 @@ import WordGames
                 away["scramble"]!["settings"]!["breakSeconds"] = 20
                 away["scramble"]!["nextSettings"]!["breakSeconds"] = 20
             }
+            // Saved before word packs: the settings now also say which words the games use.
+            if away["snowman"] != nil {
+                for key in ["settings", "nextSettings"] {
+                    away["snowman"]![key]!["pack"] = "general"
+                    away["snowman"]![key]!["wordSource"] = "pack"
+                    away["snowman"]![key]!["customWords"] = 0
+                }
+            }
             let (seq, state) = await room.snapshot()
             #expect(seq == savedSeq + 1)
             #expect(state == away)
@@ -169,7 +177,9 @@ import WordGames
 
     /// Settings in a snapshot get the defaults for what is missing and the settings' own checks.
     @Test(arguments: [
-        (GameKind.snowman, ["turnSeconds": 30] as JSONObject, ["maxWrongGuesses": 7, "turnSeconds": 30] as JSONValue?),
+        // Snapshots from before word packs: the general pack, no custom words.
+        (GameKind.snowman, ["turnSeconds": 30] as JSONObject,
+         ["maxWrongGuesses": 7, "turnSeconds": 30, "pack": "general", "wordSource": "pack"] as JSONValue?),
         (GameKind.snowman, ["maxWrongGuesses": 11] as JSONObject, nil as JSONValue?),
         (GameKind.scramble, ["rounds": 4] as JSONObject,
          ["rounds": 4, "roundSeconds": 90, "minWordLength": 3, "breakSeconds": 20] as JSONValue?),
@@ -197,7 +207,7 @@ import WordGames
         try await fixture.sync([fixture.host])
         let settings = try #require(fixture.views[fixture.host.id]?.state["snowman"]?["settings"]?.objectValue)
         #expect(settings["turnSeconds"] == .null)
-        #expect(settings.keys.map { $0 } == ["maxWrongGuesses", "turnSeconds"])
+        #expect(settings.keys.map { $0 } == ["maxWrongGuesses", "turnSeconds", "pack", "wordSource", "customWords"])
         let saved = try #require(await fixture.room.record(version: 1).snapshot["settings"]?.objectValue)
         #expect(saved["turnSeconds"] == .null)
     }

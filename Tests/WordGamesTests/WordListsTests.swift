@@ -116,7 +116,13 @@ import Testing
             to: folder.appendingPathComponent("dictionary.txt"), atomically: true, encoding: .utf8)
         try "# never shown\nrob\nzap\n".write(
             to: folder.appendingPathComponent("unshown.txt"), atomically: true, encoding: .utf8)
+        try Self.writePacks(in: folder)
         let lists = try WordLists.load(from: folder)
+        #expect(lists.packs.map(\.id) == ["general", "animals", "food", "nature", "home"])
+        #expect(lists.packs.map(\.title) == ["General", "Animals", "Food", "Nature", "Around the house"])
+        #expect(lists.pack("general")?.words == lists.secrets)
+        #expect(lists.pack("food")?.words.words == ["FOOD", "FOODWORD"])
+        #expect(lists.pack("sports") == nil)
         #expect(lists.secrets.words == ["SNOWMAN"])
         #expect(lists.roots == ["problems"])
         #expect(lists.lexicon.words(spelledFrom: "problems") == ["mob", "rob", "sob"])
@@ -142,7 +148,44 @@ import Testing
         }
     }
 
-    /// A temporary folder laid out like `Resources/words`; a `nil` file is left out.
+    @Test func loadingReportsABadPack() throws {
+        let folder = try Self.folder(secrets: "snowman\n", roots: "problems\n", dictionary: "rob\n", unshown: "")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "# nature\nriver\nsea\n".write(
+            to: folder.appendingPathComponent("packs/nature.txt"), atomically: true, encoding: .utf8)
+        let error = try #require(throws: WordLists.LoadError.self) { try WordLists.load(from: folder) }
+        guard case .invalidPack("nature", .invalidLines(let problems)) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(problems == [WordList.Problem(line: 3, text: "sea", reason: .wrongLength(allowed: 4...10))])
+        #expect(error.description.hasPrefix("packs/nature.txt: The word list has 1 invalid line:"))
+    }
+
+    @Test func loadingReportsAMissingPack() throws {
+        let folder = try Self.folder(secrets: "snowman\n", roots: "problems\n", dictionary: "rob\n", unshown: "")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("packs/home.txt"))
+        let error = try #require(throws: WordLists.LoadError.self) { try WordLists.load(from: folder) }
+        guard case .unreadablePack("home", _) = error else {
+            Issue.record("unexpected error \(error)")
+            return
+        }
+        #expect(error.description.hasPrefix("Cannot read packs/home.txt"))
+    }
+
+    /// Writes every themed pack into `folder/packs`: two words, the pack's id and its first four letters followed
+    /// by "word".
+    private static func writePacks(in folder: URL) throws {
+        let packs = folder.appendingPathComponent("packs")
+        try FileManager.default.createDirectory(at: packs, withIntermediateDirectories: true)
+        for (id, _) in WordLists.themedPacks {
+            try "# \(id)\n\(id)\n\(id.prefix(4))word\n".write(
+                to: packs.appendingPathComponent("\(id).txt"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// A temporary folder laid out like `Resources/words`, with small packs; a `nil` file is left out.
     private static func folder(secrets: String, roots: String, dictionary: String, unshown: String?) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wordlists-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -150,6 +193,7 @@ import Testing
             + (unshown.map { [(WordLists.File.unshown, $0)] } ?? []) {
             try text.write(to: folder.appendingPathComponent(file.rawValue), atomically: true, encoding: .utf8)
         }
+        try writePacks(in: folder)
         return folder
     }
 }

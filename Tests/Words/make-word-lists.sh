@@ -19,6 +19,9 @@
 #                   (not in unshown.txt; 8-letter anagrams count).
 #   SCOWL-COPYRIGHT The SCOWL notice, which must travel with the lists.
 #
+# The Snowman word packs in packs/ (animals.txt, food.txt, ...) are written by hand, not generated: this script
+# leaves them alone, and WordPackTests holds them to the same blocklist and to the dictionary it writes.
+#
 # The wamerican files also fold in SCOWL's abbreviation, roman-numeral, contraction and proper-name lists.
 # Keeping only lowercase a-z drops proper names and possessives, but not "etc", "adj" or "xiv"; so a word is
 # kept only if one of SCOWL's own "*-words" lists (Debian package `scowl`) at size 50 or below has it.

@@ -73,6 +73,8 @@ extension SnowmanGameTests {
 
         let allRevealed = !game.revealed.contains(false)
         switch game.status {
+        case .waiting:
+            check(false, "a game made without waitForHost never waits")
         case .inProgress:
             check(!allRevealed && game.wrongGuesses < game.settings.maxWrongGuesses, "in progress is neither won nor lost")
         case .won:

@@ -411,7 +411,7 @@ import Testing
     @Test func rejectionsHaveDistinctCodesAndHelpfulText() {
         let rejections: [SnowmanGame.Rejection] = [
             .gameOver(.won), .notAPlayer, .notYourTurn(current: Fixtures.player("alice")), .notALetter("7"),
-            .alreadyGuessed("E"), .gameInProgress,
+            .alreadyGuessed("E"), .gameInProgress, .gameNotStarted,
         ]
         #expect(Set(rejections.map(\.code)).count == rejections.count)
         #expect(rejections.allSatisfy { !$0.title.isEmpty && !$0.message.isEmpty })

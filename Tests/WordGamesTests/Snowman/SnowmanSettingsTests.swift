@@ -9,6 +9,14 @@ import WordGames
         #expect(settings == .standard)
     }
 
+    @Test func defaultsDrawFromTheGeneralPack() throws {
+        for settings in [try SnowmanSettings(), .standard, .newRoom] {
+            #expect(settings.pack == "general")
+            #expect(settings.wordSource == .pack)
+            #expect(settings.customWords == nil)
+        }
+    }
+
     @Test(arguments: [3, 7, 10])
     func acceptsWrongGuessLimitsInRange(limit: Int) throws {
         #expect(try SnowmanSettings(maxWrongGuesses: limit).maxWrongGuesses == limit)

@@ -73,8 +73,9 @@ import Testing
         var game = try Fixtures.snowman()
         let next = try SnowmanSettings(maxWrongGuesses: 4)
         game.updateSettings(next)
-        #expect(game.view.settings == .standard)
-        #expect(game.view.nextSettings == next)
+        #expect(game.view.settings == SnowmanView.Settings(.standard))
+        #expect(game.view.nextSettings == SnowmanView.Settings(next))
+        #expect(game.view.nextSettings.maxWrongGuesses == 4)
         #expect(game.view.maxWrongGuesses == 7)
     }
 }

@@ -214,7 +214,8 @@ export function createMembersView(actions) {
       const { name, badges, tools, who } = item.parts;
       const mine = member.id === state.room.you;
       const seen = presence(member, online);
-      item.dataset.reactionFor = member.id;
+      // Reactions float just after the name and badges.
+      who.dataset.reactionFor = member.id;
       item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(member.connected);
       setText(name, `${member.name}${mine ? ' (you)' : ''}`);
       item.title = seen.title;
@@ -251,7 +252,7 @@ export function createMembersView(actions) {
           buttons.push(h('button', {
             type: 'button', class: 'button button-tiny button-icon', dataset: { action: 'rename', member: member.id },
             'aria-label': 'Change your name', title: 'Change your name', disabled: !live,
-          }, pencilIcon(), h('span', { class: 'button-text', text: 'Rename' })));
+          }, pencilIcon()));
           if (member.role === 'spectator' && !seatBlocked) {
             buttons.push(h('button', { type: 'button', class: 'button button-tiny button-play', dataset: { action: 'play', member: member.id }, text: 'Take a seat', disabled: !live }));
           }

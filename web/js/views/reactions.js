@@ -13,6 +13,8 @@ const REACTION_NAMES = Object.freeze({
 });
 /** How long a bubble stays (its CSS animation lasts as long). */
 export const BUBBLE_MS = 2400;
+/** How long a refused reaction's note stays over the bar. */
+const TOAST_MS = 4000;
 /** Bubbles stacked on one name at most (a burst shows the newest). */
 const MAX_BUBBLES_PER_ANCHOR = 3;
 
@@ -30,7 +32,11 @@ export function createReactionsView(actions) {
     type: 'button', class: 'reaction-button', dataset: { emoji }, title: `React: ${reactionName(emoji)}`,
     'aria-label': `React with ${reactionName(emoji)}`, text: emoji,
   }));
-  const element = h('div', { class: 'reaction-bar', role: 'group', 'aria-label': 'Send a reaction' }, buttons);
+  // Refusals (`too-many-reactions`) show as a small note over the bar for a moment, not as the page's toast.
+  const toast = h('p', { class: 'reaction-toast', id: 'reaction-toast', role: 'status', hidden: true });
+  const element = h('div', { class: 'reaction-bar', role: 'group', 'aria-label': 'Send a reaction' }, buttons, toast);
+  let shownNotice = null;
+  let toastTimer = null;
   element.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-emoji]');
     if (!button || button.disabled) return;
@@ -45,6 +51,17 @@ export function createReactionsView(actions) {
     update(state, previous, context) {
       const live = Boolean(context?.live);
       for (const button of buttons) button.disabled = !live;
+      const notice = state.notice;
+      if (notice?.move === 'react' && notice.id !== shownNotice) {
+        shownNotice = notice.id;
+        setText(toast, notice.message || notice.title);
+        toast.hidden = false;
+        clearTimeout(toastTimer);
+        toastTimer = setTimeout(() => {
+          toast.hidden = true;
+          actions.dismissNotice?.(notice.id);
+        }, TOAST_MS);
+      }
     },
   };
 }

@@ -21,7 +21,7 @@ const THEME_LABELS = { system: 'Follow system', light: 'Light', dark: 'Dark' };
  */
 export function createSettingsDialog(actions, { previewSounds = () => createSounds() } = {}) {
   const nameInput = h('input', { id: 'settings-name', class: 'input', type: 'text', maxlength: String(NAME_INPUT_MAX_LENGTH), autocomplete: 'nickname' });
-  const nameNote = h('p', { class: 'field-hint', id: 'settings-name-hint', text: 'Used when you create or join a room; in a room you already joined, your name stays as it was.' });
+  const nameNote = h('p', { class: 'field-hint', id: 'settings-name-hint', text: 'Used when you create or join a room. In a room you are in, change it with the pencil next to your name under People.' });
   nameInput.setAttribute('aria-describedby', 'settings-name-hint');
   const nameSaved = h('p', { class: 'field-ok', 'aria-live': 'polite' });
   const themes = h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'settings-theme-label' },

@@ -39,7 +39,10 @@ export function createWordSettings({ id, onChange = () => {} }) {
     WORD_SOURCES.map((source, index) => h('label', { class: 'segment' },
       h('input', { type: 'radio', name: sourceName, value: source.id, id: `${id}-source-${source.id}`, checked: index === 0 }),
       h('span', { text: source.label }))));
-  const sourceField = h('div', { class: 'word-source-field' }, sources);
+  const sourceField = h('div', { class: 'word-source-field' },
+    h('span', { class: 'field-label word-source-label', id: `${id}-word-source-label`, text: 'Play with' }), sources);
+  sources.removeAttribute('aria-label');
+  sources.setAttribute('aria-labelledby', `${id}-word-source-label`);
   const element = h('div', { class: 'word-settings', dataset: { for: id } },
     h('div', { class: 'field' }, h('label', { class: 'field-label', for: `${id}-pack`, text: 'Word pack' }), pack),
     h('div', { class: 'field' },

@@ -110,7 +110,8 @@ export function createMembersView(actions) {
       if (!sent) list.querySelector('[data-action="rename"]')?.focus();
     },
   });
-  const bubbles = createReactionBubbles({ root: list });
+  // Bubbles go to every anchor on the page: these rows, and any scoreboard row marked `data-reaction-for`.
+  const bubbles = createReactionBubbles({ root: list.ownerDocument ?? list });
   const element = h('section', { class: 'card side-card', id: 'members-card', 'aria-labelledby': 'members-heading' },
     h('div', { class: 'card-header' }, h('div', { class: 'card-title-row' }, h('h2', { id: 'members-heading', text: 'People' }), lockedBadge), count),
     list, seatNote, cardError, offlineNote, hostTools, bubbles.element);

@@ -1,4 +1,4 @@
-// What the client remembers between visits: the player's preferences (name, appearance, accent) and a random
+// What the client remembers between visits: the player's preferences (name, appearance, accent, sound) and a random
 // per-browser id (sent with every create and join, so a host's removal keeps that browser out) in localStorage,
 // and per room the seat to resume (token, seq and the state at seq) in sessionStorage, so a reload of /r/CODE in
 // the same tab comes back to the same seat while a second tab joins as another player.
@@ -9,6 +9,10 @@
 export const PREFS_KEY = 'wordrooms.prefs';
 export const CLIENT_KEY = 'wordrooms.client';
 const SEAT_PREFIX = 'wordrooms.seat.';
+/** A host's pasted word list, per room code: only in this browser, never sent to the other members. */
+const CUSTOM_WORDS_PREFIX = 'wordrooms.words.';
+/** Word lists remembered at most (the oldest rooms' lists are forgotten first). */
+const MAX_CUSTOM_WORD_LISTS = 8;
 
 export const THEMES = Object.freeze(['system', 'light', 'dark']);
 export const ACCENTS = Object.freeze([
@@ -20,7 +24,12 @@ export const ACCENTS = Object.freeze([
   Object.freeze({ id: 'orange', label: 'Orange' }),
 ]);
 
-export const DEFAULT_PREFS = Object.freeze({ name: '', theme: 'system', accent: 'blue' });
+export const DEFAULT_PREFS = Object.freeze({ name: '', theme: 'system', accent: 'blue', sound: true, volume: 0.6 });
+
+/** A stored volume, 0..1 (anything else is the default). */
+function storedVolume(value) {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1 ? value : DEFAULT_PREFS.volume;
+}
 
 function readJSON(storage, key) {
   try {
@@ -48,6 +57,8 @@ export function loadPrefs(storage) {
     name: typeof stored.name === 'string' ? stored.name.slice(0, 40) : DEFAULT_PREFS.name,
     theme: THEMES.includes(stored.theme) ? stored.theme : DEFAULT_PREFS.theme,
     accent: ACCENTS.some((accent) => accent.id === stored.accent) ? stored.accent : DEFAULT_PREFS.accent,
+    sound: typeof stored.sound === 'boolean' ? stored.sound : DEFAULT_PREFS.sound,
+    volume: storedVolume(stored.volume),
   };
 }
 
@@ -121,4 +132,34 @@ export function loadClientId(storage, getRandomValues) {
     // Full or refused: the id still works for this page.
   }
   return id;
+}
+
+/** The word list the host pasted for room `code` in this browser, or '' (kept in localStorage across reloads). */
+export function loadCustomWords(storage, code) {
+  const saved = readJSON(storage, CUSTOM_WORDS_PREFIX + code);
+  return typeof saved?.text === 'string' ? saved.text : '';
+}
+
+/**
+ * Remembers (or, with '', forgets) the list pasted for room `code`, stamped with `at` (milliseconds); only the
+ * newest few rooms' lists are kept.
+ */
+export function saveCustomWords(storage, code, text, at = Date.now()) {
+  if (!storage || !code) return;
+  try {
+    if (!text) {
+      storage.removeItem(CUSTOM_WORDS_PREFIX + code);
+      return;
+    }
+    writeJSON(storage, CUSTOM_WORDS_PREFIX + code, { text: String(text), at });
+    const keys = [];
+    for (let i = 0; i < (storage.length ?? 0); i += 1) {
+      const key = storage.key(i);
+      if (key?.startsWith(CUSTOM_WORDS_PREFIX)) keys.push([key, readJSON(storage, key)?.at ?? 0]);
+    }
+    keys.sort((a, b) => b[1] - a[1]);
+    for (const [key] of keys.slice(MAX_CUSTOM_WORD_LISTS)) storage.removeItem(key);
+  } catch {
+    // Storage refused: the list is simply not remembered.
+  }
 }

@@ -10,7 +10,7 @@ import { createSettingsDialog } from './settings-dialog.js';
 import { createCreateDialog } from './create-dialog.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
-const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek']);
+const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek', 'rename', 'seat', 'react']);
 const TOAST_SECONDS = 6;
 
 /** A short, human status of the socket for the header pill. */

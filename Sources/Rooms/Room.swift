@@ -80,6 +80,9 @@ public actor Room {
     var disposed = false
     /// Version of the last record handed to the journal.
     var persistedVersion = 0
+    /// The game changed in a way the state does not show (a host's new word list of the same length): the next
+    /// publish saves the room even if it has no patch to send.
+    private var unsavedChange = false
     /// Where changes are saved, when the server has a data directory.
     let journal: RoomJournal?
 
@@ -373,6 +376,9 @@ public actor Room {
         case .settings(let settings):
             guard isHost else { throw Self.hostOnly("settings", "change the settings") }
             try game.updateSettings(settings)
+            // A new custom list as long as the old one changes the game but not the state: no patch, yet it
+            // must reach the data directory now, not with the room's next change.
+            unsavedChange = true
         case .kick(let target):
             guard isHost else { throw Self.hostOnly("kick", "remove players") }
             guard let targetIndex = members.firstIndex(where: { $0.id.rawValue == target }) else {
@@ -718,7 +724,14 @@ public actor Room {
         let operations = stateBuilder.update(RoomStateBuilder.Parts(
             code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
             membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
-        guard !operations.isEmpty else { return }
+        guard !operations.isEmpty else {
+            if unsavedChange {
+                unsavedChange = false
+                journal?.roomChanged(self)
+            }
+            return
+        }
+        unsavedChange = false
         seq += 1
         let message = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
         encodeInStream(message, except: except)

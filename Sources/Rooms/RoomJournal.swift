@@ -20,6 +20,8 @@ import Runtime
 /// wins); a torn or corrupt tail is skipped with a log line.
 public final class RoomJournal: Sendable {
     public static let flushSeconds = 0.1
+    /// How long `stop` waits for the rooms' threads to hand over their last records.
+    static let stopWaitSeconds = 1.0
     public static let compactionBytes = 32 << 20
     /// What the parser allows in a record: as large as a record may be, as deep as a room's state goes.
     static let recordLimits = JSONParser.Limits(maxDepth: 64, maxBytes: RecordFile.maxRecordBytes,
@@ -107,18 +109,27 @@ public final class RoomJournal: Sendable {
     }
 
     /// Collects the records of the rooms that changed and appends them; fsyncs what the previous flush wrote.
-    private func flush() {
+    ///
+    /// - Parameter waiting: Wait (up to `stopWaitSeconds`) for every room to hand its record over, on `stop`, so
+    ///   that the last changes are in the journal before it closes. Bounded: at shutdown the rooms' threads may
+    ///   have stopped already (the server saved a snapshot of every room just before). The periodic flush does
+    ///   not wait.
+    private func flush(waiting: Bool = false) {
         let rooms = dirty.withLock { dirty in
             let taken = dirty
             dirty.removeAll(keepingCapacity: true)
             return taken
         }
+        let handedOver = DispatchGroup()
         for room in rooms.values {
+            handedOver.enter()
             room.executor.execute { [self] in
                 let entry = room.assumeIsolated { room in room.journalEntry() }
                 append(entry)
+                handedOver.leave()
             }
         }
+        if waiting { _ = handedOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
         worker.execute { [self] in
             let unsynced = state.withLock { state in
                 let value = state.unsynced
@@ -209,9 +220,9 @@ public final class RoomJournal: Sendable {
 
     /// Flushes what is pending and stops the writer.
     public func stop() {
-        flush()
+        flush(waiting: true)
         let done = DispatchSemaphore(value: 0)
-        // Room threads may still be encoding; give them a moment to hand over before the final fsync.
+        // Every record is queued on the worker by now: once this runs, they are written.
         worker.execute { done.signal() }
         done.wait()
         worker.execute { [self] in fsync(journalFD) }

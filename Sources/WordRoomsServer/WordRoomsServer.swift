@@ -117,9 +117,10 @@ public final class WordRoomsServer: Sendable {
         transport.stopAccepting()
         if let journal = registry.journal {
             journal.writeSnapshot(of: registry.roomsNow())
+            // While the rooms' threads still run, so that `stop` gets their last records at once.
+            journal.stop()
         }
         transport.shutdown()
-        registry.journal?.stop()
         registry.executors.stop()
         lobby?.stop()
     }

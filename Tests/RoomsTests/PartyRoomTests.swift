@@ -43,9 +43,13 @@ import WordGames
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]?.state["status"]?.stringValue == "playing")
         // Three rounds and two breaks later.
+        // The room arms its next timer on its own thread after one fires: settle after each step, or a step can
+        // pass before the next deadline is set.
         for _ in 0..<3 {
             fixture.timers.advance(by: 30)
+            await fixture.room.settled()
             fixture.timers.advance(by: 5)
+            await fixture.room.settled()
         }
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]?.state["scramble"]?["phase"]?.stringValue == "finished")
@@ -441,7 +445,9 @@ import WordGames
         #expect(played[0]["missed"]?.arrayValue?.count == total)
         for _ in 0..<2 {
             fixture.timers.advance(by: 5)
+            await fixture.room.settled()
             fixture.timers.advance(by: Self.roundAndABit)
+            await fixture.room.settled()
         }
         fixture.room.receive(.newGame, from: fixture.host.id)
         try await fixture.sync([fixture.host])

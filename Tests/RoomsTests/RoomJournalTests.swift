@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Runtime
 import Testing
 import WordGames
 @testable import Rooms
@@ -25,6 +26,37 @@ import WordGames
     static func expected() throws -> JSONObject {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture + "/expected.json"))
         return try #require(try JSONParser().parse(Array(bytes)).objectValue)
+    }
+
+    /// A host's new word list as long as the old one sends no patch (the state shows only the count), but it is
+    /// saved at once: a restart right after it plays the new words, not the old ones.
+    @Test func aNewWordListOfTheSameLengthIsSavedAtOnce() async throws {
+        let directory = try Self.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let timers = ManualTimers(start: 1_000_000)
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: timers.clock,
+                                    timers: timers)
+        let host = MemoryLink()
+        let room = try await registry.create(.snowman, isPublic: true, settings: ["waitForHost": true],
+                                             creator: host, name: "Ana")
+        let first = ["APPLE", "BERRY", "CHERRY", "DATES", "GRAPE", "LEMON", "MANGO", "MELON", "OLIVE", "PEACH"]
+        let second = ["ACORN", "BIRCH", "CEDAR", "DAISY", "FERNS", "GRASS", "HEDGE", "IVIES", "LILAC", "MAPLE"]
+        room.receive(.settings(["customWords": JSONValue(first.joined(separator: "\n")), "wordSource": "custom"]),
+                     from: host.id)
+        await room.settled()
+        journal.writeSnapshot(of: [room])
+        let seq = await room.snapshot().seq
+        room.receive(.settings(["customWords": JSONValue(second.joined(separator: ","))]), from: host.id)
+        await room.settled()
+        #expect(await room.snapshot().seq == seq, "the same count shows no change")
+        journal.stop()
+
+        let reopened = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { reopened.stop() }
+        let saved = try #require(reopened.load().first { $0.code == room.code.rawValue })
+        let words = saved.snapshot["nextSettings"]?["customWords"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(words.map(Set.init) == Set(second))
     }
 
     @Test func readsTheSnapshotOfTheCodableJournal() async throws {

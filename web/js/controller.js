@@ -239,7 +239,9 @@ export function createController({ store, connection, storage, browser }) {
       store.dismissNotice();
       const client = store.getState().player.client;
       send({
-        type: 'create', game, name: cleaned, public: isPublic, settings: normalizeSettings(game, settings),
+        type: 'create', game, name: cleaned, public: isPublic,
+        // A Snowman room opens on its waiting room until the host starts (Scramble rooms always wait).
+        settings: { ...normalizeSettings(game, settings), ...(game === 'snowman' ? { waitForHost: true } : {}) },
         ...(client ? { client } : {}),
       });
       return null;
@@ -326,9 +328,10 @@ export function createController({ store, connection, storage, browser }) {
 
     /** Copies the room's link; resolves to true when it reached the clipboard. */
     async copyLink() {
-      const code = store.getState().room?.code;
-      if (!code) return false;
-      const link = roomLink(browser.location.origin, code);
+      const { room, ui } = store.getState();
+      if (!room?.code) return false;
+      // The server's public address (--public-url, from /api/config) when it has one, else this page's.
+      const link = roomLink(String(ui.publicUrl || browser.location.origin).replace(/\/+$/, ''), room.code);
       try {
         await browser.clipboard.writeText(link);
         return true;

@@ -1,6 +1,7 @@
 // The page frame: header (brand, room link, connection, settings), the connection banner, the page of the
 // current route, notices, and the dialogs. The only view that subscribes to the store; it passes each new state
-// down to the views it has mounted.
+// down to the views it has mounted. It also gives the player their cues: the tab title and a gentle pulse when
+// it is their turn, and (game-cues.js) the sounds, the buzz and the celebrations.
 
 import { h, icon, setText, show } from './dom.js';
 import { CONNECTION, ROOM } from '../core/store.js';
@@ -8,6 +9,10 @@ import { createLobbyView } from './lobby.js';
 import { createRoomView, createBadCodeView } from './room.js';
 import { createSettingsDialog } from './settings-dialog.js';
 import { createCreateDialog } from './create-dialog.js';
+import { createShareDialog } from './share-sheet.js';
+import { createCelebration } from './celebration.js';
+import { createGameCues } from './game-cues.js';
+import { isMyTurn, turnTitle } from '../core/game-events.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
 const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek']);
@@ -136,7 +141,18 @@ export function mountApp(document, { store, actions }) {
 
   const settingsDialog = createSettingsDialog(actions);
   const createDialog = createCreateDialog(actions);
-  document.body.append(settingsDialog.element, createDialog.element);
+  const shareDialog = createShareDialog(actions);
+  const celebration = createCelebration();
+  document.body.append(settingsDialog.element, createDialog.element, shareDialog.element, celebration.element);
+  const cues = createGameCues({ loadSounds: () => import('../core/sounds.js'), celebration });
+  // Browsers let a page make sound only after a tap or a key: the first one loads and unlocks the sounds.
+  const unlock = () => {
+    cues.unlock();
+    document.removeEventListener('pointerdown', unlock, true);
+    document.removeEventListener('keydown', unlock, true);
+  };
+  document.addEventListener('pointerdown', unlock, true);
+  document.addEventListener('keydown', unlock, true);
 
   let page = null;
   let pageName = null;
@@ -160,12 +176,17 @@ export function mountApp(document, { store, actions }) {
     setText(pill.querySelector('.pill-text'), connectionLabel(state.connection));
     settingsDialog.update(state);
     createDialog.update(state);
+    shareDialog.update(state);
+    cues.update(state, previous);
     const root = document.documentElement;
     if (root.dataset.theme !== state.settings.theme) root.dataset.theme = state.settings.theme;
     if (root.dataset.accent !== state.settings.accent) root.dataset.accent = state.settings.accent;
     const code = state.room?.code;
-    const title = state.route.name === 'room' && code ? `Room ${code} · WordRooms`
-      : state.route.name === 'bad-code' ? 'Not a room code · WordRooms' : 'WordRooms';
+    const title = turnTitle(state, state.route.name === 'room' && code ? `Room ${code} · WordRooms`
+      : state.route.name === 'bad-code' ? 'Not a room code · WordRooms' : 'WordRooms');
+    // The page pulses gently while it is your turn (not with reduced motion: app.css).
+    const myTurn = String(state.route.name === 'room' && isMyTurn(state));
+    if (root.dataset.myTurn !== myTurn) root.dataset.myTurn = myTurn;
     if (document.title !== title) document.title = title;
   }
 

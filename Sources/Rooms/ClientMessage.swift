@@ -1,5 +1,11 @@
 import JSON
 
+/// What a `seat` message asks a member to be.
+public enum SeatRole: String, Sendable, Hashable {
+    case player
+    case spectator
+}
+
 /// A message from a client, parsed and bounds-checked. See `PROTOCOL.md` for the wire form of each.
 public enum ClientMessage: Sendable, Equatable {
     case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject, client: ClientID?)
@@ -19,6 +25,12 @@ public enum ClientMessage: Sendable, Equatable {
     case skip
     case makeHost(player: String)
     case chat(String)
+    /// An emoji sent to everyone in the room at once, never kept (see `Reaction`).
+    case react(emoji: String)
+    /// A new display name for yourself.
+    case rename(name: String)
+    /// Takes a seat or gives it up (`player` nil: yourself); the host may move anyone.
+    case seat(role: SeatRole, player: String?)
     case resync
     case leave
     case lobby(subscribe: Bool)
@@ -46,6 +58,9 @@ public enum ClientMessage: Sendable, Equatable {
         case .skip: "skip"
         case .makeHost: "host"
         case .chat: "chat"
+        case .react: "react"
+        case .rename: "rename"
+        case .seat: "seat"
         case .resync: "resync"
         case .leave: "leave"
         case .lobby: "lobby"
@@ -147,6 +162,21 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"chat\" needs some \"text\".")
             }
             return .chat(text)
+        case "react":
+            guard let emoji = try fields.string("emoji", max: 8, maxBytes: 32) else {
+                throw .badMessage("\"react\" needs an \"emoji\".")
+            }
+            return .react(emoji: emoji)
+        case "rename":
+            guard let name = try fields.name() else {
+                throw .badMessage("\"rename\" needs the new \"name\".")
+            }
+            return .rename(name: name)
+        case "seat":
+            guard let raw = try fields.string("role", max: 16), let role = SeatRole(rawValue: raw) else {
+                throw .badMessage("\"seat\" needs \"role\": \"player\" or \"spectator\".")
+            }
+            return .seat(role: role, player: try fields.string("player", max: 16))
         case "resync":
             return .resync
         case "leave":
@@ -155,7 +185,8 @@ public enum ClientMessage: Sendable, Equatable {
             return .lobby(subscribe: try fields.bool("subscribe") ?? true)
         default:
             if let owner = GameRegistry.owner(ofMove: type) {
-                guard let text = try fields.string(owner.spec.field, max: maxMoveCharacters) else {
+                guard let field = owner.spec.field else { return .move(GameMove(type: type, text: "")) }
+                guard let text = try fields.string(field, max: maxMoveCharacters) else {
                     throw .badMessage(owner.spec.missing)
                 }
                 return .move(GameMove(type: type, text: text))

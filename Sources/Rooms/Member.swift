@@ -8,7 +8,8 @@ struct Member: Sendable {
     let token: ResumeToken
     /// The browser's own id, when it sent one: what a removal bans besides the token.
     var client: ClientID?
-    let isSpectator: Bool
+    /// Changes only by a `seat` move; the id keeps the prefix of the role the member joined with.
+    var isSpectator: Bool
     /// The live connection, nil while disconnected.
     var link: (any ClientLink)? {
         didSet { linkID = link?.id }
@@ -40,8 +41,31 @@ struct ChatLine: Equatable, Sendable {
     let name: String?
     let text: String
     let at: Double
+    /// What kind of announcement a line of the room's own is (nil for members' lines, and for the room's lines
+    /// saved before notices had kinds).
+    var notice: ChatNotice? = nil
 
     var isSystem: Bool { player == nil }
+}
+
+/// The kind of a room's own chat line, `notice` on the wire, so that clients can style or count them.
+enum ChatNotice: String, Sendable, Hashable, CaseIterable {
+    /// "Bob joined": a member's first join (not a resume).
+    case join
+    /// "Bob left": left for good, or the seat expired (not a mere disconnect).
+    case leave
+    /// "Bob was removed by the host".
+    case kick
+    /// "Cleo is now the host".
+    case host
+    /// A turn skipped or run out ("Bob ran out of time").
+    case skip
+    /// A game's or round's result, in the game's words (`RoomGame.resultNotice`).
+    case result
+    /// "Cleo is now playing" / "Bob is now watching".
+    case seat
+    /// "Bob is now Bobby".
+    case rename
 }
 
 /// Someone the host removed: kept out of the room for its life, by resume token and by browser id, until the

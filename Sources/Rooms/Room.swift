@@ -43,6 +43,13 @@ public actor Room {
     var banCounter = 0
     /// Set by the host: nobody new may join (resumes still may).
     var locked = false
+    /// The number of the last `RoomGame.resultNotice` announced in the chat (saved, so a restart does not repeat it).
+    var announcedResult = 0
+    /// `gameVersion` when the game's result and Ready list were last looked at.
+    private var settledGameVersion = -1
+    private var settledMembersVersion = -1
+    /// When each member's recent reactions were sent, oldest first, for the rate limit.
+    private var reactionTimes: [PlayerID: [Double]] = [:]
     /// Who has the turn (Snowman) and since when, to pass the turn of a player who is away.
     private var turnHolder: (player: PlayerID, since: Double)?
     /// Whether `turnHolder` is away, as of the game and member versions in `notedVersions`.
@@ -126,6 +133,7 @@ public actor Room {
         self.clock = clock
         self.random = SplitMix64(seed: seed)
         self.history = PatchHistory(capacity: configuration.patchHistory)
+        self.announcedResult = game.resultNotice?.number ?? 0
     }
 
     // MARK: Entry points (any thread, applied in order)
@@ -192,8 +200,10 @@ public actor Room {
         // `timerDeadline`, the soonest of all the room's deadlines, answers for most inputs without the game.
         var announced = false
         if let soonest = timerDeadline, now >= soonest, let deadline = game.nextDeadline, now >= deadline {
+            // The game moved on (a round ended): published even if the input itself is refused.
+            announced = true
             for player in game.tick(now: now) {
-                announce("\(displayName(of: player)) ran out of time", now: now)
+                announce("\(displayName(of: player)) ran out of time", .skip, now: now)
                 announced = true
             }
         }
@@ -281,10 +291,12 @@ public actor Room {
             name: NameRules.distinct(cleaned, among: members.map(\.name)),
             token: ResumeToken.random(), client: request.client, isSpectator: request.spectator, link: link,
             disconnectedAt: nil)
+        // The room's first member created it: nobody is there to hear that they joined.
+        if !members.isEmpty { announce("\(member.name) joined", .join, now: now) }
         members.append(member)
         if !request.spectator {
             game.addPlayer(Player(id: member.id, name: member.name), now: now)
-            if host == nil { host = member.id }
+            if host == nil { makeHost(member.id, now: now, announced: members.count > 1) }
         }
         emptySince = nil
         publish(now: now, except: link.id)
@@ -375,7 +387,7 @@ public actor Room {
             if bans.count > configuration.maxBans { bans.removeFirst(bans.count - configuration.maxBans) }
             removed.link?.send(.error(RoomError(.removedByHost(room: code))))
             removed.link?.close(.removedByHost)
-            removeForGood(targetIndex, now: now)
+            removeForGood(targetIndex, now: now, notice: "\(removed.name) was removed by the host", .kick)
         case .unban(let id):
             guard isHost else { throw Self.hostOnly("unban", "let removed players back") }
             guard let banIndex = bans.firstIndex(where: { $0.id == id }) else {
@@ -388,7 +400,7 @@ public actor Room {
         case .skip:
             guard isHost else { throw Self.hostOnly("skip", "skip a turn") }
             let skipped = try game.skipTurn(now: now)
-            announce("\(displayName(of: skipped))'s turn was skipped by the host", now: now)
+            announce("\(displayName(of: skipped))'s turn was skipped by the host", .skip, now: now)
         case .makeHost(let target):
             guard isHost else { throw Self.hostOnly("host", "hand over hosting") }
             guard let newHost = members.first(where: { $0.id.rawValue == target }) else {
@@ -397,7 +409,7 @@ public actor Room {
             guard !newHost.isSpectator else {
                 throw RoomError(.spectatorCannotHost(name: newHost.name), move: "host")
             }
-            host = newHost.id
+            makeHost(newHost.id, now: now)
         case .chat(let raw):
             let text = Self.collapsingWhitespace(raw)
             guard !text.isEmpty else {
@@ -407,12 +419,19 @@ public actor Room {
                 throw RoomError(.chatTooLong, move: "chat")
             }
             appendChat(ChatLine(id: chatCounter + 1, player: member.id, name: member.name, text: text, at: now))
+        case .react(let emoji):
+            try react(emoji, from: index, now: now)
+            return
+        case .rename(let raw):
+            guard try rename(index, to: raw, now: now) else { return }
+        case .seat(let role, let target):
+            guard try seat(role, target: target, by: index, now: now) else { return }
         case .resync:
             member.link?.send(.snapshot(seq: seq, state: state, now: now))
             return
         case .leave:
             member.link?.send(.object(["type": "left", "code": JSONValue(code.rawValue)]))
-            removeForGood(index, now: now)
+            removeForGood(index, now: now, notice: "\(member.name) left", .leave)
         case .create, .join, .lobby, .peek, .ping:
             throw RoomError(.alreadyInRoom(room: code), move: message.type)
         }
@@ -426,8 +445,100 @@ public actor Room {
     }
 
     /// A line in the chat from the room itself, such as a skipped turn.
-    private func announce(_ text: String, now: Double) {
-        appendChat(ChatLine(id: chatCounter + 1, player: nil, name: nil, text: text, at: now))
+    private func announce(_ text: String, _ notice: ChatNotice, now: Double) {
+        appendChat(ChatLine(id: chatCounter + 1, player: nil, name: nil, text: text, at: now, notice: notice))
+    }
+
+    /// Hands hosting to `id`, announcing it ("Cleo is now the host") unless `announced` is false (the creator).
+    private func makeHost(_ id: PlayerID?, now: Double, announced: Bool = true) {
+        guard id != host else { return }
+        host = id
+        if announced, let id { announce("\(displayName(of: id)) is now the host", .host, now: now) }
+    }
+
+    // MARK: Reactions, names and seats
+
+    /// `react`: the emoji goes to every connected member at once, outside the state (no `seq`, no history, no
+    /// journal, no compression); one message object, encoded once, for all of them.
+    private func react(_ emoji: String, from index: Int, now: Double) throws(RoomError) {
+        guard Reaction.emoji.contains(emoji) else { throw RoomError(.badReaction, move: "react") }
+        let id = members[index].id
+        var times = reactionTimes[id] ?? []
+        times.removeAll { $0 <= now - Reaction.windowSeconds }
+        if times.count >= Reaction.perWindow {
+            let wait = max(1, Int((times[0] + Reaction.windowSeconds - now).rounded(.up)))
+            reactionTimes[id] = times
+            throw RoomError(.tooManyReactions(limit: Reaction.perWindow, seconds: Int(Reaction.windowSeconds),
+                                              retryAfter: wait), move: "react")
+        }
+        times.append(now)
+        reactionTimes[id] = times
+        let message = ServerMessage.object([
+            "type": "reaction", "player": JSONValue(id.rawValue), "emoji": JSONValue(emoji),
+        ])
+        for index in members.indices {
+            members[index].link?.sendOutsideStream(message)
+        }
+    }
+
+    /// `rename`: the same rules as a name at join (cleaned, and made distinct from the others' names).
+    ///
+    /// - Returns: Whether the name changed (the same name changes nothing and gets no answer).
+    private func rename(_ index: Int, to raw: String, now: Double) throws(RoomError) -> Bool {
+        let cleaned: String
+        do {
+            cleaned = try NameRules.clean(raw)
+        } catch {
+            throw error.refusing("rename")
+        }
+        let old = members[index].name
+        var others: [String] = []
+        for other in members.indices where other != index { others.append(members[other].name) }
+        let name = NameRules.distinct(cleaned, among: others)
+        guard name != old else { return false }
+        members[index].name = name
+        let id = members[index].id
+        if !members[index].isSpectator { game.renamePlayer(id, to: name) }
+        announce("\(old) is now \(name)", .rename, now: now)
+        return true
+    }
+
+    /// `seat`: a member takes a player's seat or moves to the spectators; see PROTOCOL.md for who may do which.
+    ///
+    /// - Returns: Whether anything changed (a member already in the role asked for: nothing, no answer).
+    private func seat(_ role: SeatRole, target: String?, by index: Int, now: Double) throws(RoomError) -> Bool {
+        let asker = members[index]
+        let targetIndex: Int
+        if let target, target != asker.id.rawValue {
+            guard asker.id == host else { throw Self.hostOnly("seat", "move other members") }
+            guard let found = members.firstIndex(where: { $0.id.rawValue == target }) else {
+                throw Self.noSuchMember("seat", target)
+            }
+            targetIndex = found
+        } else {
+            targetIndex = index
+        }
+        let byHost = asker.id == host
+        let member = members[targetIndex]
+        switch role {
+        case .player:
+            guard member.isSpectator else { return false }
+            guard byHost || game.status != "playing" else { throw RoomError(.seatDuringGame, move: "seat") }
+            guard headcount().players < configuration.maxPlayers else {
+                throw RoomError(.noPlayerSeats(room: code, maxPlayers: configuration.maxPlayers), move: "seat")
+            }
+            members[targetIndex].isSpectator = false
+            game.addPlayer(Player(id: member.id, name: member.name), now: now)
+            announce("\(member.name) is now playing", .seat, now: now)
+            if host == nil { makeHost(member.id, now: now) }
+        case .spectator:
+            guard !member.isSpectator else { return false }
+            guard member.id != host else { throw RoomError(.hostMustPlay, move: "seat") }
+            members[targetIndex].isSpectator = true
+            game.removePlayer(member.id, now: now)
+            announce("\(member.name) is now watching", .seat, now: now)
+        }
+        return true
     }
 
     /// The name to show for `player`: the member's, or the game's for someone who has left.
@@ -478,7 +589,7 @@ public actor Room {
         for _ in 0..<max(1, members.count) {
             guard let deadline = awayTurnDeadline(), now >= deadline,
                   let skipped = try? game.skipTurn(now: now) else { break }
-            announce("\(displayName(of: skipped))'s turn was skipped: disconnected", now: now)
+            announce("\(displayName(of: skipped))'s turn was skipped: disconnected", .skip, now: now)
             skippedAny = true
             guard noteTurn(now: now) else { break }
         }
@@ -518,15 +629,19 @@ public actor Room {
         RoomError(.noSuchPlayer(id: id), move: move)
     }
 
-    /// Removes a member (left, kicked or gone past the grace period); hosting passes to the longest-present player.
-    private func removeForGood(_ index: Int, now: Double) {
+    /// Removes a member (left, kicked or gone past the grace period), announcing it with `notice`; hosting
+    /// passes to the longest-present player.
+    private func removeForGood(_ index: Int, now: Double, notice text: String, _ notice: ChatNotice) {
         let member = members.remove(at: index)
+        reactionTimes[member.id] = nil
         if !member.isSpectator {
             game.removePlayer(member.id, now: now)
         }
+        announce(text, notice, now: now)
         if host == member.id {
             let players = members.filter { !$0.isSpectator }
-            host = (players.first { $0.link != nil } ?? players.first)?.id
+            host = nil
+            makeHost((players.first { $0.link != nil } ?? players.first)?.id, now: now)
         }
     }
 
@@ -534,8 +649,30 @@ public actor Room {
         while let index = members.firstIndex(where: {
             $0.disconnectedAt.map { now >= $0 + configuration.resumeGraceSeconds } ?? false
         }) {
-            removeForGood(index, now: now)
+            removeForGood(index, now: now, notice: "\(members[index].name) left", .leave)
         }
+    }
+
+    // MARK: What the game does by itself
+
+    /// Before a change goes out: goes on when every connected player is ready (Word Scramble's break), and
+    /// announces a result the game has not had announced. Looked at only when the game or the members changed.
+    private func settleGame(now: Double) {
+        guard gameVersion != settledGameVersion || membersVersion != settledMembersVersion else { return }
+        if let ready = game.readyPlayers, !ready.isEmpty {
+            var anyoneReady = false
+            var everyone = true
+            for index in members.indices where !members[index].isSpectator && members[index].linkID != nil {
+                if ready.contains(members[index].id) { anyoneReady = true } else { everyone = false; break }
+            }
+            if everyone && anyoneReady { game.everyoneReady(now: now) }
+        }
+        if let result = game.resultNotice, result.number > announcedResult {
+            announcedResult = result.number
+            announce(result.text, .result, now: now)
+        }
+        settledGameVersion = gameVersion
+        settledMembersVersion = membersVersion
     }
 
     /// Disposes of the room once nobody has been connected for the grace period.
@@ -556,6 +693,7 @@ public actor Room {
     /// Brings the state up to date; when it changed, broadcasts one patch message to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
+        settleGame(now: now)
         // Members are looked at in place (by index) throughout: copying one out retains all its fields. Plain
         // loops rather than closures: a closure formed in the actor checks at run time that it runs on the
         // actor's executor, a cost every change paid several times over.

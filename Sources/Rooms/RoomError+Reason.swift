@@ -74,6 +74,14 @@ extension RoomError {
         case emptyChat
         /// Code `too-long`: a chat line over `ClientMessage.maxChatCharacters`.
         case chatTooLong
+        /// Code `bad-reaction`: an emoji not in `Reaction.emoji`.
+        case badReaction
+        /// Code `too-many-reactions`: more than `limit` reactions in `seconds`; the next is allowed in `retryAfter`.
+        case tooManyReactions(limit: Int, seconds: Int, retryAfter: Int)
+        /// Code `game-in-progress`: a spectator asked for a seat while a game is being played.
+        case seatDuringGame
+        /// Code `host-must-play`: the host cannot move to the spectators.
+        case hostMustPlay
 
         // MARK: The room's game
 
@@ -158,6 +166,18 @@ extension RoomError {
                 ("empty-chat", "Nothing to send", "Type a message first.")
             case .chatTooLong:
                 ("too-long", "Too long", "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.")
+            case .badReaction:
+                ("bad-reaction", "Not a reaction", "Reactions are one of \(Reaction.emoji.joined(separator: " ")).")
+            case .tooManyReactions(let limit, let seconds, let retryAfter):
+                ("too-many-reactions", "Too many reactions",
+                 "You can send \(limit) reactions every \(seconds) seconds. Try again in \(retryAfter) "
+                    + "second\(retryAfter == 1 ? "" : "s").")
+            case .seatDuringGame:
+                ("game-in-progress", "Game in progress",
+                 "You can take a seat once this game is over, or the host can seat you now.")
+            case .hostMustPlay:
+                ("host-must-play", "The host plays",
+                 "The host has to be a player. Hand hosting to another player first, then move to the spectators.")
             case .moveOfAnotherGame(let doing, let games, let game):
                 ("wrong-game", "Not in this game", "\(doing) is for \(games); this room plays \(game).")
             case .noTurnsToSkip(let game):

@@ -70,6 +70,24 @@ protocol RoomGame: Sendable {
     /// The name the game remembers for `player`, who may have left the room (nil by default).
     func name(of player: PlayerID) -> String?
 
+    /// A member's `rename`: the game shows `name` for `id` from now on, wherever it shows names (nothing by
+    /// default).
+    mutating func renamePlayer(_ id: PlayerID, to name: String)
+
+    /// The latest game or round result, for the room's `result` chat notice (nil by default, and before any).
+    ///
+    /// `number` goes up by one every time a game or round ends; the room announces `text` once per number (it
+    /// remembers the last number announced, across restarts too).
+    var resultNotice: (number: Int, text: String)? { get }
+
+    /// The players who said they are ready, while the game waits on them to go on early (Word Scramble's break
+    /// between rounds); nil when it waits on nobody (the default). The room calls `everyoneReady` once every
+    /// connected player is in the list.
+    var readyPlayers: [PlayerID]? { get }
+
+    /// Every connected player is ready: go on now (nothing by default).
+    mutating func everyoneReady(now: Double)
+
     /// What `show` starts from: nothing built yet.
     static func shownParts() -> ShownParts
 
@@ -91,6 +109,14 @@ extension RoomGame {
     }
 
     func name(of player: PlayerID) -> String? { nil }
+
+    mutating func renamePlayer(_ id: PlayerID, to name: String) {}
+
+    var resultNotice: (number: Int, text: String)? { nil }
+
+    var readyPlayers: [PlayerID]? { nil }
+
+    mutating func everyoneReady(now: Double) {}
 
     /// The game's `kind`, from a value whose type is not known statically.
     var kind: GameKind { Self.kind }
@@ -124,12 +150,13 @@ final class ShownPartsBox<Parts> {
 }
 
 /// A client message that one game adds to the protocol, such as Snowman's `guess`: its `type` and the field that
-/// carries its one argument.
+/// carries its one argument, if it has one (Word Scramble's `ready` has none).
 struct GameMoveSpec: Sendable {
     /// The message's `type`.
     var type: String
-    /// The field with the move's argument, a string of at most `ClientMessage.maxMoveCharacters`.
-    var field: String
+    /// The field with the move's argument, a string of at most `ClientMessage.maxMoveCharacters`; nil for a move
+    /// without one (its `GameMove.text` is empty).
+    var field: String?
     /// The `bad-message` sentence when the field is missing, e.g. `"guess" needs a "letter".`
     var missing: String
     /// What the move does, for other games' refusals: "Guessing letters" (is for Snowman rooms).
@@ -140,6 +167,6 @@ struct GameMoveSpec: Sendable {
 public struct GameMove: Sendable, Hashable {
     /// The message's `type`, e.g. `guess`.
     public var type: String
-    /// The move's argument as sent: Snowman's letter, Word Scramble's word.
+    /// The move's argument as sent: Snowman's letter, Word Scramble's word; empty for a move without one.
     public var text: String
 }

@@ -39,6 +39,8 @@ struct RoomRecord: Sendable {
     var kicked: [String] = []
     var banCounter: Int?
     var locked: Bool?
+    /// The last `RoomGame.resultNotice` number announced; nil in records saved before result notices.
+    var announcedResult: Int?
     var random: SplitMix64
     var seq: Int
     /// The state at `seq`, as clients last saw it, so a client resuming at `seq` stays exact.
@@ -82,6 +84,7 @@ struct RoomRecord: Sendable {
         }
         if let banCounter { object["banCounter"] = JSONValue(banCounter) }
         if let locked { object["locked"] = JSONValue(locked) }
+        if let announcedResult { object["announcedResult"] = JSONValue(announcedResult) }
         // The generator's 64 bits as a signed integer: JSON integers beyond Int64 would come back rounded.
         object["random"] = .integer(Int64(bitPattern: random.state))
         object["seq"] = JSONValue(seq)
@@ -126,6 +129,7 @@ struct RoomRecord: Sendable {
         }
         banCounter = try saved.optionalInt("banCounter")
         locked = try saved.optionalBool("locked")
+        announcedResult = try saved.optionalInt("announcedResult")
         seq = try saved.int("seq")
         version = try saved.int("version")
         if legacy {
@@ -153,7 +157,8 @@ struct RoomRecord: Sendable {
 
     init(code: String, isPublic: Bool, game: String, snapshot: JSONValue, members: [MemberRecord], host: String?,
          chat: [ChatLine], chatCounter: Int, memberCounter: Int, bans: [BanRecord]?, banCounter: Int?,
-         locked: Bool?, random: SplitMix64, seq: Int, state: JSONValue, version: Int) {
+         locked: Bool?, announcedResult: Int? = nil, random: SplitMix64, seq: Int, state: JSONValue,
+         version: Int) {
         self.code = code
         self.isPublic = isPublic
         self.game = game
@@ -166,6 +171,7 @@ struct RoomRecord: Sendable {
         self.bans = bans
         self.banCounter = banCounter
         self.locked = locked
+        self.announcedResult = announcedResult
         self.random = random
         self.seq = seq
         self.state = state
@@ -181,12 +187,15 @@ extension ChatLine {
         if let name { object["name"] = JSONValue(name) }
         object["text"] = JSONValue(text)
         object["at"] = JSONValue(at)
+        if let notice { object["notice"] = JSONValue(notice.rawValue) }
         return .object(object)
     }
 
+    /// An unknown `notice` (from a newer server) reads as none: the line itself still shows.
     init(saved: SavedObject) throws(SavedObject.Unreadable) {
         self.init(id: try saved.int("id"), player: try saved.optionalString("player").map { PlayerID($0) },
-                  name: try saved.optionalString("name"), text: try saved.string("text"), at: try saved.double("at"))
+                  name: try saved.optionalString("name"), text: try saved.string("text"), at: try saved.double("at"),
+                  notice: try saved.optionalString("notice").flatMap(ChatNotice.init(rawValue:)))
     }
 }
 
@@ -203,7 +212,8 @@ extension Room {
             bans: bans.map {
                 .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue)
             },
-            banCounter: banCounter, locked: locked, random: random, seq: seq, state: state, version: version)
+            banCounter: banCounter, locked: locked, announcedResult: announcedResult, random: random, seq: seq,
+            state: state, version: version)
     }
 
     /// Brings the room back: every member is away (their connections died with the old process) and has the
@@ -234,6 +244,8 @@ extension Room {
             banCounter = bans.count
         }
         locked = record.locked ?? false
+        // A record from before result notices: the game's latest result was shown in its state already.
+        announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
         random = record.random
         seq = record.seq
         state = record.state

@@ -102,6 +102,7 @@ struct RoomStateBuilder {
             editor.update(&top, "chat", log: &chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
             builtGameVersion = parts.gameVersion
+            editor.set(&top, "status", JSONValue(game.status))
             editor.enter(parts.kind.rawValue)
             _ = top.withValue(forKey: parts.kind.rawValue) { value in
                 value.withObject { object in game.show(in: &object, keeping: &gameParts, editor: &editor) }
@@ -127,6 +128,8 @@ struct RoomStateBuilder {
         object.reserveCapacity(9)
         object["code"] = JSONValue(parts.code.rawValue)
         object["game"] = JSONValue(parts.kind.rawValue)
+        // `waiting`, `playing` or `finished`: the game's, as in the lobby.
+        if let game = parts.game { object["status"] = JSONValue(game.status) }
         object["public"] = JSONValue(parts.isPublic)
         object["host"] = nullable(parts.host?.rawValue)
         object["locked"] = JSONValue(parts.locked)
@@ -166,7 +169,10 @@ struct RoomStateBuilder {
             "text": JSONValue(line.text),
             "at": JSONValue(line.at),
         ]
-        if line.isSystem { object["system"] = true }
+        if line.isSystem {
+            object["system"] = true
+            if let notice = line.notice { object["notice"] = JSONValue(notice.rawValue) }
+        }
         return .object(object)
     }
 

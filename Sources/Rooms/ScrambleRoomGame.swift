@@ -11,6 +11,9 @@ extension ClientMessage {
     public static func word(_ word: String) -> ClientMessage {
         .move(GameMove(type: "word", text: word))
     }
+
+    /// Word Scramble's `ready`, between rounds: `{"type":"ready"}`.
+    public static let ready = ClientMessage.move(GameMove(type: "ready", text: ""))
 }
 
 /// Word Scramble in a room: `ScrambleGame`'s rules behind `RoomGame`, its view as `state.scramble`, its snapshot
@@ -26,7 +29,8 @@ struct ScrambleRoomGame: RoomGame {
     static var title: String { "Word Scramble" }
     static var moves: [GameMoveSpec] {
         [GameMoveSpec(type: "word", field: "word", missing: #""word" needs the "word" you found."#,
-                      doing: "Submitting words")]
+                      doing: "Submitting words"),
+         GameMoveSpec(type: "ready", field: nil, missing: "", doing: "Pressing Ready between rounds")]
     }
 
     static func make(settings: JSONObject, lists: WordLists, now: Double,
@@ -41,11 +45,13 @@ struct ScrambleRoomGame: RoomGame {
     mutating func removePlayer(_ id: PlayerID, now: Double) { game.removePlayer(id, now: now) }
 
     mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
-        guard move.type == "word" else { throw wrongGame(move) }
-        do {
-            _ = try game.submit(move.text, by: player, now: now)
-        } catch {
-            throw RoomError(error, move: move.type)
+        switch move.type {
+        case "word":
+            do { _ = try game.submit(move.text, by: player, now: now) } catch { throw RoomError(error, move: move.type) }
+        case "ready":
+            do { try game.markReady(player, now: now) } catch { throw RoomError(error, move: move.type) }
+        default:
+            throw wrongGame(move)
         }
     }
 
@@ -66,6 +72,18 @@ struct ScrambleRoomGame: RoomGame {
 
     var nextDeadline: Double? { game.phaseEndsAt }
 
+    mutating func renamePlayer(_ id: PlayerID, to name: String) { game.renamePlayer(id, to: name) }
+
+    /// One per finished round; the last round's also names the match's winner.
+    var resultNotice: (number: Int, text: String)? {
+        game.resultText.map { (game.resultNumber, $0) }
+    }
+
+    /// The Ready list, during an intermission only.
+    var readyPlayers: [PlayerID]? { game.phase == .intermission ? game.ready : nil }
+
+    mutating func everyoneReady(now: Double) { game.endBreak(now: now) }
+
     var status: String {
         switch game.phase {
         case .lobby: "waiting"
@@ -75,14 +93,16 @@ struct ScrambleRoomGame: RoomGame {
     }
 
     static func settings(_ settings: JSONObject, base: ScrambleSettings) throws(RoomError) -> ScrambleSettings {
-        try GameJSON.checkKeys(settings, allowed: ["rounds", "roundSeconds", "minWordLength"])
+        try GameJSON.checkKeys(settings, allowed: ["rounds", "roundSeconds", "minWordLength", "breakSeconds"])
         let rounds = try GameJSON.setting(settings, "rounds")
         let seconds = try GameJSON.setting(settings, "roundSeconds")
         let length = try GameJSON.setting(settings, "minWordLength")
+        let pause = try GameJSON.setting(settings, "breakSeconds")
         do {
             return try ScrambleSettings(rounds: (rounds ?? base.rounds) ?? base.rounds,
                                         roundSeconds: (seconds ?? base.roundSeconds) ?? base.roundSeconds,
-                                        minWordLength: (length ?? base.minWordLength) ?? base.minWordLength)
+                                        minWordLength: (length ?? base.minWordLength) ?? base.minWordLength,
+                                        breakSeconds: (pause ?? base.breakSeconds) ?? base.breakSeconds)
         } catch {
             throw RoomError(error, move: "settings")
         }
@@ -96,6 +116,9 @@ struct ScrambleRoomGame: RoomGame {
         var scoreboard = JSONRows<ScoreLine>()
         var lastRound = JSONMemo<ScrambleGame.RoundSummary?>()
         var finalScoreboard = JSONMemo<[ScoreLine]?>()
+        /// Keyed by match number and rounds played: a finished round never changes what this shows.
+        var roundsPlayed = JSONMemo<[Int]>()
+        var ready = JSONMemo<[PlayerID]>()
         var settings = JSONMemo<ScrambleSettings>()
         var nextSettings = JSONMemo<ScrambleSettings>()
     }
@@ -121,6 +144,10 @@ struct ScrambleRoomGame: RoomGame {
         editor.set(&object, "lastRound", kept.lastRound.value(for: view.lastRound) { $0.map(Self.json) ?? .null })
         editor.set(&object, "finalScoreboard",
                    kept.finalScoreboard.value(for: view.finalScoreboard) { $0.map(GameJSON.json) ?? .null })
+        editor.set(&object, "roundsPlayed", kept.roundsPlayed.value(for: [view.matchNumber, view.roundsPlayed.count]) { _ in
+            .array(view.roundsPlayed.map(Self.playedJSON))
+        })
+        editor.set(&object, "ready", kept.ready.value(for: view.ready) { .array($0.map { JSONValue($0.rawValue) }) })
         editor.set(&object, "canStartNext", JSONValue(view.canStartMatch))
         editor.set(&object, "settings", kept.settings.value(for: view.settings, Self.json))
         editor.set(&object, "nextSettings", kept.nextSettings.value(for: view.nextSettings, Self.json))
@@ -140,6 +167,16 @@ struct ScrambleRoomGame: RoomGame {
         ]
     }
 
+    /// A line of `roundsPlayed`: `found` is how many words were found.
+    private static func playedJSON(_ summary: ScrambleGame.RoundSummary) -> JSONValue {
+        [
+            "round": JSONValue(summary.number),
+            "root": JSONValue(summary.root.uppercased()),
+            "found": JSONValue(summary.found.count),
+            "missed": .array(summary.missed.map { JSONValue($0) }),
+        ]
+    }
+
     /// Shown and saved alike.
     private static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
         [
@@ -154,7 +191,7 @@ struct ScrambleRoomGame: RoomGame {
     /// Shown and saved alike.
     private static func json(_ settings: ScrambleSettings) -> JSONValue {
         ["rounds": JSONValue(settings.rounds), "roundSeconds": JSONValue(settings.roundSeconds),
-         "minWordLength": JSONValue(settings.minWordLength)]
+         "minWordLength": JSONValue(settings.minWordLength), "breakSeconds": JSONValue(settings.breakSeconds)]
     }
 
     // MARK: Snapshot
@@ -184,6 +221,9 @@ struct ScrambleRoomGame: RoomGame {
             "solutions": .array(saved.solutions.map { JSONValue($0) }),
             "matchRoots": .array(saved.matchRoots.map { JSONValue($0) }),
             "participants": .array(saved.participants.map(GameJSON.json)),
+            "ready": .array(saved.ready.map { JSONValue($0.rawValue) }),
+            "resultNumber": JSONValue(saved.resultNumber),
+            "resultText": nullable(saved.resultText),
         ]
     }
 
@@ -193,7 +233,8 @@ struct ScrambleRoomGame: RoomGame {
             try ScrambleSettings(
                 rounds: object.optionalInt("rounds") ?? ScrambleSettings.defaultRounds,
                 roundSeconds: object.optionalInt("roundSeconds") ?? ScrambleSettings.defaultRoundSeconds,
-                minWordLength: object.optionalInt("minWordLength") ?? ScrambleSettings.defaultMinWordLength)
+                minWordLength: object.optionalInt("minWordLength") ?? ScrambleSettings.defaultMinWordLength,
+                breakSeconds: object.optionalInt("breakSeconds") ?? ScrambleSettings.defaultBreakSeconds)
         }
         let readFound = { (word: SavedObject) throws(SavedObject.Unreadable) in
             // Length and points follow from the word.
@@ -220,11 +261,16 @@ struct ScrambleRoomGame: RoomGame {
         let solutions = try saved.array("solutions", GameJSON.strings)
         let matchRoots = try saved.array("matchRoots", GameJSON.strings)
         let participants = try saved.array("participants", GameJSON.player)
+        // Absent from snapshots saved before Ready and result notices.
+        let ready = try saved.optionalArray("ready", GameJSON.strings) ?? []
+        let resultNumber = try saved.optionalInt("resultNumber") ?? 0
+        let resultText = try saved.optionalString("resultText")
         let parts = ScrambleGame.Snapshot(
             settings: settings, nextSettings: nextSettings, players: players, phase: phase, matchNumber: matchNumber,
             roundNumber: roundNumber, root: root, found: found, phaseEndsAt: phaseEndsAt,
             completedRounds: completedRounds, scores: scores, finalScoreboard: finalScoreboard, solutions: solutions,
-            matchRoots: matchRoots, participants: participants)
+            matchRoots: matchRoots, participants: participants, ready: ready.map { PlayerID($0) },
+            resultNumber: resultNumber, resultText: resultText)
         do {
             game = try ScrambleGame(snapshot: parts, lexicon: lists.lexicon, roots: lists.roots)
         } catch {

@@ -140,7 +140,7 @@ import WordGames
                 #expect(last["missed"]?.arrayValue?.count == valid.count - min(players, valid.count))
                 if round < 3 {
                     #expect(host.scramble["phase"]?.stringValue == "intermission")
-                    clock.advance(Double(ScrambleGame.intermissionSeconds + 1))
+                    clock.advance(Double(ScrambleSettings.defaultBreakSeconds + 1))
                     tickRooms()
                     for client in clients {
                         try client.receive { _ in client.scramble["phase"]?.stringValue == "playing" }

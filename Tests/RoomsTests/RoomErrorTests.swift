@@ -62,6 +62,13 @@ import WordGames
         (.spectatorCannotHost(name: "Cleo"), "not-a-player", "Not a player", "Only players can host; Cleo is watching."),
         (.emptyChat, "empty-chat", "Nothing to send", "Type a message first."),
         (.chatTooLong, "too-long", "Too long", "Chat messages can be at most 200 characters."),
+        (.badReaction, "bad-reaction", "Not a reaction", "Reactions are one of 👍 😂 😮 🎉 ❤️ 👏 😱 🔥."),
+        (.tooManyReactions(limit: 5, seconds: 10, retryAfter: 3), "too-many-reactions", "Too many reactions",
+         "You can send 5 reactions every 10 seconds. Try again in 3 seconds."),
+        (.seatDuringGame, "game-in-progress", "Game in progress",
+         "You can take a seat once this game is over, or the host can seat you now."),
+        (.hostMustPlay, "host-must-play", "The host plays",
+         "The host has to be a player. Hand hosting to another player first, then move to the spectators."),
         (.moveOfAnotherGame(doing: "Guessing letters", games: "Snowman rooms", game: "Word Scramble"), "wrong-game",
          "Not in this game", "Guessing letters is for Snowman rooms; this room plays Word Scramble."),
         (.noTurnsToSkip(game: "Word Scramble"), "wrong-game", "Not in this game", "Word Scramble has no turns to skip."),
@@ -82,7 +89,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 38)
+        #expect(names.count == 42)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -126,6 +133,10 @@ import WordGames
         case .spectatorCannotHost: "spectatorCannotHost"
         case .emptyChat: "emptyChat"
         case .chatTooLong: "chatTooLong"
+        case .badReaction: "badReaction"
+        case .tooManyReactions: "tooManyReactions"
+        case .seatDuringGame: "seatDuringGame"
+        case .hostMustPlay: "hostMustPlay"
         case .moveOfAnotherGame: "moveOfAnotherGame"
         case .noTurnsToSkip: "noTurnsToSkip"
         case .settingNotANumber: "settingNotANumber"

@@ -62,9 +62,18 @@ import WordGames
             let room = try #require(await registry.room(RoomCode(code)!))
             await room.settled()
             let savedSeq = try #require(saved["seq"]?.intValue)
-            // Everyone is away now: one patch says so, on top of exactly what clients had.
+            // Everyone is away now: one patch says so, on top of exactly what clients had, and adds what this
+            // server shows that the old one did not (the room's status; Word Scramble's break, Ready list and
+            // rounds played).
             var away = try #require(saved["state"])
             for index in away["members"]!.arrayValue!.indices { away["members"]![index]!["connected"] = false }
+            away["status"] = "playing"
+            if away["scramble"] != nil {
+                away["scramble"]!["roundsPlayed"] = []
+                away["scramble"]!["ready"] = []
+                away["scramble"]!["settings"]!["breakSeconds"] = 20
+                away["scramble"]!["nextSettings"]!["breakSeconds"] = 20
+            }
             let (seq, state) = await room.snapshot()
             #expect(seq == savedSeq + 1)
             #expect(state == away)
@@ -163,7 +172,8 @@ import WordGames
         (GameKind.snowman, ["turnSeconds": 30] as JSONObject, ["maxWrongGuesses": 7, "turnSeconds": 30] as JSONValue?),
         (GameKind.snowman, ["maxWrongGuesses": 11] as JSONObject, nil as JSONValue?),
         (GameKind.scramble, ["rounds": 4] as JSONObject,
-         ["rounds": 4, "roundSeconds": 90, "minWordLength": 3] as JSONValue?),
+         ["rounds": 4, "roundSeconds": 90, "minWordLength": 3, "breakSeconds": 20] as JSONValue?),
+        (GameKind.scramble, ["breakSeconds": 61] as JSONObject, nil as JSONValue?),
         (GameKind.scramble, ["minWordLength": 2] as JSONObject, nil as JSONValue?),
     ])
     func snapshotSettingsGetDefaultsAndChecks(kind: GameKind, settings: JSONObject, read: JSONValue?) throws {

@@ -206,7 +206,8 @@ import WordGames
         await fixture.room.settled()
         let welcome = try #require(back.drain().first)
         #expect(welcome["resumed"] == nil)
-        #expect(welcome["state"]?["chat"]?.arrayValue?.count == 4)
+        let chat = welcome["state"]?["chat"]?.arrayValue?.compactMap { $0["text"]?.stringValue }
+        #expect(chat == ["Bob joined", "one", "two", "three", "four"])
     }
 
     @Test func resumeReplacesAnOlderConnection() async throws {

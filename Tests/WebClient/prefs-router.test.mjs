@@ -17,22 +17,36 @@ function memoryStorage({ full = false } = {}) {
   };
 }
 
+const DEFAULTS = { name: '', theme: 'system', accent: 'blue', sound: true, volume: 0.6 };
+
 describe('preferences', () => {
   test('default when nothing or garbage is stored', () => {
-    assert.deepEqual(loadPrefs(memoryStorage()), { name: '', theme: 'system', accent: 'blue' });
+    assert.deepEqual(loadPrefs(memoryStorage()), DEFAULTS);
     const storage = memoryStorage();
     storage.setItem(PREFS_KEY, '{not json');
-    assert.deepEqual(loadPrefs(storage), { name: '', theme: 'system', accent: 'blue' });
+    assert.deepEqual(loadPrefs(storage), DEFAULTS);
     storage.setItem(PREFS_KEY, JSON.stringify({ theme: 'neon', accent: 'plaid', name: 42 }));
-    assert.deepEqual(loadPrefs(storage), { name: '', theme: 'system', accent: 'blue' });
-    assert.deepEqual(loadPrefs(null), { name: '', theme: 'system', accent: 'blue' });
+    assert.deepEqual(loadPrefs(storage), DEFAULTS);
+    assert.deepEqual(loadPrefs(null), DEFAULTS);
   });
 
   test('saving merges and reloads', () => {
     const storage = memoryStorage();
     savePrefs(storage, { name: 'Ana' });
     savePrefs(storage, { theme: 'dark', accent: 'teal' });
-    assert.deepEqual(loadPrefs(storage), { name: 'Ana', theme: 'dark', accent: 'teal' });
+    assert.deepEqual(loadPrefs(storage), { ...DEFAULTS, name: 'Ana', theme: 'dark', accent: 'teal' });
+  });
+
+  test('sound is on at 0.6 by default; stored choices come back, bad ones default', () => {
+    const storage = memoryStorage();
+    savePrefs(storage, { sound: false, volume: 0.25 });
+    assert.deepEqual(loadPrefs(storage), { ...DEFAULTS, sound: false, volume: 0.25 });
+    savePrefs(storage, { volume: 0 });
+    assert.equal(loadPrefs(storage).volume, 0, 'silent is a volume');
+    storage.setItem(PREFS_KEY, JSON.stringify({ sound: 'yes', volume: 4 }));
+    assert.deepEqual(loadPrefs(storage), DEFAULTS);
+    storage.setItem(PREFS_KEY, JSON.stringify({ volume: '0.3' }));
+    assert.equal(loadPrefs(storage).volume, 0.6);
   });
 
   test('a full storage does not break saving', () => {

@@ -21,6 +21,8 @@ extension ScrambleGame {
         case matchInProgress
         /// Code `no-players`: a match needs at least one player.
         case noPlayers
+        /// Code `not-in-break`: Ready is only for the break between two rounds (not in this phase).
+        case notInBreak(Phase)
 
         /// The first character of a word that the root cannot supply.
         public enum SpellingProblem: Hashable, Sendable {
@@ -44,6 +46,7 @@ extension ScrambleGame {
             case .notAWord: "not-a-word"
             case .matchInProgress: "match-in-progress"
             case .noPlayers: "no-players"
+            case .notInBreak: "not-in-break"
             }
         }
 
@@ -59,6 +62,7 @@ extension ScrambleGame {
             case .notAWord: "Not a word"
             case .matchInProgress: "Match in progress"
             case .noPlayers: "No players"
+            case .notInBreak: "Not between rounds"
             }
         }
 
@@ -94,6 +98,12 @@ extension ScrambleGame {
                 return "A new match can start once this one is over."
             case .noPlayers:
                 return "Someone has to join as a player before the match can start."
+            case .notInBreak(let phase):
+                switch phase {
+                case .playing: return "The round is still running. Press Ready in the break after it."
+                case .lobby: return "The match hasn't started yet. Ready is for the breaks between rounds."
+                case .intermission, .finished: return "The match is over. Ready is for the breaks between rounds."
+                }
             }
         }
 

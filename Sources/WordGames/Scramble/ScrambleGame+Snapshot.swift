@@ -17,12 +17,18 @@ extension ScrambleGame {
         public var solutions: [String]
         public var matchRoots: [String]
         public var participants: [Player]
+        /// Who pressed Ready this intermission; empty in snapshots saved before Ready existed.
+        public var ready: [PlayerID]
+        /// `ScrambleGame.resultNumber` and `resultText`; 0 and nil in snapshots saved before results.
+        public var resultNumber: Int
+        public var resultText: String?
 
         /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
         public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase,
             matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?,
             completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?,
-            solutions: [String], matchRoots: [String], participants: [Player]) {
+            solutions: [String], matchRoots: [String], participants: [Player], ready: [PlayerID] = [],
+            resultNumber: Int = 0, resultText: String? = nil) {
             self.settings = settings
             self.nextSettings = nextSettings
             self.players = players
@@ -38,6 +44,9 @@ extension ScrambleGame {
             self.solutions = solutions
             self.matchRoots = matchRoots
             self.participants = participants
+            self.ready = ready
+            self.resultNumber = resultNumber
+            self.resultText = resultText
         }
     }
 
@@ -46,7 +55,7 @@ extension ScrambleGame {
                  matchNumber: matchNumber, roundNumber: roundNumber, root: root, found: found,
                  phaseEndsAt: phaseEndsAt, completedRounds: completedRounds, scores: scores,
                  finalScoreboard: finalScoreboard, solutions: solutions, matchRoots: matchRoots,
-                 participants: participants)
+                 participants: participants, ready: ready, resultNumber: resultNumber, resultText: resultText)
     }
 
     /// The match exactly as it was when `snapshot` was taken.
@@ -74,5 +83,9 @@ extension ScrambleGame {
         self.solutions = snapshot.solutions.filter { lexicon.isShown($0) }
         self.matchRoots = snapshot.matchRoots
         self.participants = snapshot.participants
+        // Only an intermission has a Ready list.
+        self.ready = snapshot.phase == .intermission ? snapshot.ready : []
+        self.resultNumber = snapshot.resultNumber
+        self.resultText = snapshot.resultText
     }
 }

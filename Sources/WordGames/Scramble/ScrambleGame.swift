@@ -7,8 +7,9 @@
 /// chooses.
 ///
 /// Match flow: `.lobby` → `startMatch` → `.playing` (round 1) → `.intermission` → `.playing` (round 2) → … →
-/// `.finished` after the last round. Between rounds there is a fixed `intermissionSeconds` pause, during which
-/// `view.lastRound` shows the round's found and missed words; the next round then starts by itself. After the last
+/// `.finished` after the last round. Between rounds there is a pause of the settings' `breakSeconds`, during which
+/// `view.lastRound` shows the round's found and missed words; the next round then starts by itself, or earlier
+/// once the rooms layer sees every connected player ready (`markReady`, `endBreak`). After the last
 /// round there is no pause: the match is `.finished`, showing the last round and the final scoreboard until the host
 /// starts another match. Every phase change happens exactly at its deadline, whenever `tick(now:)` notices it, so a
 /// replay gives the same match however often the room ticks.
@@ -20,9 +21,6 @@
 /// when a player types one, but the game never lists them itself: they are not counted in a round's `totalWords`
 /// unless someone found them, and never appear among its missed words.
 public struct ScrambleGame: Sendable {
-    /// Seconds between a round's end and the next round's start.
-    public static let intermissionSeconds = 10
-
     /// Where the match stands.
     public enum Phase: String, Hashable, Sendable {
         /// No match has been played yet.
@@ -115,6 +113,13 @@ public struct ScrambleGame: Sendable {
     public internal(set) var scores: [PlayerID: Int] = [:]
     /// The final scoreboard, once the match is finished.
     public internal(set) var finalScoreboard: [ScoreLine]?
+    /// Players who pressed Ready during this intermission, in pressing order; empty outside intermissions.
+    public internal(set) var ready: [PlayerID] = []
+    /// How many results there have been in the room (one per round that ended, the last round of a match
+    /// included); goes up by one each time, never back.
+    public internal(set) var resultNumber = 0
+    /// The latest result for people: the round's best finder, and after the last round the match's winner too.
+    public internal(set) var resultText: String?
 
     /// Every valid word of the current round that may be shown, longest first (the lexicon's unshown words are
     /// left out, though `submit` accepts them). Internal on purpose: rooms see only `view`.
@@ -184,6 +189,55 @@ public struct ScrambleGame: Sendable {
     public mutating func removePlayer(_ id: PlayerID, now: Double) {
         tick(now: now)
         players.removeAll { $0.id == id }
+        ready.removeAll { $0 == id }
+    }
+
+    /// Gives a player a new display name everywhere the match shows it: the players, the scoreboards and the
+    /// found words of this match.
+    ///
+    /// - Parameters:
+    ///   - id: The player; unknown ids are ignored.
+    ///   - name: The new name.
+    public mutating func renamePlayer(_ id: PlayerID, to name: String) {
+        for index in players.indices where players[index].id == id { players[index].name = name }
+        for index in participants.indices where participants[index].id == id { participants[index].name = name }
+        for index in found.indices where found[index].player == id { found[index].name = name }
+        for round in completedRounds.indices {
+            for index in completedRounds[round].found.indices where completedRounds[round].found[index].player == id {
+                completedRounds[round].found[index].name = name
+            }
+        }
+        if let board = finalScoreboard {
+            finalScoreboard = board.map { line in
+                var line = line
+                if line.player == id { line.name = name }
+                return line
+            }
+        }
+    }
+
+    /// Marks `player` ready for the next round during an intermission (pressing twice changes nothing).
+    ///
+    /// Whether everyone is ready is the rooms layer's call (it knows who is connected): it then calls `endBreak`.
+    ///
+    /// - Parameters:
+    ///   - player: Who pressed Ready.
+    ///   - now: Current time in seconds; phase changes up to it apply first.
+    /// - Throws: `Rejection.notInBreak` outside an intermission, `.notAPlayer` for an unknown id.
+    public mutating func markReady(_ player: PlayerID, now: Double) throws(Rejection) {
+        tick(now: now)
+        guard phase == .intermission else { throw .notInBreak(phase) }
+        guard players.contains(where: { $0.id == player }) else { throw .notAPlayer }
+        if !ready.contains(player) { ready.append(player) }
+    }
+
+    /// Ends the intermission now: the next round starts at `now` (nothing happens outside an intermission).
+    ///
+    /// - Parameter now: Current time in seconds; the next round ends `roundSeconds` later.
+    public mutating func endBreak(now: Double) {
+        tick(now: now)
+        guard phase == .intermission else { return }
+        beginRound(roundNumber + 1, at: now)
     }
 
     /// Stores settings for the next match; a running match keeps its own.
@@ -290,6 +344,7 @@ public struct ScrambleGame: Sendable {
         solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength)
             .filter { $0 != root && lexicon.isShown($0) }
         found = []
+        ready = []
         phase = .playing
         phaseEndsAt = start + Double(settings.roundSeconds)
     }
@@ -299,14 +354,17 @@ public struct ScrambleGame: Sendable {
         completedRounds.append(RoundSummary(
             number: roundNumber, root: (root ?? "").uppercased(), totalWords: totalWords, found: found,
             missed: solutions.filter { !foundWords.contains($0) }))
+        ready = []
         if roundNumber >= settings.rounds {
             phase = .finished
             phaseEndsAt = nil
             finalScoreboard = scoreboard
         } else {
             phase = .intermission
-            phaseEndsAt = end + Double(Self.intermissionSeconds)
+            phaseEndsAt = end + Double(settings.breakSeconds)
         }
+        resultNumber += 1
+        resultText = Self.resultText(of: completedRounds[completedRounds.count - 1], final: finalScoreboard)
     }
 
     /// Picks `count` roots at random, without repeats until the pool is used up.

@@ -49,6 +49,10 @@ public struct ScrambleView: Hashable, Sendable {
     public var lastRound: ScrambleGame.RoundSummary?
     /// Final standings once the match is finished.
     public var finalScoreboard: [ScoreLine]?
+    /// Every finished round of the current (or last) match, in order: what the final screen lists.
+    public var roundsPlayed: [ScrambleGame.RoundSummary]
+    /// Players who pressed Ready this intermission, in pressing order; empty otherwise.
+    public var ready: [PlayerID]
     /// Whether the host may start a new match now.
     public var canStartMatch: Bool
     /// Settings of the current (or last) match.
@@ -75,6 +79,8 @@ extension ScrambleGame {
             scoreboard: scoreboard,
             lastRound: phase == .intermission || phase == .finished ? completedRounds.last : nil,
             finalScoreboard: finalScoreboard,
+            roundsPlayed: completedRounds,
+            ready: ready,
             canStartMatch: !isMatchRunning && !players.isEmpty,
             settings: settings,
             nextSettings: nextSettings)

@@ -162,7 +162,7 @@ import Testing
         #expect(game.phase == .playing)
         #expect(game.tick(now: 90) == [.roundEnded(1)])
         #expect(game.phase == .intermission)
-        #expect(game.phaseEndsAt == 90 + Double(ScrambleGame.intermissionSeconds))
+        #expect(game.phaseEndsAt == 90 + Double(ScrambleSettings.defaultBreakSeconds))
 
         let summary = try #require(game.completedRounds.last)
         #expect(summary.number == 1)
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func nextRoundStartsAutomaticallyAfterTheIntermission() throws {
-        var game = try Fixtures.scramble()
+        var game = try Fixtures.scramble(settings: try ScrambleSettings(breakSeconds: 10))
         game.tick(now: 90)
         #expect(game.tick(now: 99.9).isEmpty)
         #expect(game.tick(now: 100) == [.roundStarted(2)])
@@ -191,7 +191,8 @@ import Testing
     }
 
     @Test func matchEndsAfterItsLastRoundWithAFinalScoreboard() throws {
-        var game = try Fixtures.scramble(settings: try ScrambleSettings(rounds: 3), players: ["alice", "bob", "carol"])
+        var game = try Fixtures.scramble(settings: try ScrambleSettings(rounds: 3, breakSeconds: 10),
+                                         players: ["alice", "bob", "carol"])
         try game.submit("probe", by: "alice", now: 1)
         game.tick(now: 100)
         try game.submit("poems", by: "bob", now: 101)

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func intermissionViewRevealsTheMissedWords() throws {
-        var game = try Fixtures.scramble()
+        var game = try Fixtures.scramble(settings: try ScrambleSettings(breakSeconds: 10))
         try game.submit("probe", by: "alice", now: 1)
         game.tick(now: 90)
         let view = game.view

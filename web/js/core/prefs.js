@@ -1,4 +1,4 @@
-// What the client remembers between visits: the player's preferences (name, appearance, accent) and a random
+// What the client remembers between visits: the player's preferences (name, appearance, accent, sound) and a random
 // per-browser id (sent with every create and join, so a host's removal keeps that browser out) in localStorage,
 // and per room the seat to resume (token, seq and the state at seq) in sessionStorage, so a reload of /r/CODE in
 // the same tab comes back to the same seat while a second tab joins as another player.
@@ -20,7 +20,12 @@ export const ACCENTS = Object.freeze([
   Object.freeze({ id: 'orange', label: 'Orange' }),
 ]);
 
-export const DEFAULT_PREFS = Object.freeze({ name: '', theme: 'system', accent: 'blue' });
+export const DEFAULT_PREFS = Object.freeze({ name: '', theme: 'system', accent: 'blue', sound: true, volume: 0.6 });
+
+/** A stored volume, 0..1 (anything else is the default). */
+function storedVolume(value) {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1 ? value : DEFAULT_PREFS.volume;
+}
 
 function readJSON(storage, key) {
   try {
@@ -48,6 +53,8 @@ export function loadPrefs(storage) {
     name: typeof stored.name === 'string' ? stored.name.slice(0, 40) : DEFAULT_PREFS.name,
     theme: THEMES.includes(stored.theme) ? stored.theme : DEFAULT_PREFS.theme,
     accent: ACCENTS.some((accent) => accent.id === stored.accent) ? stored.accent : DEFAULT_PREFS.accent,
+    sound: typeof stored.sound === 'boolean' ? stored.sound : DEFAULT_PREFS.sound,
+    volume: storedVolume(stored.volume),
   };
 }
 

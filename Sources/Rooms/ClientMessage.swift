@@ -40,7 +40,7 @@ public enum ClientMessage: Sendable, Equatable {
     public static let maxChatCharacters = 200
     public static let maxMoveCharacters = 32
     /// Client messages are small; the parser rejects deeper or longer ones before building them.
-    public static let parserLimits = JSONParser.Limits(maxDepth: 8, maxBytes: 4096, maxStringLength: 1024, maxElements: 64)
+    public static let parserLimits = JSONParser.Limits(maxDepth: 8, maxBytes: 12288, maxStringLength: 8192, maxElements: 64)
 
     /// The `type` of this message on the wire.
     public var type: String {

@@ -27,10 +27,24 @@ struct SnowmanRoomGame: RoomGame {
         [GameMoveSpec(type: "guess", field: "letter", missing: #""guess" needs a "letter"."#, doing: "Guessing letters")]
     }
 
+    /// The `create` option (not a setting: it is neither stored nor shown) that opens the room waiting for the
+    /// host's `new_game` instead of with a game under way.
+    static let waitForHostKey = "waitForHost"
+
     static func make(settings: JSONObject, lists: WordLists, now: Double,
                      using random: inout SplitMix64) throws(RoomError) -> SnowmanRoomGame {
-        let parsed = try Self.settings(settings, base: .newRoom)
-        return SnowmanRoomGame(game: SnowmanGame(words: lists.secrets, settings: parsed, now: now, using: &random))
+        var settings = settings
+        var waitForHost = false
+        if let value = settings.removeValue(forKey: waitForHostKey), !value.isNull {
+            guard let flag = value.boolValue else {
+                throw RoomError(SnowmanSettings.Rejection.notOnOrOff(setting: waitForHostKey), move: "settings")
+            }
+            waitForHost = flag
+        }
+        let packs = lists.packs
+        let parsed = try Self.settings(settings, base: .newRoom, packs: packs)
+        return SnowmanRoomGame(game: SnowmanGame(packs: packs, settings: parsed, waitForHost: waitForHost, now: now,
+                                                 using: &random))
     }
 
     // MARK: Moves and timers
@@ -52,7 +66,20 @@ struct SnowmanRoomGame: RoomGame {
     }
 
     mutating func updateSettings(_ settings: JSONObject) throws(RoomError) {
-        game.updateSettings(try Self.settings(settings, base: game.nextSettings))
+        game.updateSettings(try Self.settings(settings, base: game.nextSettings, packs: game.packs))
+    }
+
+    /// Renames `id` in the scores, the history's score lines and the leaderboard (a `RoomGame` requirement once
+    /// the room's `rename` is in).
+    mutating func renamePlayer(_ id: PlayerID, to name: String) {
+        game.renamePlayer(id, to: name)
+    }
+
+    /// The finished game's result for the room's chat, numbered by the game's number (one more per finished
+    /// game, and kept by a snapshot, so a restored room does not announce it again); nil while waiting or
+    /// playing. A `RoomGame` requirement once the room's notices are in.
+    var resultNotice: (number: Int, text: String)? {
+        game.resultLine.map { (number: game.gameNumber, text: $0) }
     }
 
     mutating func tick(now: Double) -> [PlayerID] { game.tick(now: now) }
@@ -61,6 +88,7 @@ struct SnowmanRoomGame: RoomGame {
 
     var status: String {
         switch game.status {
+        case .waiting: "waiting"
         case .inProgress: "playing"
         case .won, .lost: "finished"
         }
@@ -77,13 +105,54 @@ struct SnowmanRoomGame: RoomGame {
         game.leaderboard.first { $0.player == player }?.name
     }
 
-    static func settings(_ settings: JSONObject, base: SnowmanSettings) throws(RoomError) -> SnowmanSettings {
-        try GameJSON.checkKeys(settings, allowed: ["maxWrongGuesses", "turnSeconds"])
+    /// `base` with what `settings` changes, checked.
+    ///
+    /// - Parameters:
+    ///   - settings: The `settings` of a `create` or `settings` message.
+    ///   - base: The settings they change.
+    ///   - packs: The packs `pack` may name.
+    /// - Throws: `bad-setting` (a key the game does not have, a value of the wrong kind, an unknown pack or word
+    ///   source), `setting-out-of-range`, or `bad-words` (the custom words do not hold, or there are none to play
+    ///   with).
+    static func settings(_ settings: JSONObject, base: SnowmanSettings,
+                         packs: [WordPack]) throws(RoomError) -> SnowmanSettings {
+        try GameJSON.checkKeys(settings, allowed: ["maxWrongGuesses", "turnSeconds", "pack", "wordSource",
+                                                   "customWords"])
         let wrong = try GameJSON.setting(settings, "maxWrongGuesses")
         let turn = try GameJSON.setting(settings, "turnSeconds")
+        var pack = base.pack
+        if let value = settings["pack"] {
+            guard let id = value.stringValue, packs.contains(where: { $0.id == id }) else {
+                let names = packs.map { SnowmanSettings.PackName(id: $0.id, title: $0.title) }
+                throw RoomError(SnowmanSettings.Rejection.unknownPack(given: value.stringValue, packs: names),
+                                move: "settings")
+            }
+            pack = id
+        }
+        var customWords = base.customWords
+        if let value = settings["customWords"] {
+            guard let text = value.stringValue else { throw RoomError(CustomWordList.Rejection.notText, move: "settings") }
+            do {
+                customWords = try CustomWordList.parse(text)
+            } catch {
+                throw RoomError(error, move: "settings")
+            }
+        }
+        var source = base.wordSource
+        if let value = settings["wordSource"] {
+            guard let name = value.stringValue, let chosen = SnowmanSettings.WordSource(rawValue: name) else {
+                throw RoomError(SnowmanSettings.Rejection.unknownWordSource(given: value.stringValue), move: "settings")
+            }
+            guard chosen == .pack || customWords != nil else {
+                throw RoomError(SnowmanSettings.Rejection.noCustomWords(chosen), move: "settings")
+            }
+            source = chosen
+        }
         do {
+            // Without custom words (cleared with ""), the source falls back to the pack.
             return try SnowmanSettings(maxWrongGuesses: (wrong ?? base.maxWrongGuesses) ?? base.maxWrongGuesses,
-                                       turnSeconds: turn.map { $0 == 0 ? nil : $0 } ?? base.turnSeconds)
+                                       turnSeconds: turn.map { $0 == 0 ? nil : $0 } ?? base.turnSeconds,
+                                       pack: pack, wordSource: source, customWords: customWords)
         } catch {
             throw RoomError(error, move: "settings")
         }
@@ -95,8 +164,8 @@ struct SnowmanRoomGame: RoomGame {
         var positions = JSONRows<SnowmanView.Position>()
         var guesses = JSONLog<SnowmanGame.Guess>(newestAt: .back)
         var scores = JSONRows<SnowmanView.PlayerLine>()
-        var settings = JSONMemo<SnowmanSettings>()
-        var nextSettings = JSONMemo<SnowmanSettings>()
+        var settings = JSONMemo<SnowmanView.Settings>()
+        var nextSettings = JSONMemo<SnowmanView.Settings>()
         var history = JSONLog<SnowmanGame.Record>(newestAt: .back)
         var leaderboard = JSONRows<SnowmanGame.Standing>()
     }
@@ -177,9 +246,25 @@ struct SnowmanRoomGame: RoomGame {
         ]
     }
 
-    /// Shown and saved alike.
-    private static func json(_ settings: SnowmanSettings) -> JSONValue {
-        ["maxWrongGuesses": JSONValue(settings.maxWrongGuesses), "turnSeconds": nullable(settings.turnSeconds)]
+    /// Shown: the host's own words only as their count.
+    private static func json(_ settings: SnowmanView.Settings) -> JSONValue {
+        [
+            "maxWrongGuesses": JSONValue(settings.maxWrongGuesses), "turnSeconds": nullable(settings.turnSeconds),
+            "pack": JSONValue(settings.pack), "wordSource": JSONValue(settings.wordSource.rawValue),
+            "customWords": JSONValue(settings.customWords),
+        ]
+    }
+
+    /// Saved: with the host's own words (absent when there are none, as in snapshots older than custom words).
+    private static func savedJSON(_ settings: SnowmanSettings) -> JSONValue {
+        var object: JSONObject = [
+            "maxWrongGuesses": JSONValue(settings.maxWrongGuesses), "turnSeconds": nullable(settings.turnSeconds),
+            "pack": JSONValue(settings.pack), "wordSource": JSONValue(settings.wordSource.rawValue),
+        ]
+        if let custom = settings.customWords {
+            object["customWords"] = .array(custom.words.map { JSONValue($0) })
+        }
+        return .object(object)
     }
 
     // MARK: Snapshot
@@ -188,8 +273,8 @@ struct SnowmanRoomGame: RoomGame {
     var snapshot: JSONValue {
         let saved = game.snapshot
         return [
-            "settings": Self.json(saved.settings),
-            "nextSettings": Self.json(saved.nextSettings),
+            "settings": Self.savedJSON(saved.settings),
+            "nextSettings": Self.savedJSON(saved.nextSettings),
             "players": .array(saved.players.map(GameJSON.json)),
             "gameNumber": JSONValue(saved.gameNumber),
             "status": JSONValue(saved.status.rawValue),
@@ -214,10 +299,17 @@ struct SnowmanRoomGame: RoomGame {
 
     init(snapshot: JSONValue, lists: WordLists) throws(SavedObject.Unreadable) {
         let saved = try SavedObject(snapshot, "Snowman snapshot")
+        // Snapshots from before packs and custom words have neither: the general pack then.
         let readSettings = { (object: SavedObject) throws in
-            try SnowmanSettings(maxWrongGuesses: object.optionalInt("maxWrongGuesses")
-                                    ?? SnowmanSettings.defaultMaxWrongGuesses,
-                                turnSeconds: object.optionalInt("turnSeconds"))
+            let source = try object.optionalString("wordSource") ?? SnowmanSettings.WordSource.pack.rawValue
+            guard let wordSource = SnowmanSettings.WordSource(rawValue: source) else {
+                throw SavedObject.Unreadable("\"wordSource\" has an unknown value \"\(source.prefix(16))\"")
+            }
+            return try SnowmanSettings(
+                maxWrongGuesses: object.optionalInt("maxWrongGuesses") ?? SnowmanSettings.defaultMaxWrongGuesses,
+                turnSeconds: object.optionalInt("turnSeconds"),
+                pack: object.optionalString("pack") ?? WordPack.generalID, wordSource: wordSource,
+                customWords: object.optionalArray("customWords", GameJSON.strings).map(CustomWordList.init(saved:)))
         }
         let settings = try GameJSON.settings(saved, "settings", readSettings)
         let nextSettings = try GameJSON.settings(saved, "nextSettings", readSettings)
@@ -256,7 +348,7 @@ struct SnowmanRoomGame: RoomGame {
             solver: solver, history: history, secret: secret, revealed: revealed, participants: participants,
             leaderboard: leaderboard)
         do {
-            game = try SnowmanGame(snapshot: parts, words: lists.secrets)
+            game = try SnowmanGame(snapshot: parts, packs: lists.packs)
         } catch {
             throw SavedObject.Unreadable(error.description)
         }

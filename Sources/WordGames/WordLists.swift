@@ -10,8 +10,10 @@ import Foundation
 /// Build it once and share it (it is `Sendable`): copies share storage.
 public struct WordLists: Sendable {
     /// Snowman secrets parsed from `secrets.txt` (about five thousand everyday words of 4-10 letters) or from a
-    /// host's `--words FILE`.
+    /// host's `--words FILE`: the `general` pack.
     public var secrets: WordList
+    /// The themed Snowman packs of `Resources/words/packs`, in the order of `themedPacks`.
+    public var themed: [WordPack]
     /// Scramble roots: lowercase eight-letter words.
     public var roots: [String]
     /// The Scramble dictionary, indexed for checking words and counting a root's sub-words; its `unshown` words
@@ -29,6 +31,22 @@ public struct WordLists: Sendable {
     /// Lengths of the words in the bundled dictionary: no room accepts shorter words, and nothing longer than a
     /// root can be spelled from it.
     public static let dictionaryLengths: ClosedRange<Int> = 3...rootLength
+
+    /// The themed packs shipped in `Resources/words/packs/ID.txt`, in the order hosts see them: ids and titles.
+    /// Each holds at least `packMinimumWords` words, written and checked by hand (`WordPackTests`).
+    public static let themedPacks: [(id: String, title: String)] = [
+        ("animals", "Animals"), ("food", "Food"), ("nature", "Nature"), ("home", "Around the house"),
+    ]
+    /// The fewest words of a themed pack: enough that a room rarely sees a word twice in an evening.
+    public static let packMinimumWords = 150
+
+    /// Every Snowman pack a host can choose: `general` (the secrets) first, then the themed ones.
+    public var packs: [WordPack] { [WordPack.general(secrets)] + themed }
+
+    /// The pack named `id`, if there is one.
+    public func pack(_ id: String) -> WordPack? {
+        id == WordPack.generalID ? WordPack.general(secrets) : themed.first { $0.id == id }
+    }
 
     /// Files of the bundled resource folder `Resources/words`.
     public enum File: String, Sendable, CaseIterable {
@@ -51,6 +69,10 @@ public struct WordLists: Sendable {
         case unreadable(File, underlying: any Error)
         /// A file's contents are not a valid list of that kind.
         case invalid(File, WordList.ParseError)
+        /// A themed pack's file (`packs/ID.txt`) could not be read.
+        case unreadablePack(String, underlying: any Error)
+        /// A themed pack's file is not a valid word list.
+        case invalidPack(String, WordList.ParseError)
 
         public var description: String {
             switch self {
@@ -61,6 +83,10 @@ public struct WordLists: Sendable {
                 return "Cannot read \(file.rawValue): \(error)"
             case .invalid(let file, let error):
                 return "\(file.rawValue): \(error)"
+            case .unreadablePack(let id, let error):
+                return "Cannot read \(WordLists.packPath(id)): \(error)"
+            case .invalidPack(let id, let error):
+                return "\(WordLists.packPath(id)): \(error)"
             }
         }
     }
@@ -71,8 +97,10 @@ public struct WordLists: Sendable {
     ///   - secrets: Snowman secrets.
     ///   - roots: Lowercase Scramble roots; must not be empty when used for Scramble.
     ///   - lexicon: The Scramble dictionary, with its unshown words.
-    public init(secrets: WordList, roots: [String], lexicon: Lexicon) {
+    ///   - themed: Themed Snowman packs (none by default: rooms then offer only `general`).
+    public init(secrets: WordList, roots: [String], lexicon: Lexicon, themed: [WordPack] = []) {
         self.secrets = secrets
+        self.themed = themed
         self.roots = roots
         self.lexicon = lexicon
     }
@@ -127,7 +155,7 @@ public struct WordLists: Sendable {
 
     /// Loads the lists from a folder laid out like `Resources/words`.
     ///
-    /// - Parameter folder: Folder holding the files named by `File`.
+    /// - Parameter folder: Folder holding the files named by `File`, and `packs/ID.txt` for each of `themedPacks`.
     /// - Returns: The parsed and indexed lists.
     /// - Throws: `LoadError` naming the file and every invalid line.
     public static func load(from folder: URL) throws(LoadError) -> WordLists {
@@ -142,8 +170,25 @@ public struct WordLists: Sendable {
         let dictionary = try words(of: .dictionary, in: folder, lengths: dictionaryLengths)
         let unshown = try words(of: .unshown, in: folder, lengths: dictionaryLengths, mayBeEmpty: true)
         let lexicon = Lexicon(words: dictionary, unshown: unshown)
-        return WordLists(secrets: secrets, roots: roots, lexicon: lexicon)
+        var themed: [WordPack] = []
+        for (id, title) in themedPacks {
+            let text: String
+            do {
+                text = try String(contentsOf: folder.appendingPathComponent(packPath(id)), encoding: .utf8)
+            } catch {
+                throw .unreadablePack(id, underlying: error)
+            }
+            do {
+                themed.append(WordPack(id: id, title: title, words: try WordList.parse(contents: text)))
+            } catch {
+                throw .invalidPack(id, error)
+            }
+        }
+        return WordLists(secrets: secrets, roots: roots, lexicon: lexicon, themed: themed)
     }
+
+    /// Where the themed pack `id` is, relative to the words folder.
+    static func packPath(_ id: String) -> String { "packs/\(id).txt" }
 
     private static func words(
         of file: File, in folder: URL, lengths: ClosedRange<Int>, mayBeEmpty: Bool = false

@@ -1,6 +1,8 @@
 extension SnowmanGame {
     /// Why a Snowman request was refused; the game is unchanged.
     public enum Rejection: GameRejection, Hashable {
+        /// Code `game-not-started`: the room is waiting for the host to start its first game.
+        case gameNotStarted
         /// Code `game-over`: the game is already won or lost.
         case gameOver(Status)
         /// Code `not-a-player`: a spectator or unknown id tried to guess.
@@ -16,6 +18,7 @@ extension SnowmanGame {
 
         public var code: String {
             switch self {
+            case .gameNotStarted: "game-not-started"
             case .gameOver: "game-over"
             case .notAPlayer: "not-a-player"
             case .notYourTurn: "not-your-turn"
@@ -27,6 +30,7 @@ extension SnowmanGame {
 
         public var title: String {
             switch self {
+            case .gameNotStarted: "Game not started"
             case .gameOver: "Game over"
             case .notAPlayer: "Not a player"
             case .notYourTurn: "Not your turn"
@@ -38,6 +42,8 @@ extension SnowmanGame {
 
         public var message: String {
             switch self {
+            case .gameNotStarted:
+                return "The game has not started yet. The host starts it once everyone is here."
             case .gameOver(let status):
                 let ending = status == .won ? "This word has been solved." : "The snowman has melted."
                 return "\(ending) Start a new game to play again."

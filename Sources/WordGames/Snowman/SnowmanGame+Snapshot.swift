@@ -53,13 +53,29 @@ extension SnowmanGame {
 
     /// The game exactly as it was when `snapshot` was taken.
     ///
+    /// - Parameters:
+    ///   - snapshot: The saved game.
+    ///   - words: The general secrets, its only pack.
     /// - Throws: `SnapshotError` when the snapshot is inconsistent (a corrupted file must not make a broken game).
     public init(snapshot: Snapshot, words: WordList) throws(SnapshotError) {
-        guard snapshot.secret.count == snapshot.revealed.count, !snapshot.secret.isEmpty,
+        try self.init(snapshot: snapshot, packs: [.general(words)])
+    }
+
+    /// The game exactly as it was when `snapshot` was taken.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The saved game.
+    ///   - packs: The packs to draw later secrets from (not empty), as given when the game was made.
+    /// - Throws: `SnapshotError` when the snapshot is inconsistent (a corrupted file must not make a broken game).
+    public init(snapshot: Snapshot, packs: [WordPack]) throws(SnapshotError) {
+        // A table waiting for its first game has no secret yet; every other has one.
+        let waiting = snapshot.status == .waiting
+        guard !packs.isEmpty, snapshot.secret.count == snapshot.revealed.count,
+              snapshot.secret.isEmpty == waiting, !waiting || snapshot.guesses.isEmpty,
               snapshot.secret.allSatisfy({ $0.isASCII && $0.isUppercase }),
               snapshot.wrongGuesses >= 0, snapshot.wrongGuesses <= snapshot.settings.maxWrongGuesses
         else { throw SnapshotError(game: "Snowman") }
-        self.words = words
+        self.packs = packs
         self.settings = snapshot.settings
         self.nextSettings = snapshot.nextSettings
         self.players = snapshot.players

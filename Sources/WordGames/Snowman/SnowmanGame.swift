@@ -21,6 +21,8 @@ public struct SnowmanGame: Sendable {
 
     /// Where the current game stands.
     public enum Status: String, Hashable, Sendable {
+        /// The room opened without a game (`waitForHost`): players gather until the host starts the first one.
+        case waiting
         /// Letters are being guessed.
         case inProgress
         /// Every letter was guessed.
@@ -61,7 +63,7 @@ public struct SnowmanGame: Sendable {
     public internal(set) var nextSettings: SnowmanSettings
     /// Players in join order.
     public internal(set) var players: [Player] = []
-    /// 1 for the room's first game.
+    /// 1 for the room's first game; 0 while waiting for it.
     public internal(set) var gameNumber = 0
     /// Where the current game stands.
     public internal(set) var status: Status = .inProgress
@@ -88,9 +90,11 @@ public struct SnowmanGame: Sendable {
     var revealed: [Bool] = []
     /// Everyone who was a player at some point of the current game, in join order.
     var participants: [Player] = []
-    let words: WordList
+    /// The packs secrets come from, as `SnowmanSettings.pack` names them; the first is used for an unknown id.
+    public let packs: [WordPack]
 
-    /// Creates a room's Snowman table and starts its first game; players join with `addPlayer(_:now:)`.
+    /// Creates a room's Snowman table with only the general pack and starts its first game; players join with
+    /// `addPlayer(_:now:)`.
     ///
     /// - Parameters:
     ///   - words: Secret words to draw from.
@@ -101,14 +105,38 @@ public struct SnowmanGame: Sendable {
         words: WordList, settings: SnowmanSettings = .standard, now: Double,
         using generator: inout some RandomNumberGenerator
     ) {
-        self.words = words
-        self.settings = settings
-        self.nextSettings = settings
-        beginGame(now: now, using: &generator)
+        self.init(packs: [.general(words)], settings: settings, now: now, using: &generator)
     }
 
-    /// Whether `startNextGame(now:using:)` would succeed.
+    /// Creates a room's Snowman table; players join with `addPlayer(_:now:)`.
+    ///
+    /// - Parameters:
+    ///   - packs: The packs secrets are drawn from (not empty); the first is the default.
+    ///   - settings: Settings of the first game.
+    ///   - waitForHost: Whether the table waits (status `.waiting`, no secret drawn) until
+    ///     `startNextGame(now:using:)` starts the first game, rather than starting it now.
+    ///   - now: Current time in seconds.
+    ///   - generator: The room's random source; it picks the secret word.
+    public init(
+        packs: [WordPack], settings: SnowmanSettings = .standard, waitForHost: Bool = false, now: Double,
+        using generator: inout some RandomNumberGenerator
+    ) {
+        precondition(!packs.isEmpty, "a Snowman table needs a pack to draw secrets from")
+        self.packs = packs
+        self.settings = settings
+        self.nextSettings = settings
+        if waitForHost {
+            status = .waiting
+        } else {
+            beginGame(now: now, using: &generator)
+        }
+    }
+
+    /// Whether `startNextGame(now:using:)` would succeed: while waiting for the first game, or once a game is over.
     public var canStartNextGame: Bool { status != .inProgress }
+
+    /// Whether the current game is won or lost.
+    public var isOver: Bool { status == .won || status == .lost }
 
     /// The player whose turn it is.
     public var currentPlayer: Player? {
@@ -162,6 +190,24 @@ public struct SnowmanGame: Sendable {
         }
     }
 
+    /// Gives a player a new name wherever the game shows it: the turn order, the current game's players, the
+    /// score lines of finished games and the leaderboard.
+    ///
+    /// - Parameters:
+    ///   - id: The player, who may have left (their history and standing still carry the name); unknown ids
+    ///     change nothing.
+    ///   - name: The new name, already checked by the rooms layer.
+    public mutating func renamePlayer(_ id: PlayerID, to name: String) {
+        for index in players.indices where players[index].id == id { players[index].name = name }
+        for index in participants.indices where participants[index].id == id { participants[index].name = name }
+        for record in history.indices {
+            for line in history[record].scores.indices where history[record].scores[line].player == id {
+                history[record].scores[line].name = name
+            }
+        }
+        for index in leaderboard.indices where leaderboard[index].player == id { leaderboard[index].name = name }
+    }
+
     /// Guesses a letter for `player`.
     ///
     /// Applies turn timeouts up to `now` first. Uses the first character of `input` after leading whitespace,
@@ -172,12 +218,12 @@ public struct SnowmanGame: Sendable {
     ///   - player: Who is guessing.
     ///   - now: Current time in seconds.
     /// - Returns: The accepted guess with its points.
-    /// - Throws: `Rejection.gameOver`, `.notAPlayer`, `.notYourTurn`, `.notALetter` or `.alreadyGuessed`, checked
-    ///   in that order; the game is unchanged then.
+    /// - Throws: `Rejection.gameNotStarted` or `.gameOver`, `.notAPlayer`, `.notYourTurn`, `.notALetter` or
+    ///   `.alreadyGuessed`, checked in that order; the game is unchanged then.
     @discardableResult
     public mutating func guess(_ input: String, by player: PlayerID, now: Double) throws(Rejection) -> Guess {
         tick(now: now)
-        guard status == .inProgress else { throw .gameOver(status) }
+        try checkInProgress()
         guard players.contains(where: { $0.id == player }) else { throw .notAPlayer }
         guard turn == player else {
             // `turn` is set whenever there are players, and `player` is one of them.
@@ -219,11 +265,11 @@ public struct SnowmanGame: Sendable {
     ///
     /// - Parameter now: Current time in seconds; the next turn's timer counts from it.
     /// - Returns: The player whose turn was skipped.
-    /// - Throws: `Rejection.gameOver` outside a game, `.notAPlayer` when nobody has the turn.
+    /// - Throws: `Rejection.gameNotStarted` or `.gameOver` outside a game, `.notAPlayer` when nobody has the turn.
     @discardableResult
     public mutating func skipTurn(now: Double) throws(Rejection) -> PlayerID {
         tick(now: now)
-        guard status == .inProgress else { throw .gameOver(status) }
+        try checkInProgress()
         guard let current = turn else { throw .notAPlayer }
         turn = player(after: current)
         restartTurnTimer(now: now)
@@ -254,11 +300,12 @@ public struct SnowmanGame: Sendable {
         nextSettings = settings
     }
 
-    /// Starts a new game with a new secret word and `nextSettings`; only allowed once the current one is over.
+    /// Starts a new game with a new secret word and `nextSettings`; only allowed while waiting for the first game
+    /// or once the current one is over.
     ///
     /// - Parameters:
     ///   - now: Current time in seconds.
-    ///   - generator: The room's random source; it picks the secret word.
+    ///   - generator: The room's random source; it picks the secret word (from `nextSettings`' words).
     /// - Throws: `Rejection.gameInProgress` while the current game is still being played.
     public mutating func startNextGame(now: Double, using generator: inout some RandomNumberGenerator)
         throws(Rejection)
@@ -270,7 +317,7 @@ public struct SnowmanGame: Sendable {
     private mutating func beginGame(now: Double, using generator: inout some RandomNumberGenerator) {
         gameNumber += 1
         settings = nextSettings
-        secret = Array(words.randomWord(using: &generator))
+        secret = Array(Self.secret(for: settings, from: packs, using: &generator))
         revealed = Array(repeating: false, count: secret.count)
         guesses = []
         wrongGuesses = 0
@@ -299,6 +346,34 @@ public struct SnowmanGame: Sendable {
             turnDeadline = now + Double(seconds)
         } else {
             turnDeadline = nil
+        }
+    }
+
+    /// A secret for a game with `settings`: from the chosen pack (the first of `packs` if it has no such id), the
+    /// host's words, or both (a word in both counts once).
+    static func secret(for settings: SnowmanSettings, from packs: [WordPack],
+                       using generator: inout some RandomNumberGenerator) -> String {
+        let pack = (packs.first { $0.id == settings.pack } ?? packs[0]).words
+        guard let custom = settings.customWords else { return pack.randomWord(using: &generator) }
+        switch settings.wordSource {
+        case .pack:
+            return pack.randomWord(using: &generator)
+        case .custom:
+            return custom.words[Int.random(in: custom.words.indices, using: &generator)]
+        case .mixed:
+            let inPack = Set(pack.words)
+            let extra = custom.words.filter { !inPack.contains($0) }
+            let index = Int.random(in: 0..<(pack.words.count + extra.count), using: &generator)
+            return index < pack.words.count ? pack.words[index] : extra[index - pack.words.count]
+        }
+    }
+
+    /// Refuses a guess or a skip outside a game in progress.
+    private func checkInProgress() throws(Rejection) {
+        switch status {
+        case .inProgress: return
+        case .waiting: throw .gameNotStarted
+        case .won, .lost: throw .gameOver(status)
         }
     }
 

@@ -1,9 +1,19 @@
 /// A Snowman room's settings, validated against explicit bounds so the rooms layer can expose them to hosts.
 ///
 /// Changing settings never alters a running game: `SnowmanGame.updateSettings(_:)` stores them for the next one.
-/// Encodes as `{"maxWrongGuesses": 7, "turnSeconds": null}`; decoding fills missing keys with the defaults and
-/// throws `SettingsError` for out-of-range values.
+/// They include the host's own words (`customWords`), which no member may see: views carry `SnowmanView.Settings`,
+/// which has only their count.
 public struct SnowmanSettings: Hashable, Sendable {
+    /// Where a game's secret comes from.
+    public enum WordSource: String, Hashable, Sendable, CaseIterable {
+        /// The chosen `pack` only.
+        case pack
+        /// The host's `customWords` only.
+        case custom
+        /// The host's words together with the pack's.
+        case mixed
+    }
+
     /// Allowed values of `maxWrongGuesses`.
     public static let maxWrongGuessesRange: ClosedRange<Int> = 3...10
     /// Default number of wrong guesses that lose the game.
@@ -16,7 +26,8 @@ public struct SnowmanSettings: Hashable, Sendable {
 
     /// The defaults of the rules: 7 wrong guesses, no turn timer.
     public static let standard = SnowmanSettings(checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: nil)
-    /// What a new room starts with: 7 wrong guesses and a 60-second turn timer (the host can switch it off).
+    /// What a new room starts with: 7 wrong guesses and a 60-second turn timer (the host can switch it off), the
+    /// general pack.
     public static let newRoom = SnowmanSettings(
         checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: defaultTurnSeconds)
 
@@ -25,15 +36,27 @@ public struct SnowmanSettings: Hashable, Sendable {
     /// Seconds a player has to guess before their turn is skipped, or `nil` for no timer (the default);
     /// otherwise 10-120.
     public let turnSeconds: Int?
+    /// The id of the `WordPack` secrets are drawn from (`general` by default). Which ids exist depends on the
+    /// packs the game has: `SnowmanGame` draws from its first pack for an id it does not know.
+    public let pack: String
+    /// Where secrets come from; always `.pack` when there are no `customWords`.
+    public let wordSource: WordSource
+    /// The host's own words, if they gave any; never shown to members, only counted.
+    public let customWords: CustomWordList?
 
     /// Creates validated settings.
     ///
     /// - Parameters:
     ///   - maxWrongGuesses: Wrong guesses that lose the game, 3-10.
     ///   - turnSeconds: Turn timer in seconds, 10-120, or `nil` for none.
+    ///   - pack: The pack's id.
+    ///   - wordSource: Where secrets come from; without `customWords` it is `.pack` whatever is given (a host who
+    ///     clears their words goes back to the pack).
+    ///   - customWords: The host's own words.
     /// - Throws: `SettingsError` naming the first value out of range.
     public init(
-        maxWrongGuesses: Int = SnowmanSettings.defaultMaxWrongGuesses, turnSeconds: Int? = nil
+        maxWrongGuesses: Int = SnowmanSettings.defaultMaxWrongGuesses, turnSeconds: Int? = nil,
+        pack: String = WordPack.generalID, wordSource: WordSource = .pack, customWords: CustomWordList? = nil
     ) throws(SettingsError) {
         self.maxWrongGuesses = try SettingsError.check(
             maxWrongGuesses, in: Self.maxWrongGuessesRange, setting: "maxWrongGuesses",
@@ -45,10 +68,76 @@ public struct SnowmanSettings: Hashable, Sendable {
         } else {
             self.turnSeconds = nil
         }
+        self.pack = pack
+        self.wordSource = customWords == nil ? .pack : wordSource
+        self.customWords = customWords
     }
 
     private init(checkedMaxWrongGuesses: Int, turnSeconds: Int?) {
         self.maxWrongGuesses = checkedMaxWrongGuesses
         self.turnSeconds = turnSeconds
+        self.pack = WordPack.generalID
+        self.wordSource = .pack
+        self.customWords = nil
+    }
+}
+
+extension SnowmanSettings {
+    /// Why settings that are in range were refused all the same.
+    public enum Rejection: GameRejection, Hashable {
+        /// Code `bad-setting`: `pack` is not the id of one of the game's packs (`given` is nil when it was not
+        /// text); `packs` are the ids and titles there are.
+        case unknownPack(given: String?, packs: [PackName])
+        /// Code `bad-setting`: `wordSource` is not one of `WordSource` (nil when it was not text).
+        case unknownWordSource(given: String?)
+        /// Code `bad-words`: the host chose to play with their own words but has none.
+        case noCustomWords(WordSource)
+        /// Code `bad-setting`: `waitForHost` (a `create` option) is not true or false.
+        case notOnOrOff(setting: String)
+
+        public var code: String {
+            switch self {
+            case .unknownPack, .unknownWordSource, .notOnOrOff: "bad-setting"
+            case .noCustomWords: "bad-words"
+            }
+        }
+
+        public var title: String {
+            switch self {
+            case .unknownPack: "Unknown word pack"
+            case .unknownWordSource: "Unknown word source"
+            case .noCustomWords: "No words of your own"
+            case .notOnOrOff: "Setting not understood"
+            }
+        }
+
+        public var message: String {
+            switch self {
+            case .unknownPack(let given, let packs):
+                let choices = packs.map { "\"\($0.id)\" (\($0.title))" }.joined(separator: ", ")
+                let start = given.map { "There is no word pack \"\($0.prefix(32))\"." } ?? "\"pack\" must be text."
+                return "\(start) Choose one of \(choices)."
+            case .unknownWordSource(let given):
+                let choices = WordSource.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                let start = given.map { "\"\($0.prefix(32))\" is not a word source." } ?? "\"wordSource\" must be text."
+                return "\(start) Choose one of \(choices)."
+            case .noCustomWords(let source):
+                let what = source == .mixed ? "mix your own words with the pack" : "play with your own words only"
+                return "To \(what), first paste at least \(CustomWordList.counts.lowerBound) words in \"customWords\"."
+            case .notOnOrOff(let setting):
+                return "\"\(setting)\" must be true or false."
+            }
+        }
+    }
+
+    /// A pack's id and title, as a refusal lists them.
+    public struct PackName: Hashable, Sendable {
+        public var id: String
+        public var title: String
+
+        public init(id: String, title: String) {
+            self.id = id
+            self.title = title
+        }
     }
 }

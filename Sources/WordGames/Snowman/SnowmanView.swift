@@ -41,13 +41,33 @@ public struct SnowmanView: Hashable, Sendable {
         }
     }
 
-    /// The game's number in the room, from 1.
+    /// The settings as members see them: the host's own words only as their count.
+    public struct Settings: Hashable, Sendable {
+        public var maxWrongGuesses: Int
+        public var turnSeconds: Int?
+        /// The pack's id.
+        public var pack: String
+        public var wordSource: SnowmanSettings.WordSource
+        /// How many words of their own the host gave (0 for none).
+        public var customWords: Int
+
+        /// What members may see of `settings`.
+        public init(_ settings: SnowmanSettings) {
+            maxWrongGuesses = settings.maxWrongGuesses
+            turnSeconds = settings.turnSeconds
+            pack = settings.pack
+            wordSource = settings.wordSource
+            customWords = settings.customWords?.count ?? 0
+        }
+    }
+
+    /// The game's number in the room, from 1 (0 while waiting for the first).
     public var gameNumber: Int
-    /// In progress, won or lost.
+    /// Waiting for the first game, in progress, won or lost.
     public var status: SnowmanGame.Status
     /// What to do next or how the game ended, e.g. "Alice's turn — guess a letter".
     public var statusLine: String
-    /// The word's positions, revealed or not.
+    /// The word's positions, revealed or not (none while waiting).
     public var positions: [Position]
     /// Accepted guesses in order.
     public var guesses: [SnowmanGame.Guess]
@@ -66,9 +86,9 @@ public struct SnowmanView: Hashable, Sendable {
     /// Whether a new game may be started now.
     public var canStartNextGame: Bool
     /// Settings of this game.
-    public var settings: SnowmanSettings
+    public var settings: Settings
     /// Settings the next game will use.
-    public var nextSettings: SnowmanSettings
+    public var nextSettings: Settings
     /// Finished games, oldest first.
     public var history: [SnowmanGame.Record]
     /// Running totals over the room's finished games, best first.
@@ -78,14 +98,13 @@ public struct SnowmanView: Hashable, Sendable {
 extension SnowmanGame {
     /// The public view of the room: safe to send to every player and spectator.
     public var view: SnowmanView {
-        let isOver = status != .inProgress
         let positions = secret.indices.map { index in
             SnowmanView.Position(
                 id: index,
                 letter: revealed[index] || status == .lost ? String(secret[index]) : nil,
                 isMissed: status == .lost && !revealed[index])
         }
-        let activeTurn = isOver ? nil : turn
+        let activeTurn = status == .inProgress ? turn : nil
         return SnowmanView(
             gameNumber: gameNumber,
             status: status,
@@ -102,8 +121,8 @@ extension SnowmanGame {
             turnDeadline: turnDeadline,
             word: isOver ? String(secret) : nil,
             canStartNextGame: canStartNextGame,
-            settings: settings,
-            nextSettings: nextSettings,
+            settings: SnowmanView.Settings(settings),
+            nextSettings: SnowmanView.Settings(nextSettings),
             history: history,
             leaderboard: leaderboard)
     }
@@ -111,6 +130,8 @@ extension SnowmanGame {
     /// Tells players what to do next or how the game ended.
     public var statusLine: String {
         switch status {
+        case .waiting:
+            return players.isEmpty ? "Waiting for players to join" : "Waiting for the host to start the game"
         case .inProgress:
             guard let current = currentPlayer else { return "Waiting for players to join" }
             return "\(current.name)'s turn — guess a letter"
@@ -119,6 +140,20 @@ extension SnowmanGame {
             return "Solved by \(name)! The word was \(String(secret))"
         case .lost:
             return "The snowman melted. The word was \(String(secret))"
+        }
+    }
+
+    /// How the game ended, for the room's chat: "Ana solved SNOWBALL" or "The snowman melted — the word was
+    /// SNOWBALL"; nil unless the game is over.
+    public var resultLine: String? {
+        switch status {
+        case .waiting, .inProgress:
+            return nil
+        case .won:
+            let name = participants.first { $0.id == solver }?.name ?? "A player"
+            return "\(name) solved \(String(secret))"
+        case .lost:
+            return "The snowman melted — the word was \(String(secret))"
         }
     }
 }

@@ -162,7 +162,8 @@ def run(suite, args):
         ana.click("#waiting-start")
         for page in everyone:
             page.wait(lambda p=page: p.visible("#word .tile") and not p.visible("#waiting-room"), "the game")
-    suite.require(checks.run("the host's Start begins the game for everyone", host_starts) is not None)
+        return True
+    suite.require(checks.run("the host's Start begins the game for everyone", host_starts))
 
     state = {"phone_checked": False, "title_back": False}
 

@@ -510,14 +510,13 @@ def run(suite, args):
         ana.find("label.choice:has(input[value='scramble'])").click()
         for key in ("rounds", "roundSeconds"):
             ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value").send_keys(Keys.HOME)
-        room = ana.submit_create_dialog(ready="#start-match")
+        room = ana.submit_create_dialog(ready="#waiting-start")
         bob.open(f"/r/{room}")
-        bob.wait_visible("#root-word")
+        bob.wait_visible("#waiting-room")
         ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "Bob in")
-        status = ana.text("#status-line")
-        assert status == "Start the match when everyone is here", status
-        assert "Waiting for the host" not in (ana.text("main") or ""), "the host is not told to wait for the host"
-        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-host") or ""), "Bob waits for Ana")
+        assert ana.text("#waiting-start") == "Start the match", ana.text("#waiting-start")
+        assert "Waiting for" not in (ana.text("#waiting-room") or ""), "the host is not told to wait for the host"
+        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-for-host") or ""), "Bob waits for Ana")
         assert ana.text("#next-settings-heading") == "Next match", ana.text("#next-settings-heading")
         assert ana.text("#save-settings") == "Save for next match", ana.text("#save-settings")
         assert bob.text("#next-settings-heading") == "Next match"
@@ -528,7 +527,7 @@ def run(suite, args):
                                scramble_host_wording)
 
     def intermission_wording():
-        ana.click("#start-match")
+        ana.start_from_waiting_room()
         for page in (ana, bob):
             page.wait(lambda p=page: p.visible("#word-input"), "round 1")
         assert "be the first" in ana.text("#found-empty"), "during a round the empty list invites"

@@ -224,7 +224,7 @@ function createRoomHeader(actions) {
     type: 'button', class: 'button button-secondary', id: 'share-room', title: 'Show the code, the link and a QR code',
     on: { click: () => actions.openDialog('share') },
   }, qrIcon(18), h('span', { class: 'button-label', text: 'Invite' }));
-  const leave = h('button', { type: 'button', class: 'button button-ghost', id: 'leave-room', title: 'Give up your seat and score' }, icon('leave', 18), h('span', { class: 'button-label', text: 'Leave' }));
+  const leave = h('button', { type: 'button', class: 'button button-ghost', id: 'leave-room', title: 'Give up your seat and score', 'aria-label': 'Leave' }, icon('leave', 18), h('span', { class: 'button-label', text: 'Leave' }));
   // Leave gives the seat and score up for good, so it asks first, in place (Back keeps the seat instead).
   const confirmLeave = h('button', { type: 'button', class: 'button button-small button-danger is-armed', id: 'leave-confirm', text: 'Yes, leave' });
   const cancelLeave = h('button', { type: 'button', class: 'button button-small button-secondary', id: 'leave-cancel', text: 'Cancel' });

@@ -211,7 +211,7 @@ export function createSnowmanView(actions) {
     show(boardList, rows.length > 0);
     show(podium.element, rows.length > 0);
     podium.update(rows.slice(0, 3).map((row) => ({
-      key: row.key, name: row.name, rank: row.rank, value: String(row.total), label: row.totalText, isYou: row.isYou,
+      key: row.key, name: row.name, rank: row.rank, value: row.totalText, isYou: row.isYou,
     })));
     syncList(boardList, rows, (row) => row.key, () => h('li', { class: 'score-line leaderboard-line' },
       h('span', { class: 'rank' }), h('span', { class: 'score-name' }), h('span', { class: 'leaderboard-record' }), h('span', { class: 'score-value' })),

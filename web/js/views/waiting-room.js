@@ -24,12 +24,12 @@ export function createWaitingRoom(actions) {
   const hint = h('p', { class: 'muted small', id: 'waiting-hint' });
   const element = h('section', { class: 'card waiting-room', id: 'waiting-room', 'aria-labelledby': 'waiting-title' },
     h('div', { class: 'waiting-head' }, eyebrow, title),
-    h('div', { class: 'waiting-grid' },
-      share.element,
-      h('div', { class: 'waiting-people' },
-        h('div', { class: 'card-header' }, h('h3', { id: 'waiting-players-title', text: 'Players here' }), count),
-        players, watchers,
-        h('div', { class: 'waiting-actions' }, start, waitingFor, hint))));
+    share.element,
+    h('div', { class: 'waiting-people' },
+      h('div', { class: 'card-header' }, h('h3', { id: 'waiting-players-title', text: 'Players here' }), count),
+      players, watchers),
+    // On a phone Start (or whom we wait for) stays pinned at the bottom of the screen (app.css).
+    h('div', { class: 'waiting-actions' }, start, waitingFor, hint));
 
   let live = false;
   start.addEventListener('click', () => {

@@ -221,7 +221,7 @@ function createRoomHeader(actions) {
   const copy = h('button', { type: 'button', class: 'button button-secondary', id: 'copy-link' }, icon('link', 18), copyLabel);
   // The code and the QR code stay one tap away during play.
   const share = h('button', {
-    type: 'button', class: 'button button-secondary', id: 'share-room', title: 'Show the code, the link and a QR code',
+    type: 'button', class: 'button button-secondary', id: 'share-room', title: 'Show the code, the link and a QR code', 'aria-label': 'Invite',
     on: { click: () => actions.openDialog('share') },
   }, qrIcon(18), h('span', { class: 'button-label', text: 'Invite' }));
   const leave = h('button', { type: 'button', class: 'button button-ghost', id: 'leave-room', title: 'Give up your seat and score', 'aria-label': 'Leave' }, icon('leave', 18), h('span', { class: 'button-label', text: 'Leave' }));

@@ -561,7 +561,8 @@ def run(suite, args):
     def phone_joins_with_the_remembered_name():
         mobile = phone()
         mobile.open(f"/r/{scramble_code}")
-        mobile.wait_visible("#root-word")
+        # A phone shows the round's letters as its tiles (the big root word above them is left out there).
+        mobile.wait_visible("#letter-tiles .letter-tile")
         assert not mobile.visible("#name-form"), "the name is asked only the first time"
         names = mobile.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
         assert names == ["Ana", "Bob", "Cleo (you)"], names

@@ -191,6 +191,11 @@ def run(suite, args):
         assert word["top"] >= 0 and word["bottom"] <= keyboard["top"], ("the word above the keyboard", word, keyboard)
         assert figure["top"] >= 0 and figure["bottom"] <= keyboard["top"], ("the snowman above the keyboard", figure, keyboard)
         assert bob.js("return document.documentElement.dataset.myTurn") == "true", "the page pulses"
+        pulse = "return getComputedStyle(document.querySelector('.stage-card')).animationName"
+        assert bob.js(pulse) == "my-turn", bob.js(pulse)
+        bob.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        assert bob.js(pulse) == "none", "no pulse with reduced motion"
         themed_shots(bob, "snowman-your-turn", top=False)
         guess(bob)
         assert bob.viewport()["scrollTop"] == 0, "guessing needed no scroll"

@@ -56,11 +56,14 @@ export function createWaitingRoom(actions) {
         setText(item.querySelector('.arrival-tag'), member.id === roomState.host ? 'host' : member.connected ? '' : 'away');
         item.dataset.host = String(member.id === roomState.host);
         item.dataset.connected = String(member.connected);
+        // Reactions (reactions.js) float over the sender's name here too.
+        item.dataset.reactionFor = member.id;
       });
       setText(watchers, watching.length ? `Watching: ${watching.map((member) => member.name).join(', ')}` : '');
       show(watchers, watching.length > 0);
 
       const hosting = isHost(state);
+      setText(title, hosting ? 'Invite your friends' : 'You are in!');
       const part = roomState[roomState.game] ?? {};
       const canStart = part.canStartNext !== false;
       const hostName = roomState.members.find((member) => member.id === roomState.host)?.name ?? 'the host';

@@ -65,6 +65,25 @@ import Testing
         #expect(try parse(#"{"type":"lock","locked":true}"#) == .lock(true))
         #expect(try parse(#"{"type":"unban","ban":"b2"}"#) == .unban(ban: "b2"))
         #expect(try parse(#"{"type":"skip"}"#) == .skip)
+        #expect(try parse(#"{"type":"react","emoji":"🎉"}"#) == .react(emoji: "🎉"))
+        #expect(try parse(#"{"type":"rename","name":"Bobby"}"#) == .rename(name: "Bobby"))
+        #expect(try parse(#"{"type":"seat","role":"player"}"#) == .seat(role: .player, player: nil))
+        #expect(try parse(#"{"type":"seat","role":"spectator","player":"p3"}"#) == .seat(role: .spectator, player: "p3"))
+        #expect(try parse(#"{"type":"ready"}"#) == .ready)
+        #expect(try parse(#"{"type":"ready","word":"ignored"}"#) == .move(GameMove(type: "ready", text: "")))
+    }
+
+    @Test(arguments: [
+        (#"{"type":"react"}"#, "bad-message"),
+        (#"{"type":"react","emoji":7}"#, "bad-message"),
+        (#"{"type":"react","emoji":"🎉🎉🎉🎉🎉🎉🎉🎉🎉"}"#, "too-long"),
+        (#"{"type":"rename"}"#, "bad-message"),
+        (#"{"type":"seat"}"#, "bad-message"),
+        (#"{"type":"seat","role":"host"}"#, "bad-message"),
+        (#"{"type":"seat","role":"player","player":5}"#, "bad-message"),
+    ])
+    func refusesMalformedPartyMessages(text: String, code: String) {
+        #expect(errorCode(text) == code)
     }
 
     @Test(arguments: [

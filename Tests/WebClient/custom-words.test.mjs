@@ -47,12 +47,18 @@ describe('custom words', () => {
     ]);
     assert.match(problems[0].reason, /too short: 3 letters, at least 4/);
     assert.match(problems[1].reason, /too long: 12 letters, at most 10/);
-    assert.match(problems[2].reason, /no spaces/);
+    assert.match(problems[2].reason, /no spaces inside/);
     assert.match(problems[3].reason, /letters A-Z only \(not “é”\)/);
     assert.match(problems[4].reason, /not “2”/);
     assert.deepEqual(words.slice(-1), ['PEAR'], 'the valid word of a mixed line is kept');
     assert.equal(describeProblem(problems[0]), 'Line 11 “cat”: too short: 3 letters, at least 4');
     assert.equal(summarizeCustomWords({ words, problems, duplicates: 0 }), '11 words · 6 to fix');
+  });
+
+  test('only spaces and tabs are trimmed, as on the server', () => {
+    const { problems } = parseCustomWords([...TEN, '\tkiwis\t', '\u00a0lime'].join('\n'));
+    assert.deepEqual(problems.map((problem) => problem.line), [12]);
+    assert.match(problems[0].reason, /letters A-Z only/);
   });
 
   test('4 and 10 letters are the limits', () => {
@@ -85,9 +91,11 @@ describe('custom words', () => {
   });
 
   test('a text longer than the server takes is refused', () => {
-    const text = `${TEN.join('\n')}\n${' '.repeat(MAX_CUSTOM_TEXT_LENGTH)}`;
+    const text = `${TEN.join('\n')}\n${'\n'.repeat(MAX_CUSTOM_TEXT_LENGTH)}`;
     const result = parseCustomWords(text);
     assert.equal(result.ok, false);
-    assert.match(result.countProblem, /too long/);
+    assert.match(result.countProblem, /too long: 8253 bytes, at most 8192/);
+    const accents = `${TEN.join('\n')}\n${'é'.repeat(4100)}`;
+    assert.match(parseCustomWords(accents).countProblem, /bytes/, 'bytes are counted, not characters');
   });
 });

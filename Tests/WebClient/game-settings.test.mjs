@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   SETTINGS, settingSpec, clampSetting, stepSetting, formatSetting, defaultSettings, normalizeSettings, parseRoomCode,
-  cleanName, settingBounds, nameProblem, graphemeCount, MAX_NAME_LENGTH,
+  cleanName, settingBounds, nameProblem, graphemeCount, MAX_NAME_LENGTH, WORD_PACKS, packLabel, wordSettings,
 } from '../../web/js/core/game-settings.js';
 
 describe('ranges from PROTOCOL.md', () => {
@@ -60,9 +60,29 @@ test('round length steps by 15 seconds', () => {
 
 test('defaults match the server defaults and normalizing drops unknown keys', () => {
   assert.deepEqual(defaultSettings('snowman'), { maxWrongGuesses: 7, turnSeconds: 60 });
-  assert.deepEqual(defaultSettings('scramble'), { rounds: 6, roundSeconds: 90, minWordLength: 3 });
-  assert.deepEqual(normalizeSettings('scramble', { rounds: 99, bogus: 1 }), { rounds: 20, roundSeconds: 90, minWordLength: 3 });
+  assert.deepEqual(defaultSettings('scramble'), { rounds: 6, roundSeconds: 90, minWordLength: 3, breakSeconds: 20 });
+  assert.deepEqual(normalizeSettings('scramble', { rounds: 99, bogus: 1, breakSeconds: 2 }),
+    { rounds: 20, roundSeconds: 90, minWordLength: 3, breakSeconds: 5 });
   assert.deepEqual(Object.keys(SETTINGS), ['snowman', 'scramble']);
+});
+
+test('the break between Word Scramble rounds is 5-60 s, 20 by default, in steps of 5', () => {
+  const spec = settingSpec('scramble', 'breakSeconds');
+  assert.deepEqual([spec.min, spec.max, spec.initial, spec.step], [5, 60, 20, 5]);
+  assert.equal(formatSetting(spec, 20), '20 s');
+  assert.equal(stepSetting(spec, 60, +1), 60);
+});
+
+test('Snowman word settings: a known pack, and custom words with their source', () => {
+  assert.deepEqual(WORD_PACKS.map((pack) => pack.id), ['general', 'animals', 'food', 'nature', 'home']);
+  assert.equal(packLabel('home'), 'Around the house');
+  assert.deepEqual(wordSettings('snowman', { pack: 'food' }), { pack: 'food' });
+  assert.deepEqual(wordSettings('snowman', { pack: 'plants' }), {});
+  assert.deepEqual(wordSettings('snowman', { pack: 'food', customWords: ' APPLE\nPEAR ', wordSource: 'mixed' }),
+    { pack: 'food', customWords: 'APPLE\nPEAR', wordSource: 'mixed' });
+  assert.deepEqual(wordSettings('snowman', { customWords: 'APPLE', wordSource: 'bogus' }), { customWords: 'APPLE', wordSource: 'custom' });
+  assert.deepEqual(wordSettings('snowman', { customWords: '   ', wordSource: 'mixed' }), {});
+  assert.deepEqual(wordSettings('scramble', { pack: 'food' }), {});
 });
 
 test('room codes are 4 letters (5 with a shard letter), case-insensitive, spaces ignored', () => {

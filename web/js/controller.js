@@ -9,8 +9,8 @@
 // stays in sessionStorage and the socket is swapped for a fresh one, so the server holds the seat for its grace
 // period and Forward or reopening the room resumes it. Only the Leave button (after its confirmation) gives it up.
 
-import { canAct, joinMessage, peekMessage, ROOM, isHost, SEAT_GRACE_SECONDS } from './core/store.js';
-import { loadSeat, saveSeat, forgetSeat, savePrefs } from './core/prefs.js';
+import { canAct, joinMessage, peekMessage, ROOM, isHost, me, SEAT_GRACE_SECONDS } from './core/store.js';
+import { loadSeat, saveSeat, forgetSeat, savePrefs, loadCustomWords, saveCustomWords } from './core/prefs.js';
 import { pathForRoute, sameRoute, roomLink } from './core/router.js';
 import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
 import { GAMES, gameOfMove } from './games.js';
@@ -53,6 +53,10 @@ export function createController({ store, connection, storage, browser }) {
   /** Set when the socket (re)opens; the first room change after it is the resumed welcome. */
   let resuming = false;
   let keptSeatTimer = null;
+  /** The word list of a `create` on its way: remembered for the new room's code once the welcome arrives. */
+  let creatingWords = null;
+  /** A `rename` on its way: the player's stored name follows once the room shows it. */
+  let renaming = null;
 
   function send(message) {
     connection.send(message);
@@ -132,8 +136,22 @@ export function createController({ store, connection, storage, browser }) {
       }
     }
     if (state.settings !== previous.settings || state.player !== previous.player) {
-      savePrefs(storage.local, { name: state.player.name, theme: state.settings.theme, accent: state.settings.accent });
+      savePrefs(storage.local, {
+        name: state.player.name, theme: state.settings.theme, accent: state.settings.accent,
+        sound: state.settings.sound, volume: state.settings.volume,
+      });
     }
+    if (creatingWords !== null && room?.status === ROOM.JOINED && entered) {
+      saveCustomWords(storage.local, room.code, creatingWords, clock());
+      creatingWords = null;
+    }
+    if (renaming !== null && room?.state?.members !== before?.state?.members) {
+      const myName = me(state)?.name;
+      if (myName && myName !== state.player.name && myName.startsWith(renaming)) store.setName(myName);
+      if (myName?.startsWith(renaming)) renaming = null;
+    }
+    if (state.notice?.move === 'create' && state.notice !== previous.notice) creatingWords = null;
+    if (state.notice?.move === 'rename' && state.notice !== previous.notice) renaming = null;
     if (state.notice && state.notice !== previous.notice && state.notice.move && TRACKED_MOVES.has(state.notice.move)) {
       const index = pending.findIndex((item) => item.message.type === state.notice.move);
       if (index >= 0) pending.splice(index, 1);
@@ -238,6 +256,8 @@ export function createController({ store, connection, storage, browser }) {
       store.setUI({ createPending: true });
       store.dismissNotice();
       const client = store.getState().player.client;
+      creatingWords = game === 'snowman' && typeof settings?.customWords === 'string' && settings.customWords.trim()
+        ? settings.customWords : null;
       send({
         type: 'create', game, name: cleaned, public: isPublic,
         // A Snowman room opens on its waiting room until the host starts (Scramble rooms always wait).
@@ -391,6 +411,58 @@ export function createController({ store, connection, storage, browser }) {
     /** Skips the current Snowman turn (host only). */
     skipTurn() {
       return move({ type: 'skip' });
+    },
+
+    // MARK: the party round: reactions, names, seats, sounds, the host's own words
+
+    /** Sends a reaction (one of store.js REACTIONS) to everyone in the room; it is not kept in the state. */
+    react(emoji) {
+      return move({ type: 'react', emoji: String(emoji) });
+    },
+
+    /**
+     * Renames yourself in the room (the join name's rules); returns the reason a name is refused, or null once
+     * sent. Your stored name follows when the room shows the new one.
+     */
+    rename(name) {
+      const problem = nameProblem(name);
+      if (problem) return problem;
+      const cleaned = cleanName(name);
+      if (cleaned === me(store.getState())?.name) return null;
+      if (!move({ type: 'rename', name: cleaned })) return 'Not connected to the room right now. Try again in a moment.';
+      renaming = cleaned;
+      return null;
+    },
+
+    /**
+     * Takes a player's seat or moves to the spectators: yourself without `player`, anyone (host only) with it.
+     * @param {'player'|'spectator'} role
+     */
+    seat(role, player) {
+      return move({ type: 'seat', role, ...(player ? { player } : {}) });
+    },
+
+    /** Sounds on or off (remembered). */
+    setSound(sound) {
+      store.setSettings({ sound: Boolean(sound) });
+    },
+
+    /** The sounds' volume, 0..1 (remembered). */
+    setVolume(volume) {
+      const value = Math.min(1, Math.max(0, Number(volume)));
+      if (Number.isFinite(value)) store.setSettings({ volume: Math.round(value * 100) / 100 });
+    },
+
+    /** The word list the host pasted for this room in this browser ('' when none). */
+    roomWords() {
+      const code = store.getState().room?.code;
+      return code ? loadCustomWords(storage.local, code) : '';
+    },
+
+    /** Remembers the host's pasted list for this room in this browser only (it is never sent to the others). */
+    keepRoomWords(text) {
+      const code = store.getState().room?.code;
+      if (code) saveCustomWords(storage.local, code, String(text ?? ''), clock());
     },
   };
 }

@@ -7,6 +7,7 @@ import WordGames
         #expect(settings.rounds == 6)
         #expect(settings.roundSeconds == 90)
         #expect(settings.minWordLength == 3)
+        #expect(settings.breakSeconds == 20)
         #expect(settings == .standard)
     }
 
@@ -40,6 +41,20 @@ import WordGames
             setting: "minWordLength", label: "Minimum word length", value: length, allowed: 3...6)
         ) {
             try ScrambleSettings(minWordLength: length)
+        }
+    }
+
+    @Test(arguments: [5, 60])
+    func acceptsBreaksAtTheEndsOfTheRange(seconds: Int) throws {
+        #expect(try ScrambleSettings(breakSeconds: seconds).breakSeconds == seconds)
+    }
+
+    @Test(arguments: [4, 61])
+    func rejectsBreakSecondsOutOfRange(seconds: Int) {
+        #expect(throws: SettingsError(
+            setting: "breakSeconds", label: "Break between rounds (seconds)", value: seconds, allowed: 5...60)
+        ) {
+            try ScrambleSettings(breakSeconds: seconds)
         }
     }
 }

@@ -33,8 +33,11 @@ export const MAX_ATTEMPTS = 8;
  */
 export const HEARTBEAT = Object.freeze({ intervalMs: 5_000, timeoutMs: 15_000, connectTimeoutMs: 10_000, probeMs: 4_000 });
 
-/** Moves worth sending late; joins, lobby subscriptions and resyncs are made afresh on every open instead. */
-const QUEUEABLE = new Set(['guess', 'word', 'chat', 'new_game', 'settings', 'kick', 'host', 'leave', 'lock', 'unban', 'skip']);
+/**
+ * Moves worth sending late; joins, lobby subscriptions and resyncs are made afresh on every open instead.
+ * Reactions are not: an emoji that arrives a reconnect later answers nothing any more.
+ */
+const QUEUEABLE = new Set(['guess', 'word', 'chat', 'new_game', 'settings', 'kick', 'host', 'leave', 'lock', 'unban', 'skip', 'rename', 'seat']);
 const MAX_QUEUED = 32;
 const OPEN = 1;
 

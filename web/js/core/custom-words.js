@@ -2,21 +2,22 @@
 // the create dialog and the host settings can show every problem while the list is typed or pasted. The server
 // checks again and has the last word (`bad-words`).
 //
-// Rules: words are separated by newlines or commas; each is trimmed, blank ones ignored; each must be 4-10 letters
-// A-Z (either case); duplicates are merged case-insensitively (and counted); 10-500 distinct words in all.
+// Rules (Sources/WordGames/CustomWordList.swift): words are separated by newlines (\n, \r\n, \r) or commas;
+// spaces and tabs around each are trimmed, blank ones ignored; each must be 4-10 letters A-Z (either case);
+// duplicates are merged case-insensitively (and counted); 10-500 distinct words; at most 8192 bytes of UTF-8.
 
 export const MIN_WORD_LETTERS = 4;
 export const MAX_WORD_LETTERS = 10;
 export const MIN_CUSTOM_WORDS = 10;
 export const MAX_CUSTOM_WORDS = 500;
-/** The longest list the server's parser takes (`ClientMessage.parserLimits.maxStringLength`). */
+/** The longest list the server takes, in UTF-8 bytes (`CustomWordList.maxBytes`). */
 export const MAX_CUSTOM_TEXT_LENGTH = 8192;
 /** How many problems the server names before "and N more"; views show the same. */
 export const PROBLEMS_SHOWN = 10;
 
 /** Why `word` (trimmed, not blank) cannot be a secret word, or null when it can. */
 function wordProblem(word) {
-  if (/\s/.test(word)) return 'one word per line: no spaces';
+  if (/[ \t]/.test(word)) return 'one word per entry: no spaces inside';
   if (!/^[A-Za-z]+$/.test(word)) {
     const bad = [...word].find((c) => !/[A-Za-z]/.test(c));
     return `letters A-Z only (not “${bad}”)`;
@@ -44,7 +45,8 @@ export function parseCustomWords(text) {
   let duplicates = 0;
   source.split(/\r\n|\r|\n/).forEach((lineText, index) => {
     for (const entry of lineText.split(',')) {
-      const word = entry.trim();
+      // Only spaces and tabs are trimmed, as on the server: any other invisible character is a problem to show.
+      const word = entry.replace(/^[ \t]+|[ \t]+$/g, '');
       if (word === '') continue;
       const reason = wordProblem(word);
       if (reason) {
@@ -61,8 +63,9 @@ export function parseCustomWords(text) {
     }
   });
   let countProblem = null;
-  if (source.length > MAX_CUSTOM_TEXT_LENGTH) {
-    countProblem = `The list is too long: at most ${MAX_CUSTOM_TEXT_LENGTH} characters.`;
+  const bytes = new TextEncoder().encode(source).length;
+  if (bytes > MAX_CUSTOM_TEXT_LENGTH) {
+    countProblem = `The list is too long: ${bytes} bytes, at most ${MAX_CUSTOM_TEXT_LENGTH}.`;
   } else if (words.length > MAX_CUSTOM_WORDS) {
     countProblem = `Too many words: ${words.length}, at most ${MAX_CUSTOM_WORDS}.`;
   } else if (words.length > 0 && words.length < MIN_CUSTOM_WORDS) {

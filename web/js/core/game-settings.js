@@ -6,11 +6,60 @@ import { GAMES } from '../games.js';
 export { GAMES };
 
 /**
+ * Settings of the party round (PARTY-SPEC.md) that a game module may not declare yet; each is added to its game's
+ * list unless the module already has that key.
+ */
+const PARTY_SETTINGS = Object.freeze({
+  scramble: Object.freeze([
+    Object.freeze({ key: 'breakSeconds', label: 'Break between rounds', min: 5, max: 60, step: 5, initial: 20, unit: 's' }),
+  ]),
+});
+
+/**
  * The settings of each game, by game id, as its module declares them. One setting: `min`/`max` are the
  * protocol's bounds; `step` is how far one press of − or + moves; `off` (when present) is the value below `min`
  * that means "none" and is sent as `null`.
  */
-export const SETTINGS = Object.freeze(Object.fromEntries(GAMES.map((game) => [game.id, game.settings])));
+export const SETTINGS = Object.freeze(Object.fromEntries(GAMES.map((game) => {
+  const extras = (PARTY_SETTINGS[game.id] ?? []).filter((extra) => !game.settings.some((spec) => spec.key === extra.key));
+  return [game.id, extras.length ? Object.freeze([...game.settings, ...extras]) : game.settings];
+})));
+
+/** Snowman's word packs (the server's `pack` setting), in the order the select lists them. */
+export const WORD_PACKS = Object.freeze([
+  Object.freeze({ id: 'general', label: 'General' }),
+  Object.freeze({ id: 'animals', label: 'Animals' }),
+  Object.freeze({ id: 'food', label: 'Food' }),
+  Object.freeze({ id: 'nature', label: 'Nature' }),
+  Object.freeze({ id: 'home', label: 'Around the house' }),
+]);
+
+/** Where Snowman's secret words come from (`wordSource`): the pack, only the host's words, or both. */
+export const WORD_SOURCES = Object.freeze([
+  Object.freeze({ id: 'custom', label: 'Only my words' }),
+  Object.freeze({ id: 'mixed', label: 'Mixed with the pack' }),
+]);
+
+/** The label of pack `id` ("Around the house"), or the id itself for a pack this page does not know. */
+export function packLabel(id) {
+  return WORD_PACKS.find((pack) => pack.id === id)?.label ?? String(id ?? WORD_PACKS[0].label);
+}
+
+/**
+ * The word settings of a Snowman `create` or `settings` message: `pack` (a known pack), and with a non-empty
+ * `customWords` list, the list and `wordSource` (`custom` or `mixed`). Other games have none.
+ */
+export function wordSettings(game, settings) {
+  if (game !== 'snowman' || !settings) return {};
+  const result = {};
+  if (WORD_PACKS.some((pack) => pack.id === settings.pack)) result.pack = settings.pack;
+  const words = typeof settings.customWords === 'string' ? settings.customWords.trim() : '';
+  if (words) {
+    result.customWords = words;
+    result.wordSource = WORD_SOURCES.some((source) => source.id === settings.wordSource) ? settings.wordSource : 'custom';
+  }
+  return result;
+}
 
 /** The specification of `key` in `game`, or undefined. */
 export function settingSpec(game, key) {
@@ -71,11 +120,14 @@ export function defaultSettings(game) {
   return Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [spec.key, spec.initial]));
 }
 
-/** `settings` with every known key clamped and unknown keys dropped, ready to send. */
+/** `settings` with every known key clamped (and Snowman's word settings checked), unknown keys dropped, ready to send. */
 export function normalizeSettings(game, settings) {
-  return Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [
-    spec.key, clampSetting(spec, settings?.[spec.key] ?? (hasOff(spec) && settings?.[spec.key] === null ? null : spec.initial)),
-  ]));
+  return {
+    ...Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [
+      spec.key, clampSetting(spec, settings?.[spec.key] ?? (hasOff(spec) && settings?.[spec.key] === null ? null : spec.initial)),
+    ])),
+    ...wordSettings(game, settings),
+  };
 }
 
 /**

@@ -9,6 +9,10 @@
 export const PREFS_KEY = 'wordrooms.prefs';
 export const CLIENT_KEY = 'wordrooms.client';
 const SEAT_PREFIX = 'wordrooms.seat.';
+/** A host's pasted word list, per room code: only in this browser, never sent to the other members. */
+const CUSTOM_WORDS_PREFIX = 'wordrooms.words.';
+/** Word lists remembered at most (the oldest rooms' lists are forgotten first). */
+const MAX_CUSTOM_WORD_LISTS = 8;
 
 export const THEMES = Object.freeze(['system', 'light', 'dark']);
 export const ACCENTS = Object.freeze([
@@ -128,4 +132,34 @@ export function loadClientId(storage, getRandomValues) {
     // Full or refused: the id still works for this page.
   }
   return id;
+}
+
+/** The word list the host pasted for room `code` in this browser, or '' (kept in localStorage across reloads). */
+export function loadCustomWords(storage, code) {
+  const saved = readJSON(storage, CUSTOM_WORDS_PREFIX + code);
+  return typeof saved?.text === 'string' ? saved.text : '';
+}
+
+/**
+ * Remembers (or, with '', forgets) the list pasted for room `code`, stamped with `at` (milliseconds); only the
+ * newest few rooms' lists are kept.
+ */
+export function saveCustomWords(storage, code, text, at = Date.now()) {
+  if (!storage || !code) return;
+  try {
+    if (!text) {
+      storage.removeItem(CUSTOM_WORDS_PREFIX + code);
+      return;
+    }
+    writeJSON(storage, CUSTOM_WORDS_PREFIX + code, { text: String(text), at });
+    const keys = [];
+    for (let i = 0; i < (storage.length ?? 0); i += 1) {
+      const key = storage.key(i);
+      if (key?.startsWith(CUSTOM_WORDS_PREFIX)) keys.push([key, readJSON(storage, key)?.at ?? 0]);
+    }
+    keys.sort((a, b) => b[1] - a[1]);
+    for (const [key] of keys.slice(MAX_CUSTOM_WORD_LISTS)) storage.removeItem(key);
+  } catch {
+    // Storage refused: the list is simply not remembered.
+  }
 }

@@ -1,5 +1,5 @@
 // The client's one store: connection, route, lobby, room, player and settings. It applies the server's messages
-// (welcome, patch, snapshot, error, left, lobby, and `room`, the answer to a peek) and tells its caller what to send
+// (welcome, patch, snapshot, error, left, lobby, `room`, the answer to a peek, and `reaction`) and tells its caller what to send
 // back, so the sequence logic is tested without a socket; views subscribe and redraw from the state it holds.
 //
 // Entering a room without a seat first peeks at it (`CHECKING`): a wrong code says "Room not found" and a full or
@@ -37,12 +37,17 @@ export const ROOM = Object.freeze({
 /** Errors that end an attempt to be in the room (the room shows them instead of the game). */
 const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full']);
 
+/** The reactions a member can send, in the order the bar shows them (PARTY-SPEC.md). */
+export const REACTIONS = Object.freeze(['👍', '😂', '😮', '🎉', '❤️', '👏', '😱', '🔥']);
+/** Reactions received that the store keeps (the views show each for a moment, by its `id`). */
+const MAX_REACTIONS_KEPT = 24;
+
 /** How long the server keeps a seat after its socket went away (PROTOCOL.md), in seconds. */
 export const SEAT_GRACE_SECONDS = 120;
 
 /** The state before anything happened. `client` is this browser's id (prefs.js `loadClientId`). */
 export function initialState({
-  name = '', theme = 'system', accent = 'blue', route = { name: 'lobby' }, client = null,
+  name = '', theme = 'system', accent = 'blue', sound = true, volume = 0.6, route = { name: 'lobby' }, client = null,
 } = {}) {
   return {
     connection: { status: CONNECTION.CONNECTING, attempt: 0, retryAt: null },
@@ -50,8 +55,13 @@ export function initialState({
     lobby: { status: 'loading', rooms: [], error: null },
     room: null,
     player: { name, client },
-    settings: { theme, accent },
+    settings: { theme, accent, sound, volume },
     notice: null,
+    /**
+     * Reactions received in this room, oldest first: `{id, player, emoji, at}` (`at` client seconds). Not part
+     * of the room's state: they have no `seq` and are never saved or resumed.
+     */
+    reactions: [],
     ui: { lobbyTab: 'snowman', dialog: null, createPending: false, selectedGame: null, keptSeat: null },
   };
 }
@@ -122,6 +132,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
   let state = initial;
   const listeners = new Set();
   let noticeCounter = 0;
+  let reactionCounter = 0;
 
   function commit(next) {
     if (next === state) return;
@@ -277,6 +288,17 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
     return [];
   }
 
+  /** A member's reaction: shown for a moment next to their name; the room's state and `seq` stay as they are. */
+  function receiveReaction(message) {
+    if (state.room?.status !== ROOM.JOINED || !state.room.state) return [];
+    if (typeof message.player !== 'string' || typeof message.emoji !== 'string') return [];
+    if (message.emoji.length === 0 || message.emoji.length > 16) return [];
+    reactionCounter += 1;
+    const reaction = { id: reactionCounter, player: message.player, emoji: message.emoji, at: now() };
+    commit({ ...state, reactions: [...state.reactions, reaction].slice(-MAX_REACTIONS_KEPT) });
+    return [];
+  }
+
   return {
     getState: () => state,
 
@@ -305,6 +327,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
           commit({ ...state, lobby: { status: 'ready', rooms: Array.isArray(message.rooms) ? message.rooms : [], error: null } });
           return [];
         case 'room': return receivePeek(message);
+        case 'reaction': return receiveReaction(message);
         default:
           return [];
       }
@@ -331,10 +354,10 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
           awaitingSnapshot: false, spectator: Boolean(route.spectator), peek: null, nameError: null, nameDraft: null,
         };
         const keptSeat = state.ui.keptSeat?.code === route.code ? null : state.ui.keptSeat;
-        commit({ ...state, route, room, notice: null, ui: { ...state.ui, selectedGame: null, keptSeat } });
+        commit({ ...state, route, room, notice: null, reactions: [], ui: { ...state.ui, selectedGame: null, keptSeat } });
         return;
       }
-      commit({ ...state, route, room: null, notice: state.route.name === 'lobby' ? state.notice : null });
+      commit({ ...state, route, room: null, reactions: [], notice: state.route.name === 'lobby' ? state.notice : null });
     },
 
     /** From a full room's page: watch it instead (asks for a name first if there is none). */

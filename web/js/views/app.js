@@ -15,7 +15,7 @@ import { createGameCues } from './game-cues.js';
 import { isMyTurn, turnTitle } from '../core/game-events.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
-const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek']);
+const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek', 'rename', 'seat', 'react']);
 const TOAST_SECONDS = 6;
 
 /** A short, human status of the socket for the header pill. */

@@ -1,8 +1,20 @@
-// The room's chat: the last lines, oldest first, and a box to add one (up to 200 characters).
+// The room's chat: the last lines, oldest first, and a box to add one (up to 200 characters). The room's own
+// lines (someone joined, a result, a new host…) are styled by their `notice` kind, apart from people's lines.
+// Above the box, the reaction bar (reactions.js) unless the room page mounts it elsewhere.
 
 import { h, setText, syncList } from './dom.js';
 import { MAX_CHAT_LENGTH } from '../core/game-settings.js';
 import { chatLine } from '../core/room-format.js';
+import { createReactionsView } from './reactions.js';
+
+/** The notice kinds of PARTY-SPEC.md; a system line of another kind (or none, from an older server) is `other`. */
+export const NOTICE_KINDS = Object.freeze(['join', 'leave', 'kick', 'host', 'skip', 'result', 'seat', 'rename']);
+
+/** The kind a chat line is drawn as: a notice kind, `other` for any other room line, '' for a person's line. */
+export function noticeKind(line) {
+  if (!chatLine(line).system) return '';
+  return NOTICE_KINDS.includes(line.notice) ? line.notice : 'other';
+}
 
 /** Characters left at which the counter appears. */
 const COUNTER_FROM = 40;
@@ -12,7 +24,12 @@ function timeOf(seconds) {
   return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
-export function createChatView(actions) {
+/**
+ * @param {object} actions
+ * @param {{reactions?: boolean}} [options] `reactions: false` leaves the reaction bar out (mounted elsewhere).
+ */
+export function createChatView(actions, { reactions = true } = {}) {
+  const reactionBar = reactions ? createReactionsView(actions) : null;
   const list = h('ol', { class: 'chat-list', id: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
   const empty = h('p', { class: 'muted small chat-empty', text: 'No messages yet. Say hello!' });
   const input = h('input', {
@@ -24,7 +41,7 @@ export function createChatView(actions) {
   const error = h('p', { class: 'field-error', id: 'chat-error', role: 'alert' });
   const form = h('form', { class: 'chat-form', novalidate: true }, h('div', { class: 'input-row' }, input, send), counter, error);
   const element = h('section', { class: 'card side-card chat-card', 'aria-labelledby': 'chat-heading' },
-    h('div', { class: 'card-header' }, h('h2', { id: 'chat-heading', text: 'Chat' })), empty, list, form);
+    h('div', { class: 'card-header' }, h('h2', { id: 'chat-heading', text: 'Chat' })), empty, list, reactionBar?.element, form);
 
   function updateCounter() {
     const left = MAX_CHAT_LENGTH - input.value.length;
@@ -51,6 +68,7 @@ export function createChatView(actions) {
     element,
     update(state, previous, context) {
       const chat = state.room.state.chat;
+      reactionBar?.update(state, previous, context);
       input.disabled = !context.live;
       send.disabled = !context.live;
       if (state.notice?.move === 'chat' && state.notice.id !== shownErrorId) {
@@ -74,8 +92,11 @@ export function createChatView(actions) {
         time.dateTime = new Date(line.at * 1000).toISOString();
         setText(item.querySelector('.chat-text'), shown.text);
         item.classList.toggle('is-mine', shown.mine);
-        // Announcements of the room (a skipped turn, ...) are nobody's message: centred and muted.
+        // Announcements of the room (a skipped turn, ...) are nobody's message: centred and muted, marked by kind.
         item.classList.toggle('is-system', shown.system);
+        const kind = noticeKind(line);
+        if (kind) item.dataset.notice = kind;
+        else delete item.dataset.notice;
       });
       if (atBottom || previous?.room?.state?.chat === undefined) list.scrollTop = list.scrollHeight;
     },

@@ -1,9 +1,11 @@
-// The "Create a room" dialog: name, game, public or private, and the game's settings as steppers.
+// The "Create a room" dialog: name, game, public or private, and the game's settings as steppers; for Snowman also
+// the word pack and the host's own words (word-settings.js).
 
 import { h, icon, setText } from './dom.js';
 import { createStepper } from './stepper.js';
 import { GAMES, SETTINGS, defaultSettings, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { CONNECTION } from '../core/store.js';
+import { createWordSettings } from './word-settings.js';
 
 function radioCard(name, value, title, description, checked) {
   const id = `${name}-${value}`;
@@ -47,6 +49,8 @@ export function createCreateDialog(actions) {
     radioCard('create-visibility', 'public', 'Public', 'Listed in the lobby for anyone to join.', true),
     radioCard('create-visibility', 'private', 'Private', 'Only people with the link or code can join.', false));
   const settingsBox = h('div', { class: 'steppers' });
+  const words = createWordSettings({ id: 'create' });
+  const wordsBox = h('fieldset', { class: 'field', id: 'create-words' }, h('legend', { class: 'field-label', text: 'Words' }), words.element);
   const error = h('p', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'create-submit', text: 'Create room' });
   const form = h('form', { class: 'dialog-body form', id: 'create-form', novalidate: true },
@@ -54,6 +58,7 @@ export function createCreateDialog(actions) {
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-game-label', text: 'Game' }), gameChoices),
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-visibility-label', text: 'Who can join' }), visibility),
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', text: 'Settings' }), settingsBox),
+    wordsBox,
     error,
     h('div', { class: 'dialog-footer' },
       h('button', { type: 'button', class: 'button button-ghost', text: 'Cancel', on: { click: () => actions.closeDialog() } }),
@@ -70,6 +75,7 @@ export function createCreateDialog(actions) {
       onChange: (value) => { values[game][spec.key] = value; },
     }));
     settingsBox.replaceChildren(...steppers.map((stepper) => stepper.element));
+    wordsBox.hidden = game !== 'snowman';
   }
   buildSteppers();
 
@@ -80,10 +86,20 @@ export function createCreateDialog(actions) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    words.showServerError('');
+    if (game === 'snowman') {
+      const list = words.check();
+      const typed = list.words.length > 0 || list.problems.length > 0;
+      if (typed && !list.ok) {
+        setText(error, 'Fix your own words first (or empty the list to play the pack).');
+        words.focusWords();
+        return;
+      }
+    }
     const problem = actions.createRoom({
       game,
       isPublic: form.elements['create-visibility'].value !== 'private',
-      settings: values[game],
+      settings: game === 'snowman' ? { ...values[game], ...words.value() } : values[game],
       name: nameInput.value,
     });
     setText(error, problem ?? '');
@@ -91,6 +107,7 @@ export function createCreateDialog(actions) {
   });
 
   let wasOpen = false;
+  let shownWordsNotice = null;
   return {
     element: modal.element,
     update(state) {
@@ -110,7 +127,14 @@ export function createCreateDialog(actions) {
       wasOpen = open;
       if (!open) return;
       const notice = state.notice;
-      if (notice?.move === 'create') setText(error, `${notice.title}: ${notice.message}`);
+      if (notice?.move === 'create' && notice.code === 'bad-words' && notice.id !== shownWordsNotice) {
+        shownWordsNotice = notice.id;
+        // The server's list of what is wrong with the words, at the words.
+        words.showServerError(`${notice.title}: ${notice.message}`);
+        setText(error, '');
+      } else if (notice?.move === 'create' && notice.code !== 'bad-words') {
+        setText(error, `${notice.title}: ${notice.message}`);
+      }
       const offline = state.connection.status !== CONNECTION.ONLINE;
       submit.disabled = state.ui.createPending || offline;
       setText(submit, state.ui.createPending ? 'Creating…' : 'Create room');

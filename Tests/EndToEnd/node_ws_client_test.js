@@ -252,7 +252,10 @@ async function checkGameSnowman(args) {
       if (moves === 2 && !late) late = await join('Cleo', { threshold: 0 });
       if (moves % 3 === 1) {
         const speaker = players[moves % players.length];
+        const before = speaker.seq;
         speaker.send({ type: 'chat', text: `${speaker.name}: nice one, that letter was a good guess!` });
+        // Its patch first: settling at once could pass before it, and the next guess would read an old turn.
+        await speaker.until(() => speaker.seq > before, 'the chat line\'s patch');
         await settle(players);
       }
       await guessOnce(players);

@@ -537,7 +537,10 @@ async def check_deflate_game_snowman(args):
             if moves % 3 == 1:
                 # Chat from a compressing and from the plain player: text that repeats from patch to patch.
                 speaker = players[moves % len(players)]
+                before = speaker.seq
                 await speaker.send({"type": "chat", "text": "%s: nice one, that letter was a good guess!" % speaker.name})
+                # Its patch first: settling at once could pass before it, and the next guess would read an old turn.
+                await speaker.until(lambda: speaker.seq > before, "the chat line's patch")
                 await settle(players)
             await guess_once(players)
             moves += 1

@@ -12,6 +12,7 @@ import { createCreateDialog } from './create-dialog.js';
 import { createShareDialog } from './share-sheet.js';
 import { createCelebration } from './celebration.js';
 import { createGameCues } from './game-cues.js';
+import { createSounds } from '../core/sounds.js';
 import { isMyTurn, turnTitle } from '../core/game-events.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
@@ -144,15 +145,11 @@ export function mountApp(document, { store, actions }) {
   const shareDialog = createShareDialog(actions);
   const celebration = createCelebration();
   document.body.append(settingsDialog.element, createDialog.element, shareDialog.element, celebration.element);
-  const cues = createGameCues({ loadSounds: () => import('../core/sounds.js'), celebration });
-  // Browsers let a page make sound only after a tap or a key: the first one loads and unlocks the sounds.
-  const unlock = () => {
-    cues.unlock();
-    document.removeEventListener('pointerdown', unlock, true);
-    document.removeEventListener('keydown', unlock, true);
-  };
-  document.addEventListener('pointerdown', unlock, true);
-  document.addEventListener('keydown', unlock, true);
+  const { sound, volume } = store.getState().settings;
+  const cues = createGameCues({ sounds: createSounds({ enabled: sound, volume }), celebration });
+  // Browsers let a page make sound only from a tap or a key (and may suspend it again): each one unlocks.
+  document.addEventListener('pointerdown', () => cues.unlock(), true);
+  document.addEventListener('keydown', () => cues.unlock(), true);
 
   let page = null;
   let pageName = null;

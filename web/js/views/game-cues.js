@@ -1,5 +1,5 @@
-// Plays what core/game-events.js derives from each state change: the sounds (web/js/core/sounds.js, loaded and
-// unlocked on the player's first tap or key), a short buzz when the turn becomes yours (where the phone vibrates),
+// Plays what core/game-events.js derives from each state change: the sounds (web/js/core/sounds.js, unlocked by
+// the player's taps and keys, as browsers require), a short buzz when the turn becomes yours (where the phone vibrates),
 // the celebration of a win, and the round-ending tick of Word Scramble, checked on a timer near the end of a round.
 
 import { gameCues, roundEndingKey, CUE } from '../core/game-events.js';
@@ -15,28 +15,26 @@ function soundWanted(settings) {
 
 /**
  * @param {object} deps
- * @param {() => Promise<object|null>} deps.loadSounds resolves to `{createSounds}` (web/js/core/sounds.js) or null
+ * @param {{unlock(), play(cue), setEnabled(on), setVolume(level)}} deps.sounds web/js/core/sounds.js's createSounds
  * @param {{play(kind: string): void}} deps.celebration
  * @param {object} [deps.navigator] for `vibrate` and `userActivation`
- * @param {object} [deps.window] for `AudioContext` and the timers
+ * @param {object} [deps.window] for the timers
  */
-export function createGameCues({ loadSounds, celebration, navigator = globalThis.navigator, window = globalThis }) {
-  let sounds = null;
-  let loading = null;
+export function createGameCues({ sounds, celebration, navigator = globalThis.navigator, window = globalThis }) {
   let settings = null;
   let current = null;
   let lastRoundEnding = null;
   let roundTimer = null;
 
   function configure() {
-    if (!sounds || !settings) return;
+    if (!settings) return;
     sounds.setEnabled(soundWanted(settings));
     const volume = Number(settings.volume);
     if (Number.isFinite(volume)) sounds.setVolume(volume);
   }
 
   function play(cue) {
-    sounds?.play(cue);
+    sounds.play(cue);
   }
 
   function buzz() {
@@ -64,17 +62,9 @@ export function createGameCues({ loadSounds, celebration, navigator = globalThis
   }
 
   return {
-    /** From the first user gesture: loads the sounds and unlocks the audio (browsers allow it only then). */
+    /** From a user gesture (a tap, a key): makes or resumes the audio, which browsers allow only then. */
     unlock() {
-      if (loading) return loading;
-      loading = loadSounds().then((module) => {
-        const AudioContextClass = window.AudioContext ?? window.webkitAudioContext;
-        if (!module?.createSounds || !AudioContextClass) return;
-        sounds = module.createSounds({ AudioContextClass, now: () => window.performance?.now?.() ?? Date.now() });
-        sounds.unlock();
-        configure();
-      }).catch(() => {});
-      return loading;
+      sounds.unlock();
     },
 
     /** Each state change of the store. */

@@ -1,10 +1,11 @@
 """Party night (issue 15): getting friends in and playing on phones, in headless Chromium.
 
 Ana hosts on a desktop (1280x800), Bob plays on a phone (390x844, touch) and Cleo on a desktop in the dark theme.
-From the lobby Ana creates a Snowman room, which opens on the waiting room: the code in large type, the link with
-Copy (and Share where the browser has it), a QR code that zbarimg decodes to the room's link, the players arriving
-live, Start for the host and "Waiting for Ana to start" for the others. Ana starts; on Bob's turn the tab title
-says "Your turn · Snowman CODE" (and comes back after), and his letter keyboard is on screen without scrolling,
+From the lobby Ana creates a Snowman room with her own ten words, which opens on the waiting room: the code in
+large type, the link with Copy (and Share where the browser has it), a QR code that zbarimg decodes to the room's
+link, the players arriving live (a reaction floats over its sender's name), Start for the host and "Waiting for
+Ana to start" for the others. Ana starts; on Bob's turn the tab title
+says "Your turn · Snowman CODE" (and comes back after), the page pulses (not with reduced motion), and his letter keyboard is on screen without scrolling,
 with the word and the snowman above it. The Invite sheet in the room header shows the code and QR during play.
 The word is solved: the snowman is whole again and grins, the page celebrates, and the room leaderboard stands on a
 podium. Then a Word Scramble match of three short rounds: Bob builds words by tapping the root's letter tiles
@@ -25,6 +26,8 @@ import browser_support
 from selenium.webdriver.common.keys import Keys
 from snowman_solver import SnowmanSolver, load_words
 
+#: The host's own words for the Snowman room (W1's create dialog: "Play with: my words").
+CUSTOM_WORDS = ["PUMPKIN", "SNOWBALL", "MITTENS", "SLEDGE", "COCOA", "SCARF", "ICICLE", "FROSTY", "WINTER", "BLIZZARD"]
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 #: Longest a Word Scramble round of the shortest length (30 s) with its break can take, with some slack.
@@ -73,7 +76,7 @@ def spellable(word, letters):
 def run(suite, args):
     checks = suite.checks
     shot = suite.shot
-    solver = SnowmanSolver(load_words(args.repo, "secrets.txt"))
+    solver = SnowmanSolver(CUSTOM_WORDS)
     dictionary = [word for word in load_words(args.repo, "dictionary.txt") if word.isalpha() and word.isascii()]
 
     ana = suite.add(Page("Ana", args.base_url, *DESKTOP))
@@ -94,9 +97,9 @@ def run(suite, args):
         page.js("localStorage.setItem('wordrooms.prefs', JSON.stringify({name: arguments[0], theme: 'system', accent: 'blue'}))", name)
         page.theme(page.home_theme)
 
-    def create_room(game, keys):
+    def create_room(game, keys, words=None):
         """Ana creates a private room of `game` from the lobby, the steppers of `keys` at their lowest (HOME) or
-        highest (END); returns the code once the waiting room shows."""
+        highest (END), with only her own `words` when given; returns the code once the waiting room shows."""
         ana.open("/")
         ana.click("#create-room")
         ana.wait_visible("#create-dialog")
@@ -104,6 +107,10 @@ def run(suite, args):
         ana.find("label.choice:has(input[value='private'])").click()
         for key, end in keys.items():
             ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value").send_keys(end)
+        if words:
+            ana.click("#create-source-custom")
+            ana.find("#create-custom-words").send_keys("\n".join(words))
+            ana.wait(lambda: "10" in (ana.text("#create-custom-words-status") or ""), "the list counted")
         ana.find("#create-submit").click()
         ana.wait(lambda: ana.room_code() is not None and ana.visible("#waiting-room"), "the waiting room")
         return ana.room_code()
@@ -115,7 +122,7 @@ def run(suite, args):
         ana.open("/")
         ana.wait(lambda: ana.visible(".empty-state") or ana.visible(".room-list"), "the lobby")
         themed_shots(ana, "lobby")
-        code = create_room("snowman", {"maxWrongGuesses": Keys.END})
+        code = create_room("snowman", {"maxWrongGuesses": Keys.END}, words=CUSTOM_WORDS)
         assert ana.text("#waiting-code") == code, ana.text("#waiting-code")
         assert ana.visible("#waiting-start") and not ana.visible("#waiting-for-host"), "the host gets Start"
         assert not ana.visible("#word .tile"), "no game before the host starts"
@@ -156,6 +163,14 @@ def run(suite, args):
         themed_shots(cleo, "waiting-room")
     checks.run("Bob (phone) and Cleo arrive live in the waiting room; they wait for Ana, who has Start",
                players_arrive_live)
+
+    def reactions_in_the_waiting_room():
+        cleo.click(".reaction-bar button[data-emoji='🎉']")
+        bubble = ("return [...document.querySelectorAll('#waiting-players [data-reaction-for] .reaction-bubble')]"
+                  ".some((b) => b.textContent === '🎉')")
+        ana.wait(lambda: ana.js(bubble), "Cleo's 🎉 over her name in Ana's waiting room", timeout=5)
+        shot(ana, "desktop-waiting-room-reaction")
+    checks.run("a reaction floats over the sender's name in the waiting room", reactions_in_the_waiting_room)
 
     # --- Snowman on a phone ------------------------------------------------------------------------------------
     def host_starts():
@@ -222,7 +237,9 @@ def run(suite, args):
         for page in everyone:
             page.wait(lambda p=page: p.snowman()["status"] == "won", "the win")
         assert state["phone_checked"], "Bob had a turn"
-    checks.run("the three play Snowman to a win (ten wrong guesses allowed)", play_to_the_win)
+        word = "".join(letter for letter, _ in ana.snowman()["tiles"])
+        assert word in CUSTOM_WORDS, f"the secret {word} is one of the host's own words"
+    checks.run("the three play Snowman to a win, the secret from the host's own words", play_to_the_win)
     checks.record("after Bob's turn the tab title is the room's again", state["title_back"])
 
     def happy_snowman_and_podium():

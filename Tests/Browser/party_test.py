@@ -108,7 +108,7 @@ def run(suite, args):
         for key, end in keys.items():
             ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value").send_keys(end)
         if words:
-            ana.click("#create-source-custom")
+            ana.click("label:has(#create-source-custom)")
             ana.find("#create-custom-words").send_keys("\n".join(words))
             ana.wait(lambda: "10" in (ana.text("#create-custom-words-status") or ""), "the list counted")
         ana.find("#create-submit").click()

@@ -108,9 +108,11 @@ def run(suite, args):
         for key, end in keys.items():
             ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value").send_keys(end)
         if words:
-            ana.click("label:has(#create-source-custom)")
+            ana.click("#create-custom-words")
             ana.find("#create-custom-words").send_keys("\n".join(words))
             ana.wait(lambda: "10" in (ana.text("#create-custom-words-status") or ""), "the list counted")
+            ana.click("label:has(#create-source-custom)")
+            assert ana.find("#create-source-custom").is_selected(), "only my words"
         ana.find("#create-submit").click()
         ana.wait(lambda: ana.room_code() is not None and ana.visible("#waiting-room"), "the waiting room")
         return ana.room_code()

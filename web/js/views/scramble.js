@@ -302,7 +302,7 @@ export function createScrambleView(actions) {
     startButton.disabled = !(canStart && hosting && live);
     setText(startButton, game.phase === 'finished' ? 'Start a new match' : 'Start match');
     const hostName = members.get(roomState.host)?.name ?? 'the host';
-    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start the match.` : '');
+    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start ${game.phase === 'finished' ? 'a new' : 'the'} match.` : '');
     show(nextGame, !startButton.hidden || Boolean(waiting.textContent));
 
     const total = game.totalWords ?? 0;

@@ -285,6 +285,8 @@ export function createSnowmanView(actions) {
       key.setAttribute('aria-label', used ? `${letter}, ${used.hit ? 'in the word' : 'not in the word'}` : letter);
     }
     keyboard.dataset.active = String(active);
+    // On a phone the keyboard is pinned to the bottom only while this player is in a game (app.css).
+    element.dataset.playing = String(inProgress && seat?.role === 'player');
     guessInput.disabled = !canPlay();
     setText(hint, guessHint({ touch, spectator: seat?.role === 'spectator', live, inProgress, myTurn }));
 

@@ -352,8 +352,10 @@ def run(suite, args):
             shot(ana, f"desktop-remove-sure-hover-{theme}", top=False)
             rest()
             readings[f"{theme} Sure?"] = ana.contrast(cleo_kick)
-            # Keyboard focus (Tab from Make host) shows the focus ring, and the colours stay readable.
-            ana.js("document.querySelector('#member-list .member:nth-child(3) [data-action=\"host\"]').focus()")
+            # Keyboard focus (Tab from the button before it) shows the focus ring, and the colours stay readable.
+            ana.js("const kick = document.querySelector(arguments[0]);"
+                   "const row = [...kick.closest('.member').querySelectorAll('button')];"
+                   "row[row.indexOf(kick) - 1].focus()", cleo_kick)
             ana.press(Keys.TAB)
             assert ana.js("return document.activeElement.dataset.action") == "kick", "Tab reaches Sure?"
             readings[f"{theme} Sure? focused"] = ana.contrast(cleo_kick)

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createController } from '../../web/js/controller.js';
 import { createStore, initialState, CONNECTION, REACTIONS } from '../../web/js/core/store.js';
 import { loadPrefs, loadSeat, loadCustomWords, saveCustomWords } from '../../web/js/core/prefs.js';
+import { createConnection } from '../../web/js/core/connection.js';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
@@ -218,5 +219,24 @@ describe("the host's own words", () => {
     assert.equal(loadCustomWords(storage, 'ROOMB'), '');
     assert.equal(loadCustomWords(storage, 'ROOMJ'), LIST);
     assert.equal(loadCustomWords(storage, 'ROOMC'), LIST);
+  });
+});
+
+describe('the socket', () => {
+  test('a rename or seat made while the socket is down waits for it; a reaction is dropped (stale by then)', () => {
+    class Socket {
+      constructor() { this.readyState = 0; }
+      send() {}
+      close() { this.readyState = 3; }
+    }
+    const connection = createConnection({
+      url: 'ws://example.test/ws', WebSocketImpl: Socket,
+      timers: { setTimeout: () => 0, clearTimeout() {}, now: () => 0 }, onMessage() {}, onStatus() {}, onOpen() {},
+    });
+    connection.start();
+    assert.equal(connection.send({ type: 'react', emoji: '👍' }), false);
+    assert.equal(connection.send({ type: 'rename', name: 'Bobby' }), false);
+    assert.equal(connection.send({ type: 'seat', role: 'player' }), false);
+    assert.deepEqual(connection.queued.map((message) => message.type), ['rename', 'seat']);
   });
 });

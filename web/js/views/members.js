@@ -259,9 +259,10 @@ export function createMembersView(actions) {
           }
           if (member.role === 'player' && !isHostRow) buttons.push(watchButton('Just watch', 'Move to the spectators'));
         }
+        // Seat changes first, then Make host right before Remove (keyboard order: Make host, then Remove).
         if (showTools && member.role === 'player') {
-          buttons.push(h('button', { type: 'button', class: 'button button-tiny', dataset: { action: 'host', member: member.id }, 'aria-label': `Make ${member.name} the host`, text: 'Make host', disabled: !live }));
           if (!isHostRow) buttons.push(watchButton('Move to spectators', `Move ${member.name} to the spectators`));
+          buttons.push(h('button', { type: 'button', class: 'button button-tiny', dataset: { action: 'host', member: member.id }, 'aria-label': `Make ${member.name} the host`, text: 'Make host', disabled: !live }));
         }
         if (showTools && member.role === 'spectator') {
           buttons.push(h('button', { type: 'button', class: 'button button-tiny button-play', dataset: { action: 'play', member: member.id }, 'aria-label': `Let ${member.name} play`, text: 'Let play', disabled: !live }));

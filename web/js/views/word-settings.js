@@ -25,7 +25,7 @@ export function createWordSettings({ id, onChange = () => {} }) {
     class: 'input textarea custom-words-input', id: `${id}-custom-words`, rows: '5', spellcheck: 'false',
     // No maxlength: a pasted list that is too long is said to be, not cut silently.
     autocomplete: 'off', autocapitalize: 'characters',
-    placeholder: 'SNOWBALL\nMITTENS\nCOCOA, SLEDGE, …', 'aria-describedby': `${id}-custom-words-hint ${id}-custom-words-status ${id}-custom-words-problems`,
+    placeholder: 'snowball\nmittens\ncocoa, sledge', 'aria-describedby': `${id}-custom-words-hint ${id}-custom-words-status ${id}-custom-words-problems`,
   });
   const hint = h('p', {
     class: 'field-hint', id: `${id}-custom-words-hint`,

@@ -497,8 +497,8 @@ public actor Room {
         let name = NameRules.distinct(cleaned, among: others)
         guard name != old else { return false }
         members[index].name = name
-        let id = members[index].id
-        if !members[index].isSpectator { game.renamePlayer(id, to: name) }
+        // Spectators too: the game may still show them from when they played.
+        game.renamePlayer(members[index].id, to: name)
         announce("\(old) is now \(name)", .rename, now: now)
         return true
     }

@@ -227,6 +227,21 @@ import WordGames
         #expect(state == (await fixture.room.snapshot()).state)
     }
 
+    @Test func aSpectatorWhoPlayedIsRenamedInTheGameToo() async throws {
+        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+        let bob = fixture.join("Bob")
+        fixture.room.receive(.newGame, from: fixture.host.id)
+        try await fixture.sync([fixture.host, bob])
+        let word = try #require(try Self.words(in: fixture.views[bob.id]!.state).first)
+        fixture.room.receive(.word(word), from: bob.id)
+        fixture.room.receive(.seat(role: .spectator, player: nil), from: bob.id)
+        fixture.room.receive(.rename(name: "Rob"), from: bob.id)
+        try await fixture.sync([fixture.host])
+        let state = try #require(fixture.views[fixture.host.id]?.state)
+        #expect(state["scramble"]?["found"]?[0]?["name"]?.stringValue == "Rob")
+        #expect(state["scramble"]?["scoreboard"]?.arrayValue?.contains { $0["name"]?.stringValue == "Rob" } == true)
+    }
+
     @Test func theSameNameChangesNothingAndGetsNoAnswer() async throws {
         var fixture = try await Fixture()
         try await fixture.sync([fixture.host])

@@ -331,7 +331,7 @@ import Testing
             .roundNotRunning(.lobby), .notAPlayer, .emptyWord(root: "PROBLEMS"), .tooShort(word: "or", minimum: 3),
             .rootWord(root: "PROBLEMS"), .alreadyFound(word: "mob", by: "Alice", byYou: false),
             .cannotSpell(word: "boss", root: "PROBLEMS", problem: .tooMany(letter: "S", available: 1)),
-            .notAWord("sorb"), .matchInProgress, .noPlayers,
+            .notAWord("sorb"), .matchInProgress, .noPlayers, .notInBreak(.playing),
         ]
         #expect(Set(rejections.map(\.code)).count == rejections.count)
         #expect(rejections.allSatisfy { !$0.title.isEmpty && !$0.message.isEmpty })
@@ -347,5 +347,8 @@ import Testing
             == "You can't spell 'm0b' from PROBLEMS: '0' is not a letter.")
         #expect(Rejection.cannotSpell(word: "ppp", root: "APPLE", problem: .tooMany(letter: "P", available: 2)).message
             == "You can't spell 'ppp' from APPLE: it has two Ps.")
+        #expect(Rejection.notInBreak(.playing).code == "not-in-break")
+        #expect(Rejection.notInBreak(.playing).message
+            == "The round is still running. Press Ready in the break after it.")
     }
 }

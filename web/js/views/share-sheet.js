@@ -8,6 +8,7 @@
 import { h, icon, s, setText, show } from './dom.js';
 import { createModal } from './create-dialog.js';
 import { roomLink } from '../core/router.js';
+import { qrSVG } from '../core/qr.js';
 
 const COPIED_SECONDS = 2;
 /** The QR code's quiet zone, in modules (the standard asks for 4). */
@@ -24,13 +25,6 @@ export function qrIcon(size = 20) {
 export function shareLink(state, origin) {
   const base = String(state.ui?.publicUrl || origin || '').replace(/\/+$/, '');
   return roomLink(base, state.room?.code ?? '');
-}
-
-let qrModule = null;
-/** The QR encoder (web/js/core/qr.js), loaded the first time a code is drawn. */
-function loadQR() {
-  qrModule ??= import('../core/qr.js').catch(() => null);
-  return qrModule;
 }
 
 /**
@@ -73,19 +67,15 @@ export function createSharePanel(actions, { prefix }) {
       .catch(() => {});
   });
 
-  async function drawQR(text) {
-    const module = await loadQR();
-    if (text !== current.link) return;
+  function drawQR(text) {
     drawn = text;
-    if (!module) {
-      show(qr, false);
-      return;
-    }
     try {
-      qr.innerHTML = module.qrSVG(text, { margin: QR_MARGIN, label: `QR code of ${text}` });
+      // qr.js builds the SVG text itself from the link (no markup from the server goes in).
+      qr.innerHTML = qrSVG(text, { margin: QR_MARGIN, label: `QR code of ${text}` });
       qr.setAttribute('aria-label', `QR code of the room link ${text}`);
       show(qr, true);
     } catch {
+      // A link too long for a QR code (RangeError): the code and the link still show.
       show(qr, false);
     }
   }

@@ -33,7 +33,8 @@ export function shareLink(state, origin) {
  */
 export function createSharePanel(actions, { prefix }) {
   const code = h('p', { class: 'big-code', id: `${prefix}-code` });
-  const qr = h('div', { class: 'qr-box', id: `${prefix}-qr`, role: 'img' });
+  // The SVG inside names itself ("QR code of LINK").
+  const qr = h('div', { class: 'qr-box', id: `${prefix}-qr` });
   const link = h('code', { class: 'share-link', id: `${prefix}-link` });
   const copyLabel = h('span', { text: 'Copy link' });
   const copy = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-copy` }, icon('link', 18), copyLabel);
@@ -71,8 +72,7 @@ export function createSharePanel(actions, { prefix }) {
     drawn = text;
     try {
       // qr.js builds the SVG text itself from the link (no markup from the server goes in).
-      qr.innerHTML = qrSVG(text, { margin: QR_MARGIN, label: `QR code of ${text}` });
-      qr.setAttribute('aria-label', `QR code of the room link ${text}`);
+      qr.innerHTML = qrSVG(text, { margin: QR_MARGIN, label: `QR code of the room link ${text}` });
       show(qr, true);
     } catch {
       // A link too long for a QR code (RangeError): the code and the link still show.

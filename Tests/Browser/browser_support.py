@@ -225,10 +225,21 @@ class Page:
             };""")
 
     def submit_create_dialog(self, ready="#word .tile"):
-        """Submits the create dialog; returns the new room's code once `ready` (by default a Snowman board) shows."""
+        """Submits the create dialog; returns the new room's code once `ready` shows. A new room opens on its
+        waiting room; for a Snowman board (the default `ready`) the host presses Start there first."""
         self.find("#create-submit").click()
-        self.wait(lambda: self.room_code() is not None and self.visible(ready), f"the new room's URL and {ready}")
+        self.wait(lambda: self.room_code() is not None and (self.visible(ready) or self.visible("#waiting-start")),
+                  f"the new room's URL and {ready} or the waiting room")
+        if not self.visible(ready) and ready == "#word .tile":
+            self.start_from_waiting_room()
+        self.wait(lambda: self.visible(ready), ready)
         return self.room_code()
+
+    def start_from_waiting_room(self):
+        """The host's Start in the waiting room; returns once the game shows."""
+        self.wait(lambda: self.visible("#waiting-start") and self.find("#waiting-start").is_enabled(), "Start")
+        self.find("#waiting-start").click()
+        self.wait(lambda: not self.visible("#waiting-room"), "the game to start")
 
     def room_code(self):
         path = self.js("return location.pathname")

@@ -498,7 +498,7 @@ def run(suite, args):
             spin.send_keys(Keys.HOME)
         assert ana.text("#create-dialog [data-setting='rounds'] .stepper-value") == "3"
         assert ana.text("#create-dialog [data-setting='roundSeconds'] .stepper-value") == "30 s"
-        room = ana.submit_create_dialog(ready="#start-match")
+        room = ana.submit_create_dialog(ready="#waiting-start")
         bob.click("#tab-scramble")
         bob.wait(lambda: room in (bob.text("#rooms-panel") or ""), "the new room in Bob's live lobby list")
         return room
@@ -507,14 +507,14 @@ def run(suite, args):
 
     def join_by_code_lowercase():
         bob.type_into("#join-code", scramble_code.lower(), enter=True)
-        bob.wait_visible("#root-word")
-        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-host") or ""), "waiting for the host")
-        assert not bob.visible("#start-match")
+        bob.wait_visible("#waiting-room")
+        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-for-host") or ""), "waiting for the host")
+        assert not bob.visible("#waiting-start")
     checks.run("join by code (lowercase) enters the room; only the host can start", join_by_code_lowercase)
 
     valid_words = []
     def play_a_round():
-        ana.click("#start-match")
+        ana.start_from_waiting_room()
         for page in players:
             page.wait(lambda p=page: len(p.scramble_view()["root"] or "") == 8 and p.visible("#word-input"), "a root word")
         root = ana.scramble_view()["root"].lower()
@@ -561,7 +561,8 @@ def run(suite, args):
     def phone_joins_with_the_remembered_name():
         mobile = phone()
         mobile.open(f"/r/{scramble_code}")
-        mobile.wait_visible("#root-word")
+        # A phone shows the round's letters as its tiles (the big root word above them is left out there).
+        mobile.wait_visible("#letter-tiles .letter-tile")
         assert not mobile.visible("#name-form"), "the name is asked only the first time"
         names = mobile.js("return [...document.querySelectorAll('#member-list .member-name')].map(e => e.textContent)")
         assert names == ["Ana", "Bob", "Cleo (you)"], names

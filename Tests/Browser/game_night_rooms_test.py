@@ -352,8 +352,10 @@ def run(suite, args):
             shot(ana, f"desktop-remove-sure-hover-{theme}", top=False)
             rest()
             readings[f"{theme} Sure?"] = ana.contrast(cleo_kick)
-            # Keyboard focus (Tab from Make host) shows the focus ring, and the colours stay readable.
-            ana.js("document.querySelector('#member-list .member:nth-child(3) [data-action=\"host\"]').focus()")
+            # Keyboard focus (Tab from the button before it) shows the focus ring, and the colours stay readable.
+            ana.js("const kick = document.querySelector(arguments[0]);"
+                   "const row = [...kick.closest('.member').querySelectorAll('button')];"
+                   "row[row.indexOf(kick) - 1].focus()", cleo_kick)
             ana.press(Keys.TAB)
             assert ana.js("return document.activeElement.dataset.action") == "kick", "Tab reaches Sure?"
             readings[f"{theme} Sure? focused"] = ana.contrast(cleo_kick)
@@ -510,14 +512,13 @@ def run(suite, args):
         ana.find("label.choice:has(input[value='scramble'])").click()
         for key in ("rounds", "roundSeconds"):
             ana.find(f"#create-dialog [data-setting='{key}'] .stepper-value").send_keys(Keys.HOME)
-        room = ana.submit_create_dialog(ready="#start-match")
+        room = ana.submit_create_dialog(ready="#waiting-start")
         bob.open(f"/r/{room}")
-        bob.wait_visible("#root-word")
+        bob.wait_visible("#waiting-room")
         ana.wait(lambda: len(ana.finds("#member-list .member")) == 2, "Bob in")
-        status = ana.text("#status-line")
-        assert status == "Start the match when everyone is here", status
-        assert "Waiting for the host" not in (ana.text("main") or ""), "the host is not told to wait for the host"
-        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-host") or ""), "Bob waits for Ana")
+        assert ana.text("#waiting-start") == "Start the match", ana.text("#waiting-start")
+        assert not ana.visible("#waiting-for-host"), "the host is not told to wait for the host"
+        bob.wait(lambda: "Waiting for Ana" in (bob.text("#waiting-for-host") or ""), "Bob waits for Ana")
         assert ana.text("#next-settings-heading") == "Next match", ana.text("#next-settings-heading")
         assert ana.text("#save-settings") == "Save for next match", ana.text("#save-settings")
         assert bob.text("#next-settings-heading") == "Next match"
@@ -528,7 +529,7 @@ def run(suite, args):
                                scramble_host_wording)
 
     def intermission_wording():
-        ana.click("#start-match")
+        ana.start_from_waiting_room()
         for page in (ana, bob):
             page.wait(lambda p=page: p.visible("#word-input"), "round 1")
         assert "be the first" in ana.text("#found-empty"), "during a round the empty list invites"

@@ -26,6 +26,15 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/s
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-color-emoji >/dev/null
 fi
 
+# zbarimg (Debian's zbar-tools) reads the QR codes party_test.py screenshots.
+if ! command -v zbarimg >/dev/null 2>&1; then
+  log "installing zbar-tools"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq zbar-tools >/dev/null
+fi
+
 if ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null || ! cmp -s "$HERE/requirements.txt" "$VENV/.requirements"; then
   log "preparing the Python venv ($VENV)"
   rm -rf "$VENV"

@@ -103,7 +103,7 @@ describe('joining', () => {
     t.controller.start({ name: 'lobby' });
     assert.deepEqual(t.sent, [{ type: 'lobby', subscribe: true }, { type: 'lobby', subscribe: true }]);
     assert.equal(t.controller.createRoom({ game: 'snowman', isPublic: false, settings: { maxWrongGuesses: 99 }, name: ' Ana ' }), null);
-    assert.deepEqual(t.sent.at(-1), { type: 'create', game: 'snowman', name: 'Ana', public: false, settings: { maxWrongGuesses: 10, turnSeconds: 60 } });
+    assert.deepEqual(t.sent.at(-1), { type: 'create', game: 'snowman', name: 'Ana', public: false, settings: { maxWrongGuesses: 10, turnSeconds: 60, waitForHost: true } });
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
     assert.deepEqual(t.pushed, ['/r/QHTW']);
     assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: false });
@@ -299,5 +299,25 @@ describe('game night page flow', () => {
     assert.equal(t.store.getState().route.name, 'bad-code');
     assert.equal(t.controller.joinByCode('qhtw'), null);
     assert.deepEqual(t.pushed, ['/r/QHTW']);
+  });
+});
+
+describe('the room link to share', () => {
+  test('is the server\'s public address when it has one, else this page\'s', async () => {
+    const t = setUp();
+    const copied = [];
+    t.goOnline();
+    t.controller.createRoom({ game: 'snowman', isPublic: true, settings: {}, name: 'Ana' });
+    t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
+    const clipboard = { writeText: async (text) => { copied.push(text); } };
+    const controller = createController({
+      store: t.store, connection: t.connection, storage: t.storage,
+      browser: { location: t.location, history: { pushState() {} }, fetch: async () => ({ ok: true, json: async () => ({}) }),
+        clipboard, copyFallback: () => false, setTimeout: () => 0, clearTimeout: () => {} },
+    });
+    assert.equal(await controller.copyLink(), true);
+    t.store.setUI({ publicUrl: 'https://play.example.com/' });
+    assert.equal(await controller.copyLink(), true);
+    assert.deepEqual(copied, ['http://game.test/r/QHTW', 'https://play.example.com/r/QHTW']);
   });
 });

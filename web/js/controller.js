@@ -259,7 +259,9 @@ export function createController({ store, connection, storage, browser }) {
       creatingWords = game === 'snowman' && typeof settings?.customWords === 'string' && settings.customWords.trim()
         ? settings.customWords : null;
       send({
-        type: 'create', game, name: cleaned, public: isPublic, settings: normalizeSettings(game, settings),
+        type: 'create', game, name: cleaned, public: isPublic,
+        // A Snowman room opens on its waiting room until the host starts (Scramble rooms always wait).
+        settings: { ...normalizeSettings(game, settings), ...(game === 'snowman' ? { waitForHost: true } : {}) },
         ...(client ? { client } : {}),
       });
       return null;
@@ -346,9 +348,10 @@ export function createController({ store, connection, storage, browser }) {
 
     /** Copies the room's link; resolves to true when it reached the clipboard. */
     async copyLink() {
-      const code = store.getState().room?.code;
-      if (!code) return false;
-      const link = roomLink(browser.location.origin, code);
+      const { room, ui } = store.getState();
+      if (!room?.code) return false;
+      // The server's public address (--public-url, from /api/config) when it has one, else this page's.
+      const link = roomLink(String(ui.publicUrl || browser.location.origin).replace(/\/+$/, ''), room.code);
       try {
         await browser.clipboard.writeText(link);
         return true;

@@ -79,6 +79,14 @@ mountApp(document, { store, actions: controller });
 controller.start(startRoute);
 connection.start();
 
+// The server's public address (--public-url), when it has one, for the room links and QR codes to share.
+window.fetch('/api/config', { headers: { Accept: 'application/json' } })
+  .then((response) => (response.ok ? response.json() : null))
+  .then((config) => {
+    if (typeof config?.publicUrl === 'string' && config.publicUrl) store.setUI({ publicUrl: config.publicUrl });
+  })
+  .catch(() => {});
+
 // Back and Forward (a phone's back swipe too) move between the lobby and rooms; stepping out keeps the seat.
 window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname)));
 // The browser knows about a lost network long before the socket times out: drop it and show "reconnecting".

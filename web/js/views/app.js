@@ -1,6 +1,7 @@
 // The page frame: header (brand, room link, connection, settings), the connection banner, the page of the
 // current route, notices, and the dialogs. The only view that subscribes to the store; it passes each new state
-// down to the views it has mounted.
+// down to the views it has mounted. It also gives the player their cues: the tab title and a gentle pulse when
+// it is their turn, and (game-cues.js) the sounds, the buzz and the celebrations.
 
 import { h, icon, setText, show } from './dom.js';
 import { CONNECTION, ROOM } from '../core/store.js';
@@ -8,6 +9,11 @@ import { createLobbyView } from './lobby.js';
 import { createRoomView, createBadCodeView } from './room.js';
 import { createSettingsDialog } from './settings-dialog.js';
 import { createCreateDialog } from './create-dialog.js';
+import { createShareDialog } from './share-sheet.js';
+import { createCelebration } from './celebration.js';
+import { createGameCues } from './game-cues.js';
+import { createSounds } from '../core/sounds.js';
+import { isMyTurn, turnTitle } from '../core/game-events.js';
 
 /** Notices shown inside a view (next to what caused them) rather than as a toast. */
 const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek', 'rename', 'seat', 'react']);
@@ -136,7 +142,14 @@ export function mountApp(document, { store, actions }) {
 
   const settingsDialog = createSettingsDialog(actions);
   const createDialog = createCreateDialog(actions);
-  document.body.append(settingsDialog.element, createDialog.element);
+  const shareDialog = createShareDialog(actions);
+  const celebration = createCelebration();
+  document.body.append(settingsDialog.element, createDialog.element, shareDialog.element, celebration.element);
+  const { sound, volume } = store.getState().settings;
+  const cues = createGameCues({ sounds: createSounds({ enabled: sound, volume }), celebration });
+  // Browsers let a page make sound only from a tap or a key (and may suspend it again): each one unlocks.
+  document.addEventListener('pointerdown', () => cues.unlock(), true);
+  document.addEventListener('keydown', () => cues.unlock(), true);
 
   let page = null;
   let pageName = null;
@@ -160,12 +173,17 @@ export function mountApp(document, { store, actions }) {
     setText(pill.querySelector('.pill-text'), connectionLabel(state.connection));
     settingsDialog.update(state);
     createDialog.update(state);
+    shareDialog.update(state);
+    cues.update(state, previous);
     const root = document.documentElement;
     if (root.dataset.theme !== state.settings.theme) root.dataset.theme = state.settings.theme;
     if (root.dataset.accent !== state.settings.accent) root.dataset.accent = state.settings.accent;
     const code = state.room?.code;
-    const title = state.route.name === 'room' && code ? `Room ${code} · WordRooms`
-      : state.route.name === 'bad-code' ? 'Not a room code · WordRooms' : 'WordRooms';
+    const title = turnTitle(state, state.route.name === 'room' && code ? `Room ${code} · WordRooms`
+      : state.route.name === 'bad-code' ? 'Not a room code · WordRooms' : 'WordRooms');
+    // The page pulses gently while it is your turn (not with reduced motion: app.css).
+    const myTurn = String(state.route.name === 'room' && isMyTurn(state));
+    if (root.dataset.myTurn !== myTurn) root.dataset.myTurn = myTurn;
     if (document.title !== title) document.title = title;
   }
 

@@ -11,6 +11,9 @@ import { createMembersView } from './members.js';
 import { createChatView } from './chat.js';
 import { createHostSettingsView } from './host-settings.js';
 import { gameById } from '../games.js';
+import { createWaitingRoom } from './waiting-room.js';
+import { qrIcon } from './share-sheet.js';
+import { isWaiting } from '../core/game-events.js';
 
 const COPIED_SECONDS = 2;
 /** How long the Leave button waits for its confirmation before turning back. */
@@ -216,7 +219,12 @@ function createRoomHeader(actions) {
   const visibility = h('span', { class: 'badge badge-muted' });
   const copyLabel = h('span', { text: 'Copy link' });
   const copy = h('button', { type: 'button', class: 'button button-secondary', id: 'copy-link' }, icon('link', 18), copyLabel);
-  const leave = h('button', { type: 'button', class: 'button button-ghost', id: 'leave-room', title: 'Give up your seat and score' }, icon('leave', 18), 'Leave');
+  // The code and the QR code stay one tap away during play.
+  const share = h('button', {
+    type: 'button', class: 'button button-secondary', id: 'share-room', title: 'Show the code, the link and a QR code', 'aria-label': 'Invite',
+    on: { click: () => actions.openDialog('share') },
+  }, qrIcon(18), h('span', { class: 'button-label', text: 'Invite' }));
+  const leave = h('button', { type: 'button', class: 'button button-ghost', id: 'leave-room', title: 'Give up your seat and score', 'aria-label': 'Leave' }, icon('leave', 18), h('span', { class: 'button-label', text: 'Leave' }));
   // Leave gives the seat and score up for good, so it asks first, in place (Back keeps the seat instead).
   const confirmLeave = h('button', { type: 'button', class: 'button button-small button-danger is-armed', id: 'leave-confirm', text: 'Yes, leave' });
   const cancelLeave = h('button', { type: 'button', class: 'button button-small button-secondary', id: 'leave-cancel', text: 'Cancel' });
@@ -261,7 +269,7 @@ function createRoomHeader(actions) {
   const element = h('section', { class: 'room-header card' },
     h('div', { class: 'room-title' }, h('div', { class: 'room-game-art', 'aria-hidden': 'true' }),
       h('div', {}, gameName, h('div', { class: 'room-code-line' }, h('span', { class: 'visually-hidden', text: 'Room code ' }), code, visibility))),
-    h('div', { class: 'room-actions' }, copy, leave, leaveBox, copied));
+    h('div', { class: 'room-actions' }, share, copy, leave, leaveBox, copied));
   return {
     element,
     update(state) {
@@ -281,6 +289,7 @@ function createSeatedView(actions, gameKind) {
   const header = createRoomHeader(actions);
   const plugin = gameById(gameKind);
   const game = plugin.createView(actions);
+  const waitingRoom = createWaitingRoom(actions);
   const side = [
     createMembersView(actions),
     createHostSettingsView(actions, gameKind),
@@ -290,13 +299,18 @@ function createSeatedView(actions, gameKind) {
   const element = h('div', { class: 'room-layout', dataset: { game: gameKind } },
     header.element,
     h('div', { class: 'room-grid' },
-      h('div', { class: 'room-main' }, game.element),
+      h('div', { class: 'room-main' }, waitingRoom.element, game.element),
       h('aside', { class: 'room-side', 'aria-label': 'Room' }, side.map((view) => view.element))));
   return {
     element,
     update(state, previous) {
       const context = { live: canAct(state) };
       header.update(state, previous, context);
+      const waiting = isWaiting(state.room.state);
+      element.dataset.waiting = String(waiting);
+      show(waitingRoom.element, waiting);
+      show(game.element, !waiting);
+      if (waiting) waitingRoom.update(state, previous, context);
       game.update(state, previous, context);
       for (const view of side) view.update(state, previous, context);
     },

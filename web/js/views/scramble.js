@@ -1,11 +1,15 @@
-// A Word Scramble room's game: the root word, the round timer, the word input with the server's refusals in a
-// banner, the words found (newest first), the scoreboard, the missed words between rounds, the final standings,
-// and the host's Start match button.
+// A Word Scramble room's game: the root word, the round timer, the word to submit (typed, or built by tapping the
+// root's letter tiles: tap to add, tap a built letter to take it back, Shuffle, Clear) with the server's refusals
+// in a banner, the words found (newest first), the scoreboard, the missed words and the Ready button between
+// rounds, the final standings on a podium with every round's root and missed words, and the host's Start button.
+// On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (app.css).
 
 import { h, clock, icon, setText, show, syncList, plural } from './dom.js';
 import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { foundEmptyText, foundHeading, presence, scrambleStatusLine, wordPlaceholder } from '../core/room-format.js';
 import { createGameFrame } from './game-frame.js';
+import { createPodium } from './podium.js';
+import { tilesInUse, tileOrder, shuffleTiles, withoutLetter } from '../core/letter-tiles.js';
 
 const TIMER_TICK_MS = 250;
 const URGENT_SECONDS = 10;
@@ -44,8 +48,13 @@ export function createScrambleView(actions) {
     id: 'word-input', class: 'input input-word', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false',
     maxlength: '32', placeholder: 'Type a word and press Enter', 'aria-label': 'Your word', 'aria-describedby': 'word-error',
   });
-  const submit = h('button', { type: 'submit', class: 'button button-primary', text: 'Submit' });
-  const form = h('form', { class: 'word-form', novalidate: true }, h('div', { class: 'input-row' }, input, submit));
+  const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'word-submit', text: 'Submit' });
+  const built = h('div', { class: 'built-word', id: 'built-word', role: 'group', 'aria-label': 'Your word: tap a letter to take it back' });
+  const tiles = h('div', { class: 'letter-tiles', id: 'letter-tiles', role: 'group', 'aria-label': 'Letters: tap to add' });
+  const shuffle = h('button', { type: 'button', class: 'button button-secondary tile-action', id: 'tiles-shuffle', text: 'Shuffle' });
+  const clear = h('button', { type: 'button', class: 'button button-secondary tile-action', id: 'tiles-clear', text: 'Clear' });
+  const form = h('form', { class: 'word-form', novalidate: true }, built, tiles,
+    h('div', { class: 'input-row' }, shuffle, clear, input, submit));
   const errorTitle = h('strong', {});
   const errorMessage = h('span', {});
   const errorClose = h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Dismiss' }, icon('close', 16));
@@ -67,19 +76,26 @@ export function createScrambleView(actions) {
   missedTitle.id = 'missed-title';
   const lastFoundList = h('ol', { class: 'found-list compact', id: 'last-found-list' });
 
-  const finalList = h('ol', { class: 'podium', id: 'final-scoreboard' });
+  const podium = createPodium({ id: 'final-scoreboard', label: 'Final standings' });
+  const roundsList = h('ol', { class: 'rounds-played', id: 'rounds-played' });
   const finalCard = h('section', { class: 'card final-card', 'aria-labelledby': 'final-title', hidden: true },
-    h('div', { class: 'card-header' }, h('h2', { id: 'final-title' }, icon('trophy', 20), ' Final standings')), finalList);
+    h('div', { class: 'card-header' }, h('h2', { id: 'final-title' }, icon('trophy', 20), ' Final standings')), podium.element,
+    h('h3', { class: 'card-subtitle rounds-title', id: 'rounds-title', text: 'Every round' }), roundsList);
+
+  const readyButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'ready-button', text: "I'm ready" });
+  const readyList = h('ul', { class: 'ready-list', id: 'ready-list', 'aria-label': 'Ready for the next round' });
+  const readyNote = h('p', { class: 'muted small', id: 'ready-note' });
+  const readyPanel = h('div', { class: 'ready-panel', id: 'ready-panel', hidden: true }, readyButton, readyNote, readyList);
   const scoreList = h('ol', { class: 'score-list', id: 'scramble-scores' });
 
-  const playArea = h('div', { class: 'play-area' }, form, errorBanner);
+  const playArea = h('section', { class: 'card play-area play-dock', id: 'play-dock', 'aria-label': 'Your word' }, errorBanner, form);
   const roundCard = h('section', { class: 'card round-card', 'aria-labelledby': 'root-word' },
     h('div', { class: 'round-top' }, roundLabel, timer),
-    timerBar, root, status, playArea, phasePanel, nextGame);
+    timerBar, root, status, readyPanel, phasePanel, nextGame);
   const foundCard = h('section', { class: 'card found-card', 'aria-labelledby': 'found-title' },
     h('div', { class: 'card-header' }, foundTitle, progress), foundEmpty, foundList);
   const element = h('div', { class: 'scramble-game' },
-    roundCard, finalCard, missedCard,
+    roundCard, playArea, finalCard, missedCard,
     h('div', { class: 'scramble-columns' }, foundCard,
       h('section', { class: 'card', 'aria-labelledby': 'scoreboard-title' },
         h('div', { class: 'card-header' }, h('h2', { id: 'scoreboard-title', text: 'Scoreboard' })), scoreList)));
@@ -88,6 +104,9 @@ export function createScrambleView(actions) {
   let live = false;
   let shownErrorId = null;
   let lastPhase = null;
+  /** The tiles' shown order (indices into the root) and the root it belongs to. */
+  let order = [];
+  let orderRoot = null;
 
   function canSubmit() {
     const game = current?.room?.state?.scramble;
@@ -104,8 +123,37 @@ export function createScrambleView(actions) {
     if (!word || !canSubmit()) return;
     hideError();
     if (actions.submitWord(word)) input.value = '';
+    renderTiles();
   });
-  input.addEventListener('input', hideError);
+  input.addEventListener('input', () => {
+    hideError();
+    renderTiles();
+  });
+  tiles.addEventListener('click', (event) => {
+    const tile = event.target.closest('.letter-tile');
+    if (!tile || tile.disabled || !canSubmit()) return;
+    input.value += tile.dataset.letter.toLowerCase();
+    hideError();
+    renderTiles();
+  });
+  built.addEventListener('click', (event) => {
+    const letter = event.target.closest('.built-letter');
+    if (!letter || !canSubmit()) return;
+    input.value = withoutLetter(input.value, Number(letter.dataset.position));
+    renderTiles();
+  });
+  shuffle.addEventListener('click', () => {
+    order = shuffleTiles(order, orderRoot);
+    renderTiles();
+  });
+  clear.addEventListener('click', () => {
+    input.value = '';
+    hideError();
+    renderTiles();
+  });
+  readyButton.addEventListener('click', () => {
+    if (!readyButton.disabled) actions.play({ type: 'ready' });
+  });
   errorClose.addEventListener('click', () => {
     hideError();
     input.focus();
@@ -139,6 +187,76 @@ export function createScrambleView(actions) {
     setText(foundTitle, foundHeading(intermission ? 'intermission' : game.phase, round));
   }
 
+  /** The tiles and the built word, from the input's text (typing and tapping edit the same word). */
+  function renderTiles() {
+    const game = current?.room?.state?.scramble;
+    const letters = game?.phase === 'playing' ? String(game.root ?? '').toUpperCase() : '';
+    if (letters !== orderRoot) {
+      orderRoot = letters;
+      order = tileOrder(letters.length);
+    }
+    const { used, stray } = tilesInUse(letters, order, input.value);
+    const enabled = canSubmit();
+    syncList(tiles, order, (index) => String(index), () => h('button', { type: 'button', class: 'letter-tile' }), (tile, index) => {
+      tile.dataset.letter = letters[index];
+      setText(tile, letters[index]);
+      tile.disabled = !enabled || used.has(index);
+      tile.classList.toggle('is-used', used.has(index));
+      tile.setAttribute('aria-label', used.has(index) ? `${letters[index]}, in your word` : letters[index]);
+    });
+    tiles.style.setProperty('--letters', String(Math.max(letters.length, 1)));
+    const typed = [...input.value.toUpperCase()];
+    const strays = new Set(stray);
+    built.replaceChildren(...typed.map((letter, position) => h('button', {
+      type: 'button', class: ['built-letter', strays.has(position) && 'is-stray'], text: letter, disabled: !enabled,
+      dataset: { position: String(position) }, 'aria-label': `${letter}: take it back`,
+    })));
+    built.dataset.empty = String(typed.length === 0);
+    clear.disabled = !enabled || typed.length === 0;
+    shuffle.disabled = !enabled || letters.length < 2;
+  }
+
+  function renderReady(state, game) {
+    const resting = game.phase === 'intermission';
+    show(readyPanel, resting);
+    if (!resting) return;
+    const ready = game.ready ?? [];
+    const you = state.room.you;
+    const player = me(state)?.role === 'player';
+    const done = ready.includes(you);
+    show(readyButton, player);
+    readyButton.disabled = !live || done;
+    setText(readyButton, done ? 'Ready ✓' : "I'm ready");
+    readyButton.classList.toggle('is-done', done);
+    const names = new Map(state.room.state.members.map((member) => [member.id, member.name]));
+    const players = state.room.state.members.filter((member) => member.role === 'player' && member.connected);
+    setText(readyNote, ready.length
+      ? `${ready.length} of ${plural(players.length, 'player')} ready: the next round starts when everyone is.`
+      : 'Ready for more? The next round starts when everyone is ready, or when the timer runs out.');
+    syncList(readyList, ready, (id) => id, () => h('li', { class: 'ready-chip' }), (item, id) => {
+      setText(item, `${names.get(id) ?? 'Someone'}${id === you ? ' (you)' : ''}`);
+    });
+  }
+
+  function renderRounds(game) {
+    const rounds = game.roundsPlayed ?? [];
+    show(roundsList, rounds.length > 0);
+    show(element.querySelector('#rounds-title'), rounds.length > 0);
+    syncList(roundsList, rounds, (entry) => String(entry.round), () => h('li', { class: 'round-played' },
+      h('div', { class: 'round-played-head' }, h('span', { class: 'round-played-number' }), h('strong', { class: 'round-played-root' }),
+        h('span', { class: 'round-played-found' })),
+      h('ul', { class: 'missed-list round-played-missed' })),
+    (item, entry) => {
+      setText(item.querySelector('.round-played-number'), `Round ${entry.round}`);
+      setText(item.querySelector('.round-played-root'), entry.root);
+      const missed = entry.missed ?? [];
+      setText(item.querySelector('.round-played-found'), `${plural(entry.found ?? 0, 'word')} found · ${missed.length} missed`);
+      const list = item.querySelector('.round-played-missed');
+      syncList(list, missed, (word) => word, () => h('li', { class: 'missed-word' }), (chip, word) => setText(chip, word));
+      list.dataset.empty = String(missed.length === 0);
+    });
+  }
+
   function renderRoot(word) {
     const letters = [...(word ?? '')];
     const key = letters.join('');
@@ -158,6 +276,7 @@ export function createScrambleView(actions) {
     const members = new Map(roomState.members.map((member) => [member.id, member]));
 
     roundCard.dataset.phase = game.phase;
+    element.dataset.phase = game.phase;
     setText(roundLabel, game.phase === 'lobby' ? `${plural(game.nextSettings.rounds, 'round')} of ${game.nextSettings.roundSeconds} s` : `Round ${game.round} of ${game.rounds}`);
     renderRoot(game.phase === 'lobby' ? 'SCRAMBLE' : game.root);
     root.classList.toggle('is-placeholder', game.phase === 'lobby');
@@ -168,11 +287,13 @@ export function createScrambleView(actions) {
     show(playArea, playing);
     let phaseMessage = '';
     if (game.phase === 'lobby') phaseMessage = `Find as many words as you can in eight letters: words of ${game.nextSettings.minWordLength}+ letters, each scoring its length for whoever finds it first.`;
-    if (game.phase === 'finished') phaseMessage = 'Thanks for playing! Scroll down for the words nobody found.';
+    if (game.phase === 'finished') phaseMessage = 'Thanks for playing! Below: the podium, and every round with the words nobody found.';
     setText(phaseText, phaseMessage);
     show(phasePanel, Boolean(phaseMessage));
     input.disabled = !canSubmit();
     submit.disabled = !canSubmit();
+    renderTiles();
+    renderReady(state, game);
     const touch = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
     input.placeholder = wordPlaceholder({ touch, spectator: me(state)?.role === 'spectator', live });
 
@@ -181,7 +302,7 @@ export function createScrambleView(actions) {
     startButton.disabled = !(canStart && hosting && live);
     setText(startButton, game.phase === 'finished' ? 'Start a new match' : 'Start match');
     const hostName = members.get(roomState.host)?.name ?? 'the host';
-    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start the match.` : '');
+    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start ${game.phase === 'finished' ? 'a new' : 'the'} match.` : '');
     show(nextGame, !startButton.hidden || Boolean(waiting.textContent));
 
     const total = game.totalWords ?? 0;
@@ -204,7 +325,9 @@ export function createScrambleView(actions) {
     });
 
     const last = game.lastRound;
-    const showMissed = Boolean(last) && (game.phase === 'intermission' || game.phase === 'finished');
+    // At the end of the match the final card lists every round's missed words instead.
+    const everyRound = game.phase === 'finished' && (game.roundsPlayed?.length ?? 0) > 0;
+    const showMissed = Boolean(last) && (game.phase === 'intermission' || game.phase === 'finished') && !everyRound;
     show(missedCard, showMissed);
     if (showMissed) {
       setText(missedTitle, `Round ${last.number} (${last.root}): ${plural(last.missed.length, 'word')} nobody found`);
@@ -219,15 +342,10 @@ export function createScrambleView(actions) {
     const final = game.phase === 'finished' ? game.finalScoreboard : null;
     show(finalCard, Boolean(final));
     if (final) {
-      syncList(finalList, final, (line) => line.player, () => h('li', { class: 'podium-line' },
-        h('span', { class: 'medal' }), h('span', { class: 'score-name' }), h('span', { class: 'score-value' })),
-      (item, line) => {
-        const medal = item.querySelector('.medal');
-        setText(medal, String(line.rank));
-        medal.dataset.rank = String(Math.min(line.rank, 4));
-        setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
-        setText(item.querySelector('.score-value'), plural(line.score, 'point'));
-      });
+      podium.update(final.map((line) => ({
+        key: line.player, name: line.name, rank: line.rank, value: plural(line.score, 'point'), isYou: line.player === you,
+      })));
+      renderRounds(game);
     }
 
     const notice = state.notice;
@@ -241,7 +359,10 @@ export function createScrambleView(actions) {
       if (game.phase === 'playing') {
         hideError();
         input.value = '';
-        if (!input.disabled) input.focus();
+        renderTiles();
+        // On a touch screen focusing the box would open the phone's own keyboard over the tiles.
+        const touch = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+        if (!input.disabled && !touch) input.focus();
       }
       lastPhase = game.phase;
     }

@@ -12,10 +12,12 @@ const GROUND_Y = 212;
 const CENTER_X = 110;
 
 /**
- * What stage `wrong` of `max` looks like; pure, so the drawing is a function of it.
+ * What stage `wrong` of `max` looks like; pure, so the drawing is a function of it. A saved snowman (`status`
+ * `won`) gets every part back, stands tall again and grins, however close he came to melting.
  * @returns {{melt: number, fallen: string[], mood: string, lost: boolean}}
  */
-export function meltStage(wrong, max) {
+export function meltStage(wrong, max, status = 'inProgress') {
+  if (status === 'won') return { melt: 0, fallen: [], mood: 'joyful', lost: false };
   const limit = Math.max(1, max);
   const clamped = Math.min(Math.max(0, wrong), limit);
   const melt = clamped / limit;
@@ -114,7 +116,7 @@ export function createSnowmanFigure() {
      * Shows stage `wrong` of `max`; `status` is the game's (`inProgress`, `won`, `lost`).
      */
     update(wrong, max, status) {
-      const stage = meltStage(status === 'lost' ? max : wrong, max);
+      const stage = meltStage(status === 'lost' ? max : wrong, max, status);
       const { melt } = stage;
       element.dataset.stage = String(Math.min(wrong, max));
       element.dataset.status = status;
@@ -131,7 +133,9 @@ export function createSnowmanFigure() {
         fallen[name].classList.toggle('is-shown', gone && !stage.lost);
       }
       face.dataset.mood = stage.mood;
-      const smile = { happy: 'M102 79 Q110 86 118 79', worried: 'M102 81 Q110 81 118 81', sad: 'M102 84 Q110 77 118 84' };
+      const smile = {
+        joyful: 'M100 78 Q110 91 120 78', happy: 'M102 79 Q110 86 118 79', worried: 'M102 81 Q110 81 118 81', sad: 'M102 84 Q110 77 118 84',
+      };
       mouth.setAttribute('d', smile[stage.mood]);
       puddle.setAttribute('rx', String(melt === 0 ? 0 : 28 + 62 * melt));
       puddle.setAttribute('ry', String(melt === 0 ? 0 : 4 + 6 * melt));

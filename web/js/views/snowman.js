@@ -12,6 +12,7 @@ import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { ALPHABET, countdown as countdownOf, guessHint, leaderboardRows, presence } from '../core/room-format.js';
 import { createGameFrame } from './game-frame.js';
 import { createSnowmanHistoryView } from './snowman-history.js';
+import { createPodium } from './podium.js';
 
 const KEYBOARD_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 const COUNTDOWN_TICK_MS = 250;
@@ -69,6 +70,7 @@ export function createSnowmanView(actions) {
   const guessedList = h('ul', { class: 'guessed', id: 'guessed-letters', 'aria-label': 'Guessed letters' });
   const boardList = h('ol', { class: 'score-list leaderboard', id: 'snowman-leaderboard', 'aria-labelledby': 'leaderboard-heading' });
   const boardEmpty = h('p', { class: 'muted small', id: 'leaderboard-empty', text: 'Points add up here after each game.' });
+  const podium = createPodium({ id: 'snowman-podium', label: 'Top three tonight' });
 
   const element = h('div', { class: 'snowman-game' },
     h('section', { class: 'card stage-card', 'aria-labelledby': 'snowman-heading' },
@@ -87,7 +89,7 @@ export function createSnowmanView(actions) {
       h('section', { class: 'card leaderboard-card', id: 'leaderboard-card', 'aria-labelledby': 'leaderboard-heading' },
         h('div', { class: 'card-header' }, h('h2', { id: 'leaderboard-heading' }, icon('trophy', 18), 'Tonight'),
           h('span', { class: 'muted small', text: 'Room leaderboard' })),
-        boardEmpty, boardList)));
+        boardEmpty, podium.element, boardList)));
 
   let current = null;
   let live = false;
@@ -207,6 +209,10 @@ export function createSnowmanView(actions) {
     const rows = leaderboardRows(game.leaderboard, state.room.you);
     show(boardEmpty, rows.length === 0);
     show(boardList, rows.length > 0);
+    show(podium.element, rows.length > 0);
+    podium.update(rows.slice(0, 3).map((row) => ({
+      key: row.key, name: row.name, rank: row.rank, value: row.totalText, isYou: row.isYou,
+    })));
     syncList(boardList, rows, (row) => row.key, () => h('li', { class: 'score-line leaderboard-line' },
       h('span', { class: 'rank' }), h('span', { class: 'score-name' }), h('span', { class: 'leaderboard-record' }), h('span', { class: 'score-value' })),
     (item, row) => {
@@ -279,6 +285,8 @@ export function createSnowmanView(actions) {
       key.setAttribute('aria-label', used ? `${letter}, ${used.hit ? 'in the word' : 'not in the word'}` : letter);
     }
     keyboard.dataset.active = String(active);
+    // On a phone the keyboard is pinned to the bottom only while this player is in a game (app.css).
+    element.dataset.playing = String(inProgress && seat?.role === 'player');
     guessInput.disabled = !canPlay();
     setText(hint, guessHint({ touch, spectator: seat?.role === 'spectator', live, inProgress, myTurn }));
 

@@ -1,0 +1,110 @@
+// Getting friends into a room: the room code in large type, the link with Copy and (where the browser has a share
+// sheet) Share, and a QR code of the link to scan from across the table. One panel serves the waiting room and the
+// Share dialog the room header opens during play.
+//
+// The link is the server's public address when it has one (`--public-url`, from /api/config, kept in
+// `state.ui.publicUrl`), else the address this page was opened with.
+
+import { h, icon, s, setText, show } from './dom.js';
+import { createModal } from './create-dialog.js';
+import { roomLink } from '../core/router.js';
+import { qrSVG } from '../core/qr.js';
+
+const COPIED_SECONDS = 2;
+/** The QR code's quiet zone, in modules (the standard asks for 4). */
+const QR_MARGIN = 4;
+
+/** A QR-code glyph for the header's Share button (dom.js has no such icon). */
+export function qrIcon(size = 20) {
+  return s('svg', { class: 'icon icon-qr', width: size, height: size, viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' },
+    ['M4 4h6v6H4z', 'M14 4h6v6h-6z', 'M4 14h6v6H4z', 'M14 14h2v2h-2z', 'M18 14h2v2', 'M14 18h2v2', 'M18 18h2v2h-2z']
+      .map((d) => s('path', { d })));
+}
+
+/** The address of room `code` to hand out. */
+export function shareLink(state, origin) {
+  const base = String(state.ui?.publicUrl || origin || '').replace(/\/+$/, '');
+  return roomLink(base, state.room?.code ?? '');
+}
+
+/**
+ * The code, the QR and the link with its buttons. `prefix` keeps ids apart (`waiting`, `share`).
+ * @returns {{element: Element, update(state): void}}
+ */
+export function createSharePanel(actions, { prefix }) {
+  const code = h('p', { class: 'big-code', id: `${prefix}-code` });
+  // The SVG inside names itself ("QR code of LINK").
+  const qr = h('div', { class: 'qr-box', id: `${prefix}-qr` });
+  const link = h('code', { class: 'share-link', id: `${prefix}-link` });
+  const copyLabel = h('span', { text: 'Copy link' });
+  const copy = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-copy` }, icon('link', 18), copyLabel);
+  const share = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-share`, hidden: true }, icon('send', 18), 'Share');
+  const copied = h('span', { class: 'visually-hidden', 'aria-live': 'polite' });
+  const element = h('div', { class: 'share-panel' },
+    h('div', { class: 'share-code-block' },
+      h('p', { class: 'field-label', text: 'Room code' }), code,
+      h('p', { class: 'muted small share-hint', text: 'Scan the code, open the link, or type the code in the lobby.' })),
+    qr,
+    h('div', { class: 'share-link-block' }, link, h('div', { class: 'share-buttons' }, copy, share), copied));
+
+  let current = { link: '', code: '' };
+  let drawn = null;
+  let resetTimer = null;
+
+  copy.addEventListener('click', async () => {
+    if (!(await actions.copyLink())) return;
+    setText(copyLabel, 'Copied!');
+    setText(copied, 'Link copied to the clipboard');
+    copy.classList.add('is-done');
+    clearTimeout(resetTimer);
+    resetTimer = setTimeout(() => {
+      setText(copyLabel, 'Copy link');
+      setText(copied, '');
+      copy.classList.remove('is-done');
+    }, COPIED_SECONDS * 1000);
+  });
+  share.addEventListener('click', () => {
+    navigator.share?.({ title: `WordRooms room ${current.code}`, text: `Join my WordRooms room ${current.code}`, url: current.link })
+      .catch(() => {});
+  });
+
+  function drawQR(text) {
+    drawn = text;
+    try {
+      // qr.js builds the SVG text itself from the link (no markup from the server goes in).
+      qr.innerHTML = qrSVG(text, { margin: QR_MARGIN, label: `QR code of the room link ${text}` });
+      show(qr, true);
+    } catch {
+      // A link too long for a QR code (RangeError): the code and the link still show.
+      show(qr, false);
+    }
+  }
+
+  return {
+    element,
+    update(state) {
+      const text = shareLink(state, window.location.origin);
+      current = { link: text, code: state.room?.code ?? '' };
+      setText(code, current.code);
+      code.setAttribute('aria-label', `Room code ${[...current.code].join(' ')}`);
+      setText(link, text);
+      show(share, typeof navigator.share === 'function');
+      if (drawn !== text) drawQR(text);
+    },
+  };
+}
+
+/** The Share dialog of the room header (`ui.dialog === 'share'`): the same panel, one tap away during play. */
+export function createShareDialog(actions) {
+  const panel = createSharePanel(actions, { prefix: 'share' });
+  const body = h('div', { class: 'dialog-body share-dialog-body' }, panel.element);
+  const modal = createModal({ id: 'share-dialog', title: 'Invite friends', actions, body });
+  return {
+    element: modal.element,
+    update(state) {
+      const open = state.ui.dialog === 'share' && Boolean(state.room?.code);
+      if (open) panel.update(state);
+      modal.setOpen(open, null);
+    },
+  };
+}

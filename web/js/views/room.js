@@ -9,6 +9,7 @@ import { GAMES, MAX_NAME_LENGTH, NAME_INPUT_MAX_LENGTH } from '../core/game-sett
 import { createJoinForm } from './lobby.js';
 import { createMembersView } from './members.js';
 import { createChatView } from './chat.js';
+import { createReactionsView } from './reactions.js';
 import { createHostSettingsView } from './host-settings.js';
 import { gameById } from '../games.js';
 import { createWaitingRoom } from './waiting-room.js';
@@ -290,16 +291,19 @@ function createSeatedView(actions, gameKind) {
   const plugin = gameById(gameKind);
   const game = plugin.createView(actions);
   const waitingRoom = createWaitingRoom(actions);
+  // The reaction bar sits under the game rather than in the chat card: on a phone the chat is far below.
+  const reactions = createReactionsView(actions);
+  const reactionCard = h('section', { class: 'card reaction-card', 'aria-label': 'Reactions' }, reactions.element);
   const side = [
     createMembersView(actions),
     createHostSettingsView(actions, gameKind),
     ...(plugin.createSideViews?.(actions) ?? []),
-    createChatView(actions),
+    createChatView(actions, { reactions: false }),
   ];
   const element = h('div', { class: 'room-layout', dataset: { game: gameKind } },
     header.element,
     h('div', { class: 'room-grid' },
-      h('div', { class: 'room-main' }, waitingRoom.element, game.element),
+      h('div', { class: 'room-main' }, waitingRoom.element, game.element, reactionCard),
       h('aside', { class: 'room-side', 'aria-label': 'Room' }, side.map((view) => view.element))));
   return {
     element,
@@ -312,6 +316,7 @@ function createSeatedView(actions, gameKind) {
       show(game.element, !waiting);
       if (waiting) waitingRoom.update(state, previous, context);
       game.update(state, previous, context);
+      reactions.update(state, previous, context);
       for (const view of side) view.update(state, previous, context);
     },
     destroy() {

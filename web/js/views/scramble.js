@@ -320,6 +320,7 @@ export function createScrambleView(actions) {
       const seen = presence(member ?? { name: line.name, connected: false }, online);
       item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(Boolean(member?.connected));
       item.title = seen.title;
+      item.dataset.reactionFor = line.player;
       setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
       setText(item.querySelector('.score-value'), String(line.score));
     });

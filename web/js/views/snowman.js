@@ -196,6 +196,8 @@ export function createSnowmanView(actions) {
       const seen = presence(member ?? { name: line.name, connected: false }, online);
       item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(seen.state === 'here');
       item.title = seen.title;
+      // Reactions float over the sender's line here too, where a phone player looks.
+      item.dataset.reactionFor = line.player;
       const isYou = line.player === state.room.you;
       setText(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${seen.state === 'away' ? ' · away' : ''}`);
       const hasTurn = game.status === 'inProgress' && game.turn === line.player;

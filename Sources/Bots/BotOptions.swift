@@ -168,7 +168,7 @@ public struct BotOptions: Sendable, Equatable {
 
         Options:
           --url ws://HOST:PORT[/PATH]  server (default ws://127.0.0.1:8080; PATH defaults to /echo for echo,
-                                    /ws otherwise; HOST is numeric or localhost)
+                                    /fanout for fanout, /ws otherwise; HOST is numeric or localhost)
           --rooms N                 rooms (play, churn; default 100)
           --players N               players per room including the host, 1-16 (default 8)
           --spectators N            spectators per room, 0-256 (default 0)

@@ -34,10 +34,12 @@ final class BotConnection {
     var isOpen: Bool { connection?.isOpen == true }
 
     /// Starts a connection for `endpoint` on the worker's loop; `didOpen` or `connectionFailed` follows.
-    func connect(_ endpoint: any WebSocketEndpoint, on worker: LoopWorker,
-                          at now: UInt64 = MonotonicClock.nanoseconds()) {
+    ///
+    /// - Parameter path: The request path, when not the run's (`BotOptions.path`): a fanout room's.
+    func connect(_ endpoint: any WebSocketEndpoint, on worker: LoopWorker, path: String? = nil,
+                 at now: UInt64 = MonotonicClock.nanoseconds()) {
         startedAt = now
-        worker.connect(endpoint)
+        worker.connect(endpoint, path: path)
     }
 
     /// The opening handshake completed (the endpoint's `didOpen`).

@@ -13,6 +13,8 @@ public struct BotOptions: Sendable, Equatable {
         case echo
         /// Bots that drop their connection, resume with token and seq, verify the state and leave, in a loop.
         case churn
+        /// Rooms of `roomSize` clients on `/fanout/NAME`, each message broadcast to its whole room.
+        case fanout
     }
 
     /// A room's game.
@@ -48,11 +50,13 @@ public struct BotOptions: Sendable, Equatable {
     /// Connections opened per second while ramping up.
     public var ramp: Double = 2000
     public var threads = TransportConfiguration.processorCount
-    /// idle and echo: connections to open.
+    /// idle, echo and fanout: connections to open.
     public var connections = 100
+    /// fanout: clients per room (the last room takes what is left of `connections`).
+    public var roomSize = 8
     /// echo: messages in flight per connection.
     public var depth = 1
-    /// echo: bytes of text per message.
+    /// echo and fanout: bytes of text per message (fanout: `fanoutDefaultSize` unless given).
     public var size = 32
     /// Word Scramble: the share of submissions that are deliberately not words.
     public var invalidShare = 0.1
@@ -82,22 +86,42 @@ public struct BotOptions: Sendable, Equatable {
     public var effectiveRate: Double? {
         if let rate { return rate }
         switch scenario {
-        case .play, .churn: return 1
+        case .play, .churn, .fanout: return 1
         case .idle, .echo: return nil
         }
     }
 
-    /// The WebSocket path: the URL's, else `/echo` for echo and `/ws` for the rest.
+    /// The WebSocket path: the URL's, else `/echo` for echo, `/fanout` for fanout (the rooms' paths are under
+    /// it) and `/ws` for the rest.
     public var path: String {
-        url.path ?? (scenario == .echo ? "/echo" : "/ws")
+        if let path = url.path { return path }
+        switch scenario {
+        case .echo: return "/echo"
+        case .fanout: return "/fanout"
+        case .play, .churn, .idle: return "/ws"
+        }
     }
+
+    /// fanout: the rooms, `connections` / `roomSize` rounded up.
+    public var fanoutRooms: Int {
+        (connections + roomSize - 1) / roomSize
+    }
+
+    /// fanout: the path of room `index`, under `path`.
+    public func fanoutPath(ofRoom index: Int) -> String {
+        let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return "\(base)/room-\(index)"
+    }
+
+    /// fanout: bytes per message without `--size`, about a chat line with its JSON around it.
+    public static let fanoutDefaultSize = 200
 
     /// Connections the run opens at first (churners reconnect on top of these).
     public var plannedConnections: Int {
         switch scenario {
         case .play: rooms * (players + spectators)
         case .churn: rooms * (players + spectators + churners)
-        case .idle, .echo: connections
+        case .idle, .echo, .fanout: connections
         }
     }
 
@@ -137,24 +161,31 @@ public struct BotOptions: Sendable, Equatable {
           echo      raw throughput against /echo: --connections x --depth messages in flight of --size bytes
           churn     play, plus --churners per room that drop the TCP connection, resume with token and seq,
                     check the resumed state against a fresh snapshot, leave and rejoin, in a loop
+          fanout    --connections clients in rooms of --room-size on PATH/room-N (PATH: the URL's, default
+                    /fanout; `wordrooms --bench-fanout`, or a peer of Tests/Bench/peers): each sends a --size
+                    text message --rate times a second, at random points of each interval, and the server sends
+                    every message to the whole room; each client times its own messages coming back
 
         Options:
           --url ws://HOST:PORT[/PATH]  server (default ws://127.0.0.1:8080; PATH defaults to /echo for echo,
-                                    /ws otherwise; HOST is numeric or localhost)
+                                    /fanout for fanout, /ws otherwise; HOST is numeric or localhost)
           --rooms N                 rooms (play, churn; default 100)
           --players N               players per room including the host, 1-16 (default 8)
           --spectators N            spectators per room, 0-256 (default 0)
           --churners N              churn: resuming players per room, 1-15 (default 2)
           --game G                  snowman, scramble or mixed (default mixed)
           --rate X                  play, churn: moves per bot per second (default 1, at most 20);
-                                    echo: messages per connection per second (default: as fast as --depth allows)
+                                    echo: messages per connection per second (default: as fast as --depth allows);
+                                    fanout: messages per client per second (default 1)
           --invalid-share X         Word Scramble: share of submissions that are not words, 0-1 (default 0.1)
           --chat-share X            share of a player's ticks without a game move (not its Snowman turn, no
                                     word left, between rounds) filled with a chat line, 0-1 (default 1: every
                                     bot makes --rate moves a second; 0: bots wait for their turn)
-          --connections N           idle, echo: connections (default 100)
+          --connections N           idle, echo, fanout: connections (default 100)
+          --room-size N             fanout: clients per room, 1-1000 (default 8)
           --depth N                 echo: messages in flight per connection (default 1)
-          --size N                  echo: bytes of text per message (default 32)
+          --size N                  echo, fanout: bytes of text per message (default 32; fanout 200, at
+                                    least \(FanoutPayload.headerBytes))
           --duration S              seconds from the start to the end of the run, ramp included (default 60)
           --warmup S                moves and echo messages sent in the first S seconds are counted but not
                                     timed, so that latencies show the steady state (default 0)
@@ -194,6 +225,7 @@ public struct BotOptions: Sendable, Equatable {
     public static func parse(_ arguments: [String]) throws(ParseError) -> Parsed {
         var options = BotOptions()
         var scenarioSeen = false
+        var sizeSeen = false
         var scanner = ArgumentScanner(arguments)
         while let argument = try scanner.next() {
             switch argument {
@@ -202,7 +234,7 @@ public struct BotOptions: Sendable, Equatable {
                     throw ParseError(description: "unexpected argument '\(text)': give one scenario at most")
                 }
                 guard let scenario = Scenario(rawValue: text) else {
-                    throw ParseError(description: "unknown scenario '\(text)': use play, idle, echo or churn")
+                    throw ParseError(description: "unknown scenario '\(text)': use play, idle, echo, churn or fanout")
                 }
                 options.scenario = scenario
                 scenarioSeen = true
@@ -226,7 +258,10 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("--chat-share"): options.chatShare = try scanner.number(in: 0...1)
             case .flag("--connections"): options.connections = try scanner.integer(in: 1...1_000_000)
             case .flag("--depth"): options.depth = try scanner.integer(in: 1...65536)
-            case .flag("--size"): options.size = try scanner.integer(in: 1...(16 << 20))
+            case .flag("--size"):
+                options.size = try scanner.integer(in: 1...(16 << 20))
+                sizeSeen = true
+            case .flag("--room-size"): options.roomSize = try scanner.integer(in: 1...1000)
             case .flag("--duration"): options.duration = try scanner.number(in: 0...86400, exclusiveLower: true)
             case .flag("--warmup"): options.warmup = try scanner.number(in: 0...86400)
             case .flag("--ramp"): options.ramp = try scanner.number(in: 1...1_000_000)
@@ -243,6 +278,7 @@ public struct BotOptions: Sendable, Equatable {
                 throw scanner.unknownOption(hint: " (see --help)")
             }
         }
+        if options.scenario == .fanout, !sizeSeen { options.size = fanoutDefaultSize }
         try options.validate()
         return .run(options)
     }
@@ -260,6 +296,14 @@ public struct BotOptions: Sendable, Equatable {
         }
         if scenario == .echo, path == "/ws" {
             throw ParseError(description: "echo needs an echoing path such as /echo, not /ws")
+        }
+        if scenario == .fanout {
+            if size < FanoutPayload.headerBytes {
+                throw ParseError(description: "--size for fanout must be at least \(FanoutPayload.headerBytes) bytes (sender, number and send time), not \(size)")
+            }
+            if path == "/ws" || path == "/echo" {
+                throw ParseError(description: "fanout needs a room broadcast path such as /fanout, not \(path)")
+            }
         }
     }
 }

@@ -44,6 +44,12 @@ extension BotReport {
             options["rate"] = optional(self.options.effectiveRate)
         case .idle:
             options["connections"] = JSONValue(self.options.connections)
+        case .fanout:
+            options["connections"] = JSONValue(self.options.connections)
+            options["room_size"] = JSONValue(self.options.roomSize)
+            options["rooms"] = JSONValue(self.options.fanoutRooms)
+            options["size"] = JSONValue(self.options.size)
+            options["rate"] = JSONValue(self.options.effectiveRate ?? 1)
         }
 
         var report: JSONObject = [
@@ -91,6 +97,8 @@ extension BotReport {
             "server": [
                 "start": sample(serverStart), "end": sample(serverEnd),
                 "cpu_seconds": optional(serverCPUSeconds), "cpu_percent": optional(serverCPUPercent),
+                "cpu_user_seconds": optional(serverCPUUserSeconds),
+                "cpu_system_seconds": optional(serverCPUSystemSeconds),
                 "bytes_per_connection": optional(serverBytesPerConnection),
             ],
             "bots": [
@@ -132,6 +140,15 @@ extension BotReport {
                 "in_flight_at_end": JSONValue(stats.echoInFlight), "not_sent_window_full": JSONValue(stats.echoSkipped),
                 "round_trips_per_s": JSONValue(Double(stats.echoReceived) / seconds),
                 "round_trip": latency(stats.echoRoundTrip),
+            ]
+        case .fanout:
+            report["fanout"] = [
+                "sent": JSONValue(stats.fanoutSent), "returned": JSONValue(stats.fanoutReturned),
+                "from_room_mates": JSONValue(stats.fanoutFromRoomMates),
+                "in_flight_at_end": JSONValue(stats.fanoutInFlight), "lost": JSONValue(stats.fanoutLost),
+                "sent_per_s": JSONValue(Double(stats.fanoutSent) / seconds),
+                "deliveries_per_message": optional(fanoutDeliveriesPerMessage),
+                "round_trip": latency(stats.fanoutRoundTrip),
             ]
         case .idle:
             report["idle"] = [

@@ -80,6 +80,14 @@ extension BotReport {
                 row("not sent", "\(stats.echoSkipped) (window of \(options.depth) full at the fixed rate)")
             }
             latency("round trip", stats.echoRoundTrip)
+        case .fanout:
+            section("Fan-out (\(options.fanoutRooms) rooms of \(options.roomSize))")
+            row("messages", "\(stats.fanoutSent) sent (\(rate(stats.fanoutSent))), \(stats.fanoutReturned) back to their sender, \(stats.fanoutInFlight) in flight at the end, \(stats.fanoutLost) lost")
+            row("from room-mates", "\(stats.fanoutFromRoomMates) (\(rate(stats.fanoutFromRoomMates)))")
+            row("deliveries / message", fanoutDeliveriesPerMessage.map { formatFixed($0, 2) } ?? "n/a")
+            latency("own message back", stats.fanoutRoundTrip)
+            lines.append("  (own message back: from a client sending its message to the room's broadcast bringing it back")
+            lines.append("   to that client. Monotonic clock, read on the bots' loop threads.)")
         case .idle:
             section("Idle")
             row("stayed up", "\(stats.connectsOpened - stats.unexpectedCloseCount) of \(stats.connectsOpened) opened (\(options.connections) planned)")
@@ -128,7 +136,11 @@ extension BotReport {
             row("resident memory", "n/a")
         }
         if let cpu = serverCPUSeconds, let percent = serverCPUPercent {
-            row("CPU", "\(formatFixed(cpu, 2)) s over \(formatFixed(Double(serverEnd.takenAt - serverStart.takenAt) / 1e9, 1)) s = \(formatFixed(percent, 1))% of one core")
+            var text = "\(formatFixed(cpu, 2)) s over \(formatFixed(Double(serverEnd.takenAt - serverStart.takenAt) / 1e9, 1)) s = \(formatFixed(percent, 1))% of one core"
+            if let user = serverCPUUserSeconds, let system = serverCPUSystemSeconds {
+                text += " (\(formatFixed(user, 2)) s user + \(formatFixed(system, 2)) s system)"
+            }
+            row("CPU", text)
         } else {
             row("CPU", "n/a")
         }

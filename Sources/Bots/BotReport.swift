@@ -31,6 +31,21 @@ public struct BotReport: Sendable {
         return end - start
     }
 
+    /// The server's user and system CPU seconds between the two samples (`--server-pid` only).
+    public var serverCPUUserSeconds: Double? {
+        guard let start = serverStart.cpuUserSeconds, let end = serverEnd.cpuUserSeconds else { return nil }
+        return end - start
+    }
+    public var serverCPUSystemSeconds: Double? {
+        guard let start = serverStart.cpuSystemSeconds, let end = serverEnd.cpuSystemSeconds else { return nil }
+        return end - start
+    }
+
+    /// fanout: messages read per message sent, own and room-mates' (the room size once every room is full).
+    public var fanoutDeliveriesPerMessage: Double? {
+        stats.fanoutSent > 0 ? Double(stats.fanoutReturned + stats.fanoutFromRoomMates) / Double(stats.fanoutSent) : nil
+    }
+
     /// The server's CPU use between the samples, in percent of one core.
     public var serverCPUPercent: Double? {
         guard let seconds = serverCPUSeconds, serverEnd.takenAt > serverStart.takenAt else { return nil }
@@ -84,6 +99,9 @@ public struct BotReport: Sendable {
         add(stats.unansweredMoves, "unanswered moves")
         if options.scenario == .echo {
             add(stats.echoSent - stats.echoReceived, "echo messages not returned")
+        }
+        if options.scenario == .fanout {
+            add(stats.fanoutSent - stats.fanoutReturned, "fanout messages not returned to their sender")
         }
         return failures
     }

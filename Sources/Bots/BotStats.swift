@@ -90,6 +90,19 @@ public struct BotStats: Sendable, Equatable {
     /// Fixed-rate echo: messages not sent because `--depth` were already in flight.
     public var echoSkipped = 0
 
+    // MARK: Fan-out
+
+    /// Messages the fanout clients sent.
+    public var fanoutSent = 0
+    /// Own messages that came back to their sender.
+    public var fanoutReturned = 0
+    /// Messages read from room-mates (every member reads every message of its room).
+    public var fanoutFromRoomMates = 0
+    /// Own messages sent but not yet back (a gauge).
+    public var fanoutInFlight = 0
+    /// Own messages skipped by a later one that came back first (each gap is also a protocol error).
+    public var fanoutLost = 0
+
     // MARK: Latency (microseconds)
 
     /// From starting a connection to its opening handshake completing.
@@ -105,6 +118,8 @@ public struct BotStats: Sendable, Equatable {
     public var moveToError = LogLinearHistogram()
     /// From sending an echo message to receiving it back.
     public var echoRoundTrip = LogLinearHistogram()
+    /// From a fanout client sending a message to the room's broadcast bringing it back to that client.
+    public var fanoutRoundTrip = LogLinearHistogram()
 
     public init() {}
 
@@ -124,13 +139,14 @@ public struct BotStats: Sendable, Equatable {
         \.invalidWords, \.hostActions, \.skippedMoves, \.patches, \.snapshots, \.resyncs, \.pendingMoves,
         \.unansweredMoves, \.abandonedMoves, \.movesShownByLaterPatch, \.churnCycles, \.drops, \.resumes,
         \.resumedWithPatches, \.resumedWithState, \.resumesVerified, \.leaves, \.echoSent, \.echoReceived,
-        \.echoInFlight, \.echoSkipped
+        \.echoInFlight, \.echoSkipped, \.fanoutSent, \.fanoutReturned, \.fanoutFromRoomMates, \.fanoutInFlight,
+        \.fanoutLost
     ]
     static let countsByName: [WritableKeyPath<BotStats, [String: Int]> & Sendable] = [
         \.connectFailures, \.expectedRejections, \.protocolErrors
     ]
     static let latencies: [WritableKeyPath<BotStats, LogLinearHistogram> & Sendable] = [
-        \.connectLatency, \.joinLatency, \.moveToPatch, \.moveToError, \.patchDelivery, \.echoRoundTrip
+        \.connectLatency, \.joinLatency, \.moveToPatch, \.moveToError, \.patchDelivery, \.echoRoundTrip, \.fanoutRoundTrip
     ]
 
     /// Protocol errors of every kind.

@@ -143,6 +143,10 @@ public enum LoadTest {
             onEveryLoop(workers) { worker in
                 worker.setUp(rooms: Array(stride(from: worker.index, to: options.rooms, by: count)))
             }
+        case .fanout:
+            onEveryLoop(workers) { worker in
+                worker.setUp(fanoutRooms: Array(stride(from: worker.index, to: options.fanoutRooms, by: count)))
+            }
         case .idle, .echo:
             onEveryLoop(workers) { worker in
                 worker.setUp(connections: options.connections / count
@@ -206,6 +210,9 @@ public enum LoadTest {
             if let rate = options.effectiveRate { line += ", \(formatNumber(rate)) msg/s per connection" }
         case .idle:
             line += "\(options.connections) idle connections"
+        case .fanout:
+            line += "\(options.connections) clients in rooms of \(options.roomSize) on \(options.path)/NAME, "
+                + "\(options.size) bytes x \(formatNumber(options.effectiveRate ?? 1)) msg/s per client"
         }
         if options.deflate { line += ", permessage-deflate offered" }
         line += ", \(formatNumber(options.duration)) s, ramp \(formatNumber(options.ramp))/s, \(options.threads) threads, open-files limit \(fileLimit)"
@@ -228,6 +235,8 @@ public enum LoadTest {
             line += "  rtt p99 \(formatMicroseconds(stats.echoRoundTrip.value(atPercentile: 99)))"
         case .idle:
             line += "  connect p99 \(formatMicroseconds(stats.connectLatency.value(atPercentile: 99)))"
+        case .fanout:
+            line += "  sent \(stats.fanoutSent - previous.fanoutSent)/s  own p99 \(formatMicroseconds(stats.fanoutRoundTrip.value(atPercentile: 99)))"
         }
         line += "  errors \(errors)"
         return line

@@ -100,6 +100,20 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         }
     }
 
+    /// Creates the members of the fanout `rooms`: `--room-size` each, the last room of the run the rest of
+    /// `--connections`. Room-mates are queued together, so that a room fills before the next one starts.
+    func setUp(fanoutRooms rooms: [Int]) {
+        let options = context.options
+        for room in rooms {
+            let members = min(options.roomSize, options.connections - room * options.roomSize)
+            for seat in 0..<members {
+                let bot = FanoutBot(worker: self, room: room, seat: seat)
+                bots.append(bot)
+                startQueue.append(bot)
+            }
+        }
+    }
+
     /// A host was welcomed: its room's code is known, so its joiners may connect.
     func roomReady(_ room: RoomPlan) {
         for bot in room.joiners { joinerQueue.append(bot) }
@@ -156,11 +170,11 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         timers.push(TimerHeap.Entry(deadline: deadline, bot: bot))
     }
 
-    /// Opens a connection for `bot` on this loop.
-    func connect(_ endpoint: any WebSocketEndpoint) {
+    /// Opens a connection for `bot` on this loop, to `path` or else the run's path.
+    func connect(_ endpoint: any WebSocketEndpoint, path: String? = nil) {
         stats.connectAttempts += 1
         let url = context.options.url
-        loop.connect(address: url.host, port: url.port, path: context.options.path, hostHeader: url.hostHeader,
+        loop.connect(address: url.host, port: url.port, path: path ?? context.options.path, hostHeader: url.hostHeader,
                      endpoint: endpoint, compression: context.options.compression)
     }
 
@@ -226,7 +240,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
 
     /// Moves and echo messages still waiting for their reply.
     var repliesOutstanding: Int {
-        stats.pendingMoves + stats.echoInFlight
+        stats.pendingMoves + stats.echoInFlight + stats.fanoutInFlight
     }
 }
 

@@ -6,7 +6,11 @@ import Runtime
 /// The server's resident memory and CPU time at one moment.
 public struct ServerSample: Sendable, Equatable {
     public var residentBytes: Int?
+    /// User plus system time.
     public var cpuSeconds: Double?
+    /// The two parts of `cpuSeconds`, from `/proc/PID` only (`/metrics` gives the sum).
+    public var cpuUserSeconds: Double? = nil
+    public var cpuSystemSeconds: Double? = nil
     /// Monotonic nanoseconds when it was taken.
     public var takenAt: UInt64
     /// Where the figures came from (`/metrics` or `/proc/PID`), or why there are none.
@@ -60,13 +64,19 @@ struct ServerSampler {
         // Fields after the command name, which is in parentheses and may contain spaces: state is field 3,
         // utime and stime are fields 14 and 15 (proc(5)).
         var cpu: Double?
+        var userSeconds: Double?
+        var systemSeconds: Double?
         if let close = stat.lastIndex(of: ")") {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) {
-                cpu = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+                let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+                cpu = (user + system) / ticks
+                userSeconds = user / ticks
+                systemSeconds = system / ticks
             }
         }
-        return ServerSample(residentBytes: resident, cpuSeconds: cpu, takenAt: takenAt, source: source)
+        return ServerSample(residentBytes: resident, cpuSeconds: cpu, cpuUserSeconds: userSeconds,
+                            cpuSystemSeconds: systemSeconds, takenAt: takenAt, source: source)
     }
 
     private static func readFile(_ path: String) -> String? {

@@ -45,6 +45,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var maxConnectionsPerIP = 256
     /// permessage-deflate (RFC 7692) on game sockets (one context per room) and `/echo`.
     public var compression = true
+    /// Serve `/fanout/NAME`, the benchmarks' room broadcast (`--bench-fanout`; off by default: 404).
+    public var benchFanout = false
 
     public init() {}
 
@@ -75,6 +77,8 @@ public struct ServerOptions: Sendable, Equatable {
           --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
+          --bench-fanout            also serve ws://HOST:PORT/fanout/NAME for benchmarks: every message a client
+                                    sends goes to every client on the same NAME (off by default: 404)
           -h, --help                show this help
         """
 
@@ -132,6 +136,9 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--no-compression"):
                 try scanner.noValue()
                 options.compression = false
+            case .flag("--bench-fanout"):
+                try scanner.noValue()
+                options.benchFanout = true
             case .flag("--shard"):
                 let text = try scanner.value()
                 if text == "auto" {

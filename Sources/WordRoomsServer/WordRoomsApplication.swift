@@ -9,6 +9,8 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     let staticFiles: StaticFiles?
     let echo: EchoEndpoint
     let rooms: RoomsEndpoint
+    /// `/fanout/NAME`, with `--bench-fanout` only.
+    let fanout: FanoutEndpoint?
     let registry: RoomRegistry
     /// Set once the transport exists (it needs the application first).
     let transport = TransportReference()
@@ -33,6 +35,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                                                                    burst: limits.failedJoinBurst),
                                    compression: options.compression
                                        ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
+        self.fanout = options.benchFanout ? FanoutEndpoint(maxMessageBytes: options.maxMessageBytes) : nil
         self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)
         self.registry = registry
         self.lobby = lobby
@@ -40,6 +43,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {
         if path == "/ws" || path.hasPrefix("/ws/") { return rooms }
+        if let fanout, FanoutEndpoint.topicName(ofPath: path) != nil { return fanout }
         return path == "/echo" ? echo : nil
     }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Prints the benchmark table from the JSON reports that run-benchmarks.sh had wordrooms-bots write.
 
-Usage: bench_table.py OUT_DIR IDLE_SIZE...
+Usage: bench_table.py OUT_DIR [--fanout-sizes "2000 5000"] IDLE_SIZE...
 
-Reads OUT_DIR/<benchmark>-<server>.json (server: wordrooms, python) and prints one row per figure with
-both servers and their ratio, then WordRooms with permessage-deflate against without (the bots' --deflate runs,
-each beside the run just before it), then the game-load figures of WordRooms. Standard library only.
+Reads OUT_DIR/<benchmark>-<server>.json (server: wordrooms, python, node, gorilla) and prints one row per figure
+with a column per server that has reports, each peer's figure with WordRooms / peer beside it; then WordRooms with
+permessage-deflate against without (the bots' --deflate runs, each beside the run just before it), then the
+game-load figures of WordRooms. Standard library only.
 """
 
 import json
@@ -40,6 +41,8 @@ def fmt(value, unit):
         return f"{value / 1024:,.1f} KiB" if abs(value) >= 1024 else f"{value:,.0f} B"
     if unit == "%":
         return f"{value:.1f}%"
+    if unit == "s":
+        return f"{value:,.2f} s"
     if unit == "count":
         return f"{value:,}"
     if unit == "us":
@@ -52,20 +55,49 @@ def flag(report):
     return " (!)" if report is not None and report.get("failures") else ""
 
 
-def main():
-    directory = sys.argv[1]
-    idle_sizes = sys.argv[2:]
-    rows = []
+SERVERS = (("wordrooms", "WordRooms"), ("python", "Python websockets"), ("node", "Node ws"), ("gorilla", "Go gorilla"))
 
-    def row(label, name, unit, better, *keys):
-        wordrooms = load(directory, f"{name}-wordrooms")
-        python = load(directory, f"{name}-python")
-        ours = dig(wordrooms, *keys)
-        theirs = dig(python, *keys)
-        ratio = "n/a"
-        if ours is not None and theirs:
-            ratio = f"{ours / theirs:.2f}x"
-        rows.append((label, fmt(ours, unit) + flag(wordrooms), fmt(theirs, unit) + flag(python), ratio, better))
+
+def parse_arguments(argv):
+    """OUT_DIR [--fanout-sizes "A B"] IDLE_SIZE..."""
+    directory = argv[1]
+    rest = argv[2:]
+    fanout_sizes = []
+    if len(rest) >= 2 and rest[0] == "--fanout-sizes":
+        fanout_sizes = rest[1].split()
+        rest = rest[2:]
+    return directory, fanout_sizes, rest
+
+
+def cpu_per_message(report):
+    """Server CPU seconds (user + system) per fanout message sent, in microseconds."""
+    cpu = dig(report, "server", "cpu_seconds")
+    sent = dig(report, "fanout", "sent")
+    return cpu / sent * 1e6 if cpu is not None and sent else None
+
+
+def main():
+    directory, fanout_sizes, idle_sizes = parse_arguments(sys.argv)
+    rows = []
+    # Servers with at least one report in this directory, WordRooms first.
+    present = [(key, title) for key, title in SERVERS
+               if key == "wordrooms" or any(name.endswith(f"-{key}.json") for name in os.listdir(directory))]
+
+    def row(label, name, unit, better, *keys, figure=None):
+        get = figure or (lambda report: dig(report, *keys))
+        ours_report = load(directory, f"{name}-wordrooms")
+        ours = get(ours_report) if ours_report is not None else None
+        cells = [fmt(ours, unit) + flag(ours_report)]
+        for key, _ in present[1:]:
+            report = load(directory, f"{name}-{key}")
+            theirs = get(report) if report is not None else None
+            cell = fmt(theirs, unit) + flag(report)
+            if report is None:
+                cell = "-"
+            elif ours is not None and theirs and unit != "count":
+                cell += f" ({ours / theirs:.2f}x)"
+            cells.append(cell)
+        rows.append((label, *cells, better))
 
     row("echo 100 conn x 32 in flight, 32 B", "echo-pipelined", "msg/s", "higher", "echo", "round_trips_per_s")
     row("  round trip p99", "echo-pipelined", "us", "lower", "echo", "round_trip", "p99_us")
@@ -81,23 +113,36 @@ def main():
     row("  achieved round trips", "cpu-20k", "msg/s", "-", "echo", "round_trips_per_s")
     row("  round trip p99", "cpu-20k", "us", "lower", "echo", "round_trip", "p99_us")
     row("  bots CPU (same client both runs)", "cpu-20k", "%", "-", "bots", "cpu_percent")
+    for size in fanout_sizes:
+        name = f"fanout-{size}"
+        row(f"room fan-out {int(size):,} clients, rooms of 8: server CPU", name, "%", "lower", "server", "cpu_percent")
+        row("  server CPU per message sent", name, "us", "lower", figure=cpu_per_message)
+        row("  server user CPU", name, "s", "lower", "server", "cpu_user_seconds")
+        row("  server system CPU", name, "s", "lower", "server", "cpu_system_seconds")
+        row("  own message back p50", name, "us", "lower", "fanout", "round_trip", "p50_us")
+        row("  own message back p99", name, "us", "lower", "fanout", "round_trip", "p99_us")
+        row("  own message back max", name, "us", "lower", "fanout", "round_trip", "max_us")
+        row("  messages sent / s", name, "msg/s", "-", "fanout", "sent_per_s")
+        row("  deliveries per message", name, "float", "-", "fanout", "deliveries_per_message")
+        row("  server RSS at the end", name, "bytes", "lower", "server", "end", "resident_bytes")
 
-    widths = [max(len(r[i]) for r in rows + [("benchmark", "WordRooms", "Python websockets", "ratio", "better")])
-              for i in range(5)]
-    header = ("benchmark", "WordRooms", "Python websockets", "WR/Py", "better")
+    header = ("benchmark", *(title for _, title in present), "better")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     print("  ".join(text.ljust(width) for text, width in zip(header, widths)))
     print("  ".join("-" * width for width in widths))
     for r in rows:
         print("  ".join(text.ljust(width) for text, width in zip(r, widths)))
-    if any("(!)" in r[1] or "(!)" in r[2] for r in rows):
+    if any("(!)" in cell for r in rows for cell in r[1:-1]):
         print("(!) the run had failures (see its .txt)")
-    print("ratio = WordRooms / Python; server CPU in % of one core over the run")
+    print("(Nx) = WordRooms / that server; server CPU in % of one core over the run; '-': not run on that server")
+    print("room fan-out: wordrooms-bots fanout, one 200-byte message per client per second; 'own message back' is")
+    print("from a client sending to the broadcast bringing it back to it, timed after the first quarter of the run")
 
     print_deflate(directory, idle_sizes)
 
     for name, title in (("play-wordrooms", "game load: 1,250 rooms x 8 bots, 1 move/s each (mixed games), polling bots"),
                         ("play-sleeping-wordrooms", "game load as above, bots sleeping in epoll (shorter run)"),
-                        ("fanout-wordrooms", "fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s;"
+                        ("fanout-wordrooms", "spectator fan-out: 50 Snowman rooms x (2 players + 200 spectators), 5 moves/s;"
                                              " latency after a 10 s warm-up, polling bots")):
         report = load(directory, name)
         print()

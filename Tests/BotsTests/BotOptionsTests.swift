@@ -74,6 +74,30 @@ import Testing
         #expect(options.connections == 100)
     }
 
+    @Test func fanoutDefaultsToRoomsOfEightOnFanoutPaths() throws {
+        let options = try parsed(["fanout", "--connections", "2000"])
+        #expect(options.scenario == .fanout)
+        #expect(options.roomSize == 8)
+        #expect(options.size == BotOptions.fanoutDefaultSize)
+        #expect(options.effectiveRate == 1)
+        #expect(options.path == "/fanout")
+        #expect(options.fanoutRooms == 250)
+        #expect(options.plannedConnections == 2000)
+        #expect(options.fanoutPath(ofRoom: 17) == "/fanout/room-17")
+    }
+
+    @Test func fanoutTakesItsOptions() throws {
+        let options = try parsed(["fanout", "--connections=5003", "--room-size=5", "--size", "64", "--rate", "2",
+                                  "--url", "ws://127.0.0.1:9000/topics/"])
+        #expect(options.roomSize == 5)
+        #expect(options.size == 64)
+        #expect(options.effectiveRate == 2)
+        #expect(options.fanoutRooms == 1001, "the last room takes the 3 left over")
+        #expect(options.fanoutPath(ofRoom: 0) == "/topics/room-0")
+        #expect(try parsed(["echo"]).size == 32, "echo keeps its own default size")
+        #expect(BotOptions.usage.contains("--room-size"))
+    }
+
     @Test func urlPathOverridesTheDefault() throws {
         let options = try parsed(["idle", "--url", "ws://localhost:9000/echo"])
         #expect(options.path == "/echo")
@@ -99,7 +123,10 @@ import Testing
         (["--game", "chess"], "--game needs snowman, scramble or mixed, not 'chess'"),
         (["--duration", "nan"], "--duration needs a number more than 0 to 86400, not 'nan'"),
         (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
-        (["dance"], "unknown scenario 'dance': use play, idle, echo or churn"),
+        (["dance"], "unknown scenario 'dance': use play, idle, echo, churn or fanout"),
+        (["fanout", "--size", "41"], "--size for fanout must be at least 42 bytes (sender, number and send time), not 41"),
+        (["fanout", "--room-size", "0"], "--room-size needs a whole number from 1 to 1000, not '0'"),
+        (["fanout", "--url", "ws://127.0.0.1:8080/ws"], "fanout needs a room broadcast path such as /fanout, not /ws"),
         (["play", "echo"], "unexpected argument 'echo': give one scenario at most"),
         (["--url", "http://127.0.0.1:8080"], "--url: expected ws://HOST:PORT, not 'http://127.0.0.1:8080'"),
         (["--url", "wss://127.0.0.1"], "--url: wss:// is not supported (the bots have no TLS); use ws://"),

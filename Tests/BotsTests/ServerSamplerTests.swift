@@ -23,7 +23,11 @@ import Testing
         let sample = ServerSampler.fromProc(pid: Int(getpid()), takenAt: 0)
         let resident = try #require(sample.residentBytes)
         #expect(resident > 1 << 20)
-        #expect(try #require(sample.cpuSeconds) >= 0)
+        let cpu = try #require(sample.cpuSeconds)
+        let user = try #require(sample.cpuUserSeconds)
+        let system = try #require(sample.cpuSystemSeconds)
+        #expect(cpu >= 0)
+        #expect(abs(user + system - cpu) < 1e-9, "user and system time add up to the CPU time")
         #expect(sample.source == "/proc/\(getpid())")
     }
 

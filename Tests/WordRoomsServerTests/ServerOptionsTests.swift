@@ -40,6 +40,13 @@ import Testing
         #expect(options.awayTurnSeconds == 25)
     }
 
+    @Test func benchFanoutIsOffUnlessAsked() throws {
+        #expect(try parse([]).benchFanout == false)
+        #expect(try parse(["--bench-fanout"]).benchFanout)
+        #expect(ServerOptions.usage.contains("--bench-fanout"))
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--bench-fanout=yes"]) }
+    }
+
     @Test func helpIsNotAnError() throws {
         #expect(try ServerOptions.parse(["--help"]) == .help)
         #expect(try ServerOptions.parse(["-h"]) == .help)

@@ -13,10 +13,9 @@ import { createReactionsView } from './reactions.js';
 import { createHostSettingsView } from './host-settings.js';
 import { gameById } from '../games.js';
 import { createWaitingRoom } from './waiting-room.js';
-import { qrIcon } from './share-sheet.js';
+import { qrIcon, wireCopyButton } from './share-sheet.js';
 import { isWaiting } from '../core/game-events.js';
 
-const COPIED_SECONDS = 2;
 /** How long the Leave button waits for its confirmation before turning back. */
 const LEAVE_CONFIRM_SECONDS = 8;
 const STATUS_WORDS = { waiting: 'waiting to start', playing: 'playing now', finished: 'between games' };
@@ -253,20 +252,7 @@ function createRoomHeader(actions) {
     clearTimeout(leaveTimer);
     actions.leave();
   });
-  let resetTimer = null;
-  copy.addEventListener('click', async () => {
-    const ok = await actions.copyLink();
-    if (!ok) return;
-    setText(copyLabel, 'Copied!');
-    setText(copied, 'Link copied to the clipboard');
-    copy.classList.add('is-done');
-    clearTimeout(resetTimer);
-    resetTimer = setTimeout(() => {
-      setText(copyLabel, 'Copy link');
-      setText(copied, '');
-      copy.classList.remove('is-done');
-    }, COPIED_SECONDS * 1000);
-  });
+  wireCopyButton(copy, copyLabel, copied, actions);
   const element = h('section', { class: 'room-header card' },
     h('div', { class: 'room-title' }, h('div', { class: 'room-game-art', 'aria-hidden': 'true' }),
       h('div', {}, gameName, h('div', { class: 'room-code-line' }, h('span', { class: 'visually-hidden', text: 'Room code ' }), code, visibility))),

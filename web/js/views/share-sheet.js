@@ -11,6 +11,26 @@ import { roomLink } from '../core/router.js';
 import { qrSVG } from '../core/qr.js';
 
 const COPIED_SECONDS = 2;
+
+/**
+ * Makes `copy` copy the room's link (`actions.copyLink`), then say "Copied!" on its `label` and to screen readers
+ * through `announcer` for a moment. The room header and the share panel both have such a button.
+ */
+export function wireCopyButton(copy, label, announcer, actions) {
+  let resetTimer = null;
+  copy.addEventListener('click', async () => {
+    if (!(await actions.copyLink())) return;
+    setText(label, 'Copied!');
+    setText(announcer, 'Link copied to the clipboard');
+    copy.classList.add('is-done');
+    clearTimeout(resetTimer);
+    resetTimer = setTimeout(() => {
+      setText(label, 'Copy link');
+      setText(announcer, '');
+      copy.classList.remove('is-done');
+    }, COPIED_SECONDS * 1000);
+  });
+}
 /** The QR code's quiet zone, in modules (the standard asks for 4). */
 const QR_MARGIN = 4;
 
@@ -49,20 +69,7 @@ export function createSharePanel(actions, { prefix }) {
 
   let current = { link: '', code: '' };
   let drawn = null;
-  let resetTimer = null;
-
-  copy.addEventListener('click', async () => {
-    if (!(await actions.copyLink())) return;
-    setText(copyLabel, 'Copied!');
-    setText(copied, 'Link copied to the clipboard');
-    copy.classList.add('is-done');
-    clearTimeout(resetTimer);
-    resetTimer = setTimeout(() => {
-      setText(copyLabel, 'Copy link');
-      setText(copied, '');
-      copy.classList.remove('is-done');
-    }, COPIED_SECONDS * 1000);
-  });
+  wireCopyButton(copy, copyLabel, copied, actions);
   share.addEventListener('click', () => {
     navigator.share?.({ title: `WordRooms room ${current.code}`, text: `Join my WordRooms room ${current.code}`, url: current.link })
       .catch(() => {});

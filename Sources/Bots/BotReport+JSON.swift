@@ -105,6 +105,7 @@ extension BotReport {
                 "cpu_user_s": JSONValue(botCPU.user), "cpu_system_s": JSONValue(botCPU.system),
                 "cpu_percent": JSONValue(botCPUPercent),
             ],
+            "timeline": timeline.json(for: self.options.scenario),
             "failures": .array(failures.map { .string($0) }),
             "exit_status": JSONValue(Int(exitStatus)),
         ]

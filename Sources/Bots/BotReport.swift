@@ -21,6 +21,8 @@ public struct BotReport: Sendable {
     public let botCPU: CPUTime
     /// Wall seconds `botCPU` was measured over.
     public let botCPUWallSeconds: Double
+    /// The run over time, one point per interval (`--html`, and `timeline` in `--json`).
+    public var timeline = BotTimeline()
 
     /// Seconds the rates are computed over: the run and the drain, when messages still moved.
     public var activeSeconds: Double { max(runSeconds + drainSeconds, 1e-9) }

@@ -64,6 +64,9 @@ public enum LoadTest {
         let wallStartedAt = MonotonicClock.wallSeconds()
         let timingFrom = startedAt + UInt64(options.warmup * 1e9)
         onEveryLoop(workers) { $0.timingFrom = timingFrom }
+        let timeline = BotTimelineRecorder(
+            startedAt: startedAt, plannedSeconds: options.duration + options.grace + Double(closeWaitNanoseconds) / 1e9,
+            sampler: sampler, serverStart: serverStart, cpuStart: cpuStart, wireBytes: { wireBytes(group) })
         setUp(workers, options: options)
 
         // Drive the run: ticks every few milliseconds, a progress line every second.
@@ -77,6 +80,7 @@ public enum LoadTest {
             now = MonotonicClock.nanoseconds()
             if now >= nextProgress {
                 let current = merged(workers)
+                timeline.record(current, at: now)
                 if !options.quiet {
                     log(progressLine(current, previous: previous, seconds: Double(now - startedAt) / 1e9,
                                      options: options))
@@ -94,6 +98,8 @@ public enum LoadTest {
               onEveryLoop(workers, { $0.repliesOutstanding }).reduce(0, +) > 0 {
             tick(workers)
             MonotonicClock.sleep(nanoseconds: tickNanoseconds)
+            let now = MonotonicClock.nanoseconds()
+            if timeline.isDue(now) { timeline.record(merged(workers), at: now) }
         }
         let drainedAt = MonotonicClock.nanoseconds()
         let serverEnd = sampler.sample()
@@ -107,13 +113,14 @@ public enum LoadTest {
         }
         let stats = merged(workers)
         let transport = transportCounters(group)
+        let finishedTimeline = timeline.finish(stats, at: MonotonicClock.nanoseconds())
 
         return BotReport(
             options: options, fileLimit: fileLimit, startedAt: wallStartedAt,
             runSeconds: Double(stoppedAt - startedAt) / 1e9, drainSeconds: Double(drainedAt - stoppedAt) / 1e9,
             stats: stats, transport: transport, serverStart: serverStart, serverEnd: serverEnd,
             botCPU: cpuEnd.since(cpuStart),
-            botCPUWallSeconds: Double(drainedAt - startedAt) / 1e9)
+            botCPUWallSeconds: Double(drainedAt - startedAt) / 1e9, timeline: finishedTimeline)
     }
 
     /// The bots' event loops: the server pings connections that stay silent and the bots' WebSocket sessions
@@ -195,6 +202,18 @@ public enum LoadTest {
         }
         done.wait()
         return result.withLock { $0! }
+    }
+
+    /// The transport's byte counts, for the timeline: read on each loop, like `transportCounters` without a task.
+    private static func wireBytes(_ group: EventLoopGroup) -> BotTimelineRecorder.WireBytes {
+        let result = Mutex(BotTimelineRecorder.WireBytes())
+        let done = DispatchSemaphore(value: 0)
+        group.withCounters { counters in
+            result.withLock { $0 = .init(bytesIn: counters.bytesIn, bytesOut: counters.bytesOut) }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
     }
 
     static func startLine(_ options: BotOptions, fileLimit: Int) -> String {

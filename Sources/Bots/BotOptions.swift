@@ -67,6 +67,8 @@ public struct BotOptions: Sendable, Equatable {
     public var grace: Double = 5
     /// Where to write the report as JSON.
     public var jsonPath: String?
+    /// Where to write the report as a self-contained HTML page with charts over time.
+    public var htmlPath: String?
     /// Read the server's memory and CPU from `/proc/PID` instead of its `/metrics` (for servers without one).
     public var serverPID: Int?
     /// Largest message the bots accept (a welcome of a full room is a few tens of KB).
@@ -192,7 +194,10 @@ public struct BotOptions: Sendable, Equatable {
           --ramp N                  connections opened per second while ramping up (default 2000)
           --threads N               event-loop threads of the bots (default: one per core, here \(TransportConfiguration.processorCount))
           --grace S                 seconds to wait at the end for replies in flight (default 5)
-          --json FILE               also write the report as JSON to FILE
+          --json FILE               also write the report as JSON to FILE, with the per-second timeline
+          --html FILE               also write the report as one self-contained HTML page to FILE: latency
+                                    percentiles, throughput, connections, errors and the server's CPU and
+                                    memory over time, and the summary (no outside files: open it anywhere)
           --server-pid PID          read the server's memory and CPU from /proc/PID instead of its /metrics
           --max-message-bytes N     largest message the bots accept (default 1048576)
           --seed N                  seed of the bots' random choices
@@ -268,6 +273,7 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("--threads"): options.threads = try scanner.integer(in: 1...256)
             case .flag("--grace"): options.grace = try scanner.number(in: 0...600)
             case .flag("--json"): options.jsonPath = try scanner.value()
+            case .flag("--html"): options.htmlPath = try scanner.value()
             case .flag("--server-pid"): options.serverPID = try scanner.integer(in: 1...Int(Int32.max))
             case .flag("--max-message-bytes"): options.maxMessageBytes = try scanner.integer(in: 1024...(1 << 30))
             case .flag("--poll-us"): options.pollMicroseconds = try scanner.integer(in: 0...100_000)

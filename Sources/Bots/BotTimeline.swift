@@ -144,6 +144,11 @@ public struct BotTimeline: Sendable, Equatable {
         points.append(point)
     }
 
+    /// Takes the last point back (to take it again over a longer interval).
+    mutating func removeLast() {
+        if !points.isEmpty { points.removeLast() }
+    }
+
     /// Sets the server's figures of a point already appended (they come from another thread, later).
     mutating func setServer(ofPoint index: Int, residentBytes: Int?, cpuPercent: Double?) {
         guard points.indices.contains(index) else { return }

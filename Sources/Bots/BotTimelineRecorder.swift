@@ -15,10 +15,10 @@ final class BotTimelineRecorder {
     private let intervalNanoseconds: UInt64
     private var nextBoundary: UInt64
     private var timeline: BotTimeline
-    private var previous = BotStats()
-    private var previousAt: UInt64
-    private var previousWire = WireBytes()
-    private var previousCPU: CPUTime
+    /// The running counts when the last point was taken, and when the one before it was (while that last point
+    /// is the timeline's last: `finish` may take it again, longer).
+    private var previous: Snapshot
+    private var beforePrevious: Snapshot?
     private let wireBytes: () -> WireBytes
     private let server: ServerTrack
 
@@ -26,6 +26,14 @@ final class BotTimelineRecorder {
     struct WireBytes {
         var bytesIn = 0
         var bytesOut = 0
+    }
+
+    /// Everything a point is the difference of.
+    private struct Snapshot {
+        var stats: BotStats
+        var at: UInt64
+        var wire: WireBytes
+        var cpu: CPUTime
     }
 
     /// - Parameters:
@@ -42,8 +50,7 @@ final class BotTimelineRecorder {
         self.intervalNanoseconds = UInt64(interval) * 1_000_000_000
         self.nextBoundary = startedAt + intervalNanoseconds
         self.timeline = BotTimeline(intervalSeconds: interval)
-        self.previousAt = startedAt
-        self.previousCPU = cpuStart
+        self.previous = Snapshot(stats: BotStats(), at: startedAt, wire: WireBytes(), cpu: cpuStart)
         self.wireBytes = wireBytes
         self.server = ServerTrack(sampler: sampler, start: serverStart)
     }
@@ -56,34 +63,41 @@ final class BotTimelineRecorder {
     /// Takes the point of the interval ending at `now` if one has ended, from the merged running counts.
     func record(_ stats: BotStats, at now: UInt64) {
         guard isDue(now) else { return }
-        takePoint(stats, at: now, waitForServer: false)
+        takePoint(Snapshot(stats: stats, at: now, wire: wireBytes(), cpu: ProcessUsage.cpuTime()), waitForServer: false)
         while nextBoundary <= now { nextBoundary += intervalNanoseconds }
     }
 
     /// Takes the last point (the end of the run up to `now`) and waits for the server's samples.
+    ///
+    /// A last stretch shorter than half an interval is added to the point before rather than drawn on its own:
+    /// rates and CPU use over a few milliseconds are noise (the server's CPU time moves in 10 ms ticks).
     func finish(_ stats: BotStats, at now: UInt64) -> BotTimeline {
-        if now > previousAt { takePoint(stats, at: now, waitForServer: true) }
-        for (index, figures) in server.takeFigures() {
+        if now - previous.at < intervalNanoseconds / 2, let before = beforePrevious {
+            timeline.removeLast()
+            previous = before
+        }
+        if now > previous.at {
+            takePoint(Snapshot(stats: stats, at: now, wire: wireBytes(), cpu: ProcessUsage.cpuTime()),
+                      waitForServer: true)
+        }
+        for (index, figures) in server.figures() {
             timeline.setServer(ofPoint: index, residentBytes: figures.residentBytes, cpuPercent: figures.cpuPercent)
         }
         return timeline
     }
 
-    private func takePoint(_ stats: BotStats, at now: UInt64, waitForServer: Bool) {
-        let wire = wireBytes()
-        let cpu = ProcessUsage.cpuTime()
-        var point = BotTimeline.Point(start: Double(previousAt - startedAt) / 1e9, length: Double(now - previousAt) / 1e9,
-                                      from: previous, to: stats)
-        point.wireBytesIn = wire.bytesIn - previousWire.bytesIn
-        point.wireBytesOut = wire.bytesOut - previousWire.bytesOut
-        if point.length > 0 { point.botCPUPercent = cpu.since(previousCPU).total / point.length * 100 }
+    private func takePoint(_ now: Snapshot, waitForServer: Bool) {
+        var point = BotTimeline.Point(start: Double(previous.at - startedAt) / 1e9,
+                                      length: Double(now.at - previous.at) / 1e9, from: previous.stats, to: now.stats)
+        point.wireBytesIn = now.wire.bytesIn - previous.wire.bytesIn
+        point.wireBytesOut = now.wire.bytesOut - previous.wire.bytesOut
+        if point.length > 0 { point.botCPUPercent = now.cpu.since(previous.cpu).total / point.length * 100 }
         let index = timeline.points.count
         timeline.append(point)
-        if index < timeline.points.count { server.sample(forPoint: index, wait: waitForServer) }
-        previous = stats
-        previousAt = now
-        previousWire = wire
-        previousCPU = cpu
+        let kept = index < timeline.points.count
+        if kept { server.sample(forPoint: index, wait: waitForServer) }
+        beforePrevious = kept ? previous : nil
+        previous = now
     }
 }
 
@@ -97,23 +111,19 @@ private final class ServerTrack: Sendable {
         var cpuPercent: Double?
     }
 
-    private struct State {
-        var last: ServerSample
-        var figures: [Int: Figures] = [:]
-    }
-
     private let sampler: ServerSampler
+    private let start: ServerSample
     private let queue = DispatchQueue(label: "wordrooms-bots.server-sampler")
-    private let state: Mutex<State>
+    private let samples = Mutex<[Int: ServerSample]>([:])
     /// A sample is being taken: the next interval goes without rather than queue behind it.
     private let busy = Atomic<Bool>(false)
 
     init(sampler: ServerSampler, start: ServerSample) {
         self.sampler = sampler
-        self.state = Mutex(State(last: start))
+        self.start = start
     }
 
-    /// Samples the server for point `index`, in the background unless `wait`.
+    /// Samples the server for point `index` (replacing a sample it had), in the background unless `wait`.
     func sample(forPoint index: Int, wait: Bool) {
         if wait {
             queue.sync { self.take(forPoint: index) }
@@ -126,21 +136,27 @@ private final class ServerTrack: Sendable {
         }
     }
 
-    /// Every point's figures, once the samples under way are done.
-    func takeFigures() -> [Int: Figures] {
+    /// Every sampled point's figures, once the samples under way are done: its memory, and the CPU used since
+    /// the sample before it (the start's for the first).
+    func figures() -> [Int: Figures] {
         queue.sync {}
-        return state.withLock { $0.figures }
+        let samples = samples.withLock { $0 }
+        var figures: [Int: Figures] = [:]
+        var before = start
+        for index in samples.keys.sorted() {
+            let sample = samples[index]!
+            var point = Figures(residentBytes: sample.residentBytes)
+            if let cpu = sample.cpuSeconds, let earlier = before.cpuSeconds, sample.takenAt > before.takenAt {
+                point.cpuPercent = (cpu - earlier) / (Double(sample.takenAt - before.takenAt) / 1e9) * 100
+            }
+            if sample.cpuSeconds != nil { before = sample }
+            figures[index] = point
+        }
+        return figures
     }
 
     private func take(forPoint index: Int) {
         let sample = sampler.sample()
-        state.withLock { state in
-            var figures = Figures(residentBytes: sample.residentBytes)
-            if let cpu = sample.cpuSeconds, let before = state.last.cpuSeconds, sample.takenAt > state.last.takenAt {
-                figures.cpuPercent = (cpu - before) / (Double(sample.takenAt - state.last.takenAt) / 1e9) * 100
-            }
-            state.figures[index] = figures
-            if sample.cpuSeconds != nil { state.last = sample }
-        }
+        samples.withLock { $0[index] = sample }
     }
 }

@@ -11,7 +11,23 @@ extension BotReport {
         var body = header
         body += "<h2>Over time</h2>\n"
         body += "<p class=\"caption\">\(htmlEscaped(timelineNote))</p>\n"
-        for chart in charts { body += chart.html }
+        // Compact charts go side by side in twos (one above the other on a phone).
+        var pending: String?
+        for chart in charts {
+            guard chart.compact else {
+                if let left = pending { body += "<div class=\"pair\">\n\(left)</div>\n" }
+                pending = nil
+                body += chart.html
+                continue
+            }
+            if let left = pending {
+                body += "<div class=\"pair\">\n\(left)\(chart.html)</div>\n"
+                pending = nil
+            } else {
+                pending = chart.html
+            }
+        }
+        if let left = pending { body += "<div class=\"pair\">\n\(left)</div>\n" }
         body += "<h2>Summary</h2>\n" + summaryTables
         body += "<footer>Written by wordrooms-bots. The same figures, second by second, are in <code>--json</code> under <code>timeline</code>.</footer>\n"
         return """
@@ -71,31 +87,41 @@ extension BotReport {
         }
         let seconds = activeSeconds
         func average(_ total: Int) -> String { "run " + Axis.label(Double(total) / seconds, .count) + "/s" }
-        charts.append(chart(
-            "messages", "Messages per second", "WebSocket messages the bots received (in) and sent (out), each \(per).",
-            .count,
-            [.init(name: "in", values: rates(\.messagesIn), colour: 1, legendNote: average(stats.messagesIn)),
-             .init(name: "out", values: rates(\.messagesOut), colour: 2, legendNote: average(stats.messagesOut))],
-            empty: "No interval was recorded."))
         func byteAverage(_ total: Int) -> String { "run " + formatBytes(Double(total) / seconds) + "/s" }
-        charts.append(chart(
-            "bytes", "Bytes per second",
-            "Wire: bytes on the bots' sockets (frames and handshakes); payload: the messages' bytes (dashed), each \(per).",
-            .bytes,
-            [.init(name: "wire in", values: rates(\.wireBytesIn), colour: 1, legendNote: byteAverage(transport.bytesIn)),
-             .init(name: "wire out", values: rates(\.wireBytesOut), colour: 2, legendNote: byteAverage(transport.bytesOut)),
-             .init(name: "payload in", values: rates(\.bytesIn), colour: 1, dashed: true),
-             .init(name: "payload out", values: rates(\.bytesOut), colour: 2, dashed: true)],
-            empty: "No interval was recorded."))
+        for (way, messages, runMessages, colour) in [
+            ("in", rates(\.messagesIn), stats.messagesIn, 1), ("out", rates(\.messagesOut), stats.messagesOut, 2),
+        ] {
+            let direction = way == "in" ? "received by the bots" : "sent by the bots"
+            var messagesChart = chart(
+                "messages-\(way)", "Messages \(way) per second", "WebSocket messages \(direction), each \(per).", .count,
+                [.init(name: "messages \(way)", values: messages, colour: colour, legendNote: average(runMessages))],
+                empty: "No interval was recorded.")
+            messagesChart.compact = true
+            charts.append(messagesChart)
+        }
+        for (way, payload, wire, runWire, colour) in [
+            ("in", rates(\.bytesIn), rates(\.wireBytesIn), transport.bytesIn, 1),
+            ("out", rates(\.bytesOut), rates(\.wireBytesOut), transport.bytesOut, 2),
+        ] {
+            var bytesChart = chart(
+                "bytes-\(way)", "Bytes \(way) per second",
+                "Wire: the bots' socket bytes (frames, handshakes); payload: the messages' (dashed).", .bytes,
+                [.init(name: "wire", values: wire, colour: colour, legendNote: byteAverage(runWire)),
+                 .init(name: "payload", values: payload, colour: colour, dashed: true)],
+                empty: "No interval was recorded.")
+            bytesChart.compact = true
+            charts.append(bytesChart)
+        }
         let peak = points.map(\.openConnections).max() ?? 0
         charts.append(chart(
             "connections", "Open connections",
             "Connections open at the end of each \(per), and those opened in it.", .count,
-            [.init(name: "open", values: counts(\.openConnections), colour: 1, legendNote: "peak \(peak)"),
+            [.init(name: "open", values: counts(\.openConnections), colour: 1, legendNote: "peak \(peak)",
+                   initialValue: 0),
              .init(name: "opened", values: counts(\.connectsOpened), colour: 4,
                    legendNote: "\(stats.connectsOpened) in all")],
             empty: "No interval was recorded."))
-        charts.append(chart(
+        var errors = chart(
             "errors", "Errors and unexpected closes",
             "Counts in each \(per): connections the server closed or lost without the bots asking, protocol errors, connections that could not be opened.",
             .count,
@@ -105,22 +131,28 @@ extension BotReport {
                    legendNote: "\(stats.protocolErrorCount) in all"),
              .init(name: "failed connections", values: counts(\.connectFailures), colour: 2,
                    legendNote: "\(stats.connectFailureCount) in all")],
-            empty: "No interval was recorded."))
+            empty: "None in this run: no unexpected closes, protocol errors or failed connections.")
+        errors.zeroMeansEmpty = true
+        charts.append(errors)
         let serverCPU = points.map(\.serverCPUPercent)
-        charts.append(chart(
-            "cpu", "CPU", "The server's and the bots' CPU use in percent of one core, each \(per)"
+        var cpu = chart(
+            "cpu", "CPU", "The server's and the bots' CPU use, in percent of one core"
                 + (serverCPU.contains { $0 != nil } ? "." : "; the server's could not be read (\(serverEnd.source))."),
             .percent,
             [.init(name: "server", values: serverCPU, colour: 1,
                    legendNote: serverCPUPercent.map { "run " + formatFixed($0, 1) + "%" }),
              .init(name: "bots", values: points.map(\.botCPUPercent), colour: 4,
                    legendNote: "run " + formatFixed(botCPUPercent, 1) + "%")],
-            empty: "No interval was recorded."))
-        charts.append(chart(
+            empty: "No interval was recorded.")
+        cpu.compact = true
+        charts.append(cpu)
+        var memory = chart(
             "memory", "Server memory", "The server's resident memory (RSS) at the end of each \(per).", .bytes,
             [.init(name: "RSS", values: points.map { $0.serverResidentBytes.map(Double.init) }, colour: 1,
                    legendNote: serverEnd.residentBytes.map { "end " + formatBytes(Double($0)) })],
-            empty: "The server's memory could not be read (\(serverEnd.source))."))
+            empty: "The server's memory could not be read (\(serverEnd.source)).")
+        memory.compact = true
+        charts.append(memory)
         return charts
     }
 
@@ -169,6 +201,19 @@ extension BotReport {
         case .moveToError: "Move → error latency"
         case .echoRoundTrip: "Echo round trip"
         case .fanoutRoundTrip: "Own message back"
+        }
+    }
+
+    /// The latency's name in a table row.
+    static func latencyName(_ kind: BotTimeline.Latency) -> String {
+        switch kind {
+        case .connect: "connect"
+        case .join: "join"
+        case .moveToPatch: "move → patch"
+        case .delivery: "delivery"
+        case .moveToError: "move → error"
+        case .echoRoundTrip: "echo round trip"
+        case .fanoutRoundTrip: "own message back"
         }
     }
 
@@ -237,17 +282,19 @@ extension BotReport {
     /// Every latency of the scenario with its percentiles, one row each.
     private var latencyTable: String {
         var html = "<section class=\"summary\">\n<h3>Latency</h3>\n<div class=\"scroll\"><table class=\"numbers\">\n"
-        html += "<thead><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th><th>n</th></tr></thead>\n<tbody>\n"
+        html += "<thead><tr><th></th><th>p50</th><th class=\"optional\">p90</th><th>p99</th><th class=\"optional\">p99.9</th><th>max</th><th class=\"optional\">mean</th><th>n</th></tr></thead>\n<tbody>\n"
         for kind in BotTimeline.Latency.timed(in: options.scenario) {
             let s = stats[keyPath: kind.histogram].summary
-            html += "<tr><th scope=\"row\">\(htmlEscaped(Self.latencyTitle(kind)))</th>"
+            html += "<tr><th scope=\"row\">\(htmlEscaped(Self.latencyName(kind)))</th>"
             if s.count == 0 {
                 html += "<td colspan=\"7\" class=\"muted\">none</td></tr>\n"
                 continue
             }
-            let cells = [s.p50, s.p90, s.p99, s.p999, s.max, UInt64(s.mean.rounded())].map(formatMicroseconds)
-                + ["\(s.count)"]
-            html += cells.map { "<td>\(htmlEscaped($0))</td>" }.joined() + "</tr>\n"
+            // The columns a phone leaves out (`optional`): p90, p99.9 and the mean.
+            let cells = [(s.p50, false), (s.p90, true), (s.p99, false), (s.p999, true), (s.max, false),
+                         (UInt64(s.mean.rounded()), true)]
+            html += cells.map { "<td\($1 ? " class=\"optional\"" : "")>\(htmlEscaped(formatMicroseconds($0)))</td>" }.joined()
+            html += "<td>\(s.count)</td></tr>\n"
         }
         return html + "</tbody>\n</table></div>\n</section>\n"
     }
@@ -376,10 +423,14 @@ extension BotReport {
         .swatch.s5 { border-color: var(--c5); }
         svg.plot { display: block; width: 100%; height: auto; overflow: visible; }
         svg.narrow { display: none; }
+        .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }
+        .pair > .chart { min-width: 0; }
         @media (max-width: 640px) {
           svg.wide { display: none; }
           svg.narrow { display: block; }
           main { padding: 12px 12px 24px; }
+          .pair { display: block; }
+          .optional { display: none; }
         }
         svg .grid { stroke: var(--grid); stroke-width: 1; }
         svg .axis { stroke: var(--axis); stroke-width: 1; }

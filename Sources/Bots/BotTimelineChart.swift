@@ -22,6 +22,8 @@ struct BotTimelineChart {
         var dashed = false
         /// A figure of the whole run shown next to the name in the legend.
         var legendNote: String?
+        /// The value at the start of the run, drawn at 0 before the first point (a gauge's 0 open connections).
+        var initialValue: Double?
     }
 
     /// A vertical line at a moment of the run (the end of the warm-up, the stop).
@@ -41,10 +43,14 @@ struct BotTimelineChart {
     var markers: [Marker] = []
     /// Shown instead of the plot when no series has a value.
     let emptyMessage: String
+    /// Zeros say nothing either (errors: a flat line at 0 under the axis is easy to misread).
+    var zeroMeansEmpty = false
+    /// Half the page's width beside another chart on wide screens: the narrow rendering only.
+    var compact = false
 
     /// Whether there is anything to draw.
     var hasData: Bool {
-        series.contains { $0.values.contains { $0 != nil } }
+        series.contains { $0.values.contains { value in value.map { !zeroMeansEmpty || $0 != 0 } ?? false } }
     }
 
     /// The chart's section of the page: title, caption, legend and the two SVGs, or the empty message.
@@ -62,7 +68,7 @@ struct BotTimelineChart {
             html += "</li>"
         }
         html += "</ul>\n"
-        html += svg(Self.wide) + svg(Self.narrow)
+        html += compact ? svg(Self.narrow) : svg(Self.wide) + svg(Self.narrow)
         return html + "</section>\n"
     }
 
@@ -91,14 +97,15 @@ struct BotTimelineChart {
         let plotHeight = layout.height - layout.top - layout.bottom
         let xEnd = max(times.last ?? 1, 1)
         let xAxis = Axis.time(upTo: xEnd, ticks: layout.xTicks)
-        let values = series.flatMap { $0.values.compactMap { $0 } }
+        let values = series.flatMap { $0.values.compactMap { $0 } + ($0.initialValue.map { [$0] } ?? []) }
         let yAxis = unit == .microseconds
             ? Axis.logarithmic(values, ticks: layout.yTicks)
             : Axis.linear(upTo: values.max() ?? 0, unit: unit, ticks: layout.yTicks)
         func x(_ seconds: Double) -> Double { layout.left + xAxis.fraction(seconds) * plotWidth }
         func y(_ value: Double) -> Double { layout.top + (1 - yAxis.fraction(value)) * plotHeight }
 
-        var svg = "<svg class=\"plot \(layout.name)\" viewBox=\"0 0 \(n(layout.width)) \(n(layout.height))\" "
+        let name = compact ? "compact" : layout.name
+        var svg = "<svg class=\"plot \(name)\" viewBox=\"0 0 \(n(layout.width)) \(n(layout.height))\" "
         svg += "role=\"img\" aria-label=\"\(htmlEscaped(title))\" font-size=\"\(n(layout.fontSize))\">\n"
         // Grid and y labels.
         for tick in yAxis.ticks {
@@ -128,7 +135,7 @@ struct BotTimelineChart {
         for line in series {
             var path = ""
             var dots = ""
-            var run: [(Double, Double)] = []
+            var run: [(Double, Double)] = line.initialValue.map { [(x(0), y($0))] } ?? []
             func flush() {
                 if run.count == 1 {
                     dots += "<circle class=\"dot s\(line.colour)\" cx=\"\(n(run[0].0))\" cy=\"\(n(run[0].1))\" r=\"2.2\"/>"

@@ -86,7 +86,10 @@ extension BotReport {
                     ? " (the first \(formatNumber(options.warmup)) s are warm-up, counted but not timed)." : ".")))
         }
         let seconds = activeSeconds
-        func average(_ total: Int) -> String { "run " + Axis.label(Double(total) / seconds, .count) + "/s" }
+        func average(_ total: Int) -> String {
+            let rate = Double(total) / seconds
+            return "run " + (rate >= 1000 ? Axis.label(rate, .count) : formatFixed(rate, rate >= 10 ? 0 : 1)) + "/s"
+        }
         func byteAverage(_ total: Int) -> String { "run " + formatBytes(Double(total) / seconds) + "/s" }
         for (way, messages, runMessages, colour) in [
             ("in", rates(\.messagesIn), stats.messagesIn, 1), ("out", rates(\.messagesOut), stats.messagesOut, 2),

@@ -57,26 +57,33 @@ extension BotTimelineChart {
             return Axis(ticks: ticks, title: title, low: 0, high: high, logarithmic: false)
         }
 
-        /// From 0 to a round value above `maximum`, in steps of 1, 2 or 5 times a power of ten (bytes: of 1024
-        /// times that), at most `ticks` steps.
+        /// From 0 to a round value above `maximum`, in steps of 1, 2 or 5 times a power of ten, at most `ticks`
+        /// steps. Bytes count in the largest binary unit below `maximum` (steps of 0.5 MiB, not 512 KiB), and
+        /// every label in that one unit.
         static func linear(upTo maximum: Double, unit: Unit, ticks: Int) -> Axis {
             guard maximum > 0, maximum.isFinite else {
                 return Axis(ticks: [Tick(value: 0, label: "0"), Tick(value: 1, label: label(1, unit))],
                             low: 0, high: 1, logarithmic: false)
             }
-            let raw = maximum / Double(ticks)
             var scale = 1.0
+            var unitName = "B"
             if unit == .bytes {
-                while raw >= scale * 1024 { scale *= 1024 }
+                for (name, power) in [("KiB", 1.0), ("MiB", 2), ("GiB", 3)] where maximum >= pow(1024, power) {
+                    scale = pow(1024, power)
+                    unitName = name
+                }
             }
-            let scaled = raw / scale
+            let scaled = maximum / scale / Double(ticks)
             let magnitude = pow(10, floor(log10(scaled)))
             let step = ([1.0, 2, 5, 10].first { $0 * magnitude >= scaled * (1 - 1e-9) } ?? 10) * magnitude * scale
             let steps = max(1, Int((maximum / step * (1 + 1e-9)).rounded(.up)))
             let high = Double(steps) * step
-            let values = (0...steps).map { Double($0) * step }
-            return Axis(ticks: values.map { Tick(value: $0, label: label($0, unit)) }, low: 0, high: high,
-                        logarithmic: false)
+            let ticks = (0...steps).map { index -> Tick in
+                let value = Double(index) * step
+                let text = unit != .bytes ? label(value, unit) : value == 0 ? "0" : trimmed(value / scale) + " " + unitName
+                return Tick(value: value, label: text)
+            }
+            return Axis(ticks: ticks, low: 0, high: high, logarithmic: false)
         }
 
         /// A log axis around `values` (their positive part; at least 1 µs): from and to 1, 2 or 5 times a power

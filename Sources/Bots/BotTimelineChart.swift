@@ -131,8 +131,9 @@ struct BotTimelineChart {
             svg += "<text class=\"marker-label\" x=\"\(n(fits ? mx + 3 : mx - 3))\" y=\"\(n(layout.top - 5))\""
                 + (fits ? "" : " text-anchor=\"end\"") + ">\(htmlEscaped(marker.label))</text>\n"
         }
-        // The series: a path of runs of consecutive values; a lone value (between gaps) as a dot.
-        for line in series {
+        // The series: a path of runs of consecutive values; a lone value (between gaps) as a dot. The first
+        // of the legend is drawn last, on top: p50 over p99 over max where they meet.
+        for line in series.reversed() {
             var path = ""
             var dots = ""
             var run: [(Double, Double)] = line.initialValue.map { [(x(0), y($0))] } ?? []

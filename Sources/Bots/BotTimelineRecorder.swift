@@ -3,9 +3,9 @@ import Synchronization
 import Transport
 import Runtime
 
-/// Builds a run's `BotTimeline` on the driver thread: at the end of every interval it takes a point from the
-/// merged counts the driver already gathers each second, the transport's wire bytes and the bots' CPU time,
-/// and asks for a sample of the server's memory and CPU on a queue of its own.
+/// Builds a run's `BotTimeline` on the driver thread: at the end of every interval it takes a point from a
+/// snapshot of the loops' merged counts and the transport's wire bytes, and the bots' CPU time, and asks for a
+/// sample of the server's memory and CPU on a queue of its own.
 ///
 /// The server is sampled off the driver thread because `GET /metrics` blocks for as long as a busy server takes
 /// to answer, and the driver's ticks pace the ramp and the fixed-rate echoes. A sample still running when the
@@ -19,7 +19,7 @@ final class BotTimelineRecorder {
     /// is the timeline's last: `finish` may take it again, longer).
     private var previous: Snapshot
     private var beforePrevious: Snapshot?
-    private let wireBytes: () -> WireBytes
+    private let snapshot: () -> (BotStats, WireBytes)
     private let server: ServerTrack
 
     /// Bytes on the bots' sockets so far, each way.
@@ -42,28 +42,24 @@ final class BotTimelineRecorder {
     ///   - sampler: Reads the server's memory and CPU.
     ///   - serverStart: The sample taken before the run, the base of the first interval's server CPU.
     ///   - cpuStart: The bots' CPU time at `startedAt`.
-    ///   - wireBytes: Reads the transport's byte counts (on the driver thread; it may block briefly).
+    ///   - snapshot: Reads the loops' merged running counts and the transport's byte counts, as nearly at the
+    ///     same moment as it can (on the driver thread; it blocks until every loop answered).
     init(startedAt: UInt64, plannedSeconds: Double, sampler: ServerSampler, serverStart: ServerSample,
-         cpuStart: CPUTime, wireBytes: @escaping () -> WireBytes) {
+         cpuStart: CPUTime, snapshot: @escaping () -> (BotStats, WireBytes)) {
         let interval = BotTimeline.intervalSeconds(forRunOf: plannedSeconds)
         self.startedAt = startedAt
         self.intervalNanoseconds = UInt64(interval) * 1_000_000_000
         self.nextBoundary = startedAt + intervalNanoseconds
         self.timeline = BotTimeline(intervalSeconds: interval)
         self.previous = Snapshot(stats: BotStats(), at: startedAt, wire: WireBytes(), cpu: cpuStart)
-        self.wireBytes = wireBytes
+        self.snapshot = snapshot
         self.server = ServerTrack(sampler: sampler, start: serverStart)
     }
 
-    /// Whether an interval has ended by `now`: then pass the merged counts to `record`.
-    func isDue(_ now: UInt64) -> Bool {
-        now >= nextBoundary
-    }
-
-    /// Takes the point of the interval ending at `now` if one has ended, from the merged running counts.
-    func record(_ stats: BotStats, at now: UInt64) {
-        guard isDue(now) else { return }
-        takePoint(Snapshot(stats: stats, at: now, wire: wireBytes(), cpu: ProcessUsage.cpuTime()), waitForServer: false)
+    /// Takes the point of the interval ending at `now`, if one has ended.
+    func record(at now: UInt64) {
+        guard now >= nextBoundary else { return }
+        takePoint(at: now, waitForServer: false)
         while nextBoundary <= now { nextBoundary += intervalNanoseconds }
     }
 
@@ -71,22 +67,21 @@ final class BotTimelineRecorder {
     ///
     /// A last stretch shorter than half an interval is added to the point before rather than drawn on its own:
     /// rates and CPU use over a few milliseconds are noise (the server's CPU time moves in 10 ms ticks).
-    func finish(_ stats: BotStats, at now: UInt64) -> BotTimeline {
+    func finish(at now: UInt64) -> BotTimeline {
         if now - previous.at < intervalNanoseconds / 2, let before = beforePrevious {
             timeline.removeLast()
             previous = before
         }
-        if now > previous.at {
-            takePoint(Snapshot(stats: stats, at: now, wire: wireBytes(), cpu: ProcessUsage.cpuTime()),
-                      waitForServer: true)
-        }
+        if now > previous.at { takePoint(at: now, waitForServer: true) }
         for (index, figures) in server.figures() {
             timeline.setServer(ofPoint: index, residentBytes: figures.residentBytes, cpuPercent: figures.cpuPercent)
         }
         return timeline
     }
 
-    private func takePoint(_ now: Snapshot, waitForServer: Bool) {
+    private func takePoint(at time: UInt64, waitForServer: Bool) {
+        let (stats, wire) = snapshot()
+        let now = Snapshot(stats: stats, at: time, wire: wire, cpu: ProcessUsage.cpuTime())
         var point = BotTimeline.Point(start: Double(previous.at - startedAt) / 1e9,
                                       length: Double(now.at - previous.at) / 1e9, from: previous.stats, to: now.stats)
         point.wireBytesIn = now.wire.bytesIn - previous.wire.bytesIn

@@ -66,7 +66,7 @@ public enum LoadTest {
         onEveryLoop(workers) { $0.timingFrom = timingFrom }
         let timeline = BotTimelineRecorder(
             startedAt: startedAt, plannedSeconds: options.duration + options.grace + Double(closeWaitNanoseconds) / 1e9,
-            sampler: sampler, serverStart: serverStart, cpuStart: cpuStart, wireBytes: { wireBytes(group) })
+            sampler: sampler, serverStart: serverStart, cpuStart: cpuStart, snapshot: { snapshot(workers, group) })
         setUp(workers, options: options)
 
         // Drive the run: ticks every few milliseconds, a progress line every second.
@@ -79,8 +79,8 @@ public enum LoadTest {
             MonotonicClock.sleep(nanoseconds: tickNanoseconds)
             now = MonotonicClock.nanoseconds()
             if now >= nextProgress {
+                timeline.record(at: now)
                 let current = merged(workers)
-                timeline.record(current, at: now)
                 if !options.quiet {
                     log(progressLine(current, previous: previous, seconds: Double(now - startedAt) / 1e9,
                                      options: options))
@@ -98,8 +98,7 @@ public enum LoadTest {
               onEveryLoop(workers, { $0.repliesOutstanding }).reduce(0, +) > 0 {
             tick(workers)
             MonotonicClock.sleep(nanoseconds: tickNanoseconds)
-            let now = MonotonicClock.nanoseconds()
-            if timeline.isDue(now) { timeline.record(merged(workers), at: now) }
+            timeline.record(at: MonotonicClock.nanoseconds())
         }
         let drainedAt = MonotonicClock.nanoseconds()
         let serverEnd = sampler.sample()
@@ -113,7 +112,7 @@ public enum LoadTest {
         }
         let stats = merged(workers)
         let transport = transportCounters(group)
-        let finishedTimeline = timeline.finish(stats, at: MonotonicClock.nanoseconds())
+        let finishedTimeline = timeline.finish(at: MonotonicClock.nanoseconds())
 
         return BotReport(
             options: options, fileLimit: fileLimit, startedAt: wallStartedAt,
@@ -204,16 +203,19 @@ public enum LoadTest {
         return result.withLock { $0! }
     }
 
-    /// The transport's byte counts, for the timeline: read on each loop, like `transportCounters` without a task.
-    private static func wireBytes(_ group: EventLoopGroup) -> BotTimelineRecorder.WireBytes {
-        let result = Mutex(BotTimelineRecorder.WireBytes())
+    /// The merged counts and the transport's byte counts, for the timeline. The transport's are asked for
+    /// first: on each loop the two readings are then queued one after the other, and are of the same moment.
+    private static func snapshot(_ workers: [LoopWorker],
+                                 _ group: EventLoopGroup) -> (BotStats, BotTimelineRecorder.WireBytes) {
+        let wire = Mutex(BotTimelineRecorder.WireBytes())
         let done = DispatchSemaphore(value: 0)
         group.withCounters { counters in
-            result.withLock { $0 = .init(bytesIn: counters.bytesIn, bytesOut: counters.bytesOut) }
+            wire.withLock { $0 = .init(bytesIn: counters.bytesIn, bytesOut: counters.bytesOut) }
             done.signal()
         }
+        let stats = merged(workers)
         done.wait()
-        return result.withLock { $0 }
+        return (stats, wire.withLock { $0 })
     }
 
     static func startLine(_ options: BotOptions, fileLimit: Int) -> String {

@@ -118,24 +118,24 @@ import Transport
     @Test func theRecorderTakesAPointPerIntervalAndFoldsAShortLastStretchIn() throws {
         let second: UInt64 = 1_000_000_000
         let zero: UInt64 = 1000 * second
-        let wire = WireCounter()
+        let counts = RunningCounts()
         // The server is this test process, read from /proc: real memory and CPU figures.
         let sampler = ServerSampler(host: "127.0.0.1", port: 1, pid: Int(getpid()))
         let recorder = BotTimelineRecorder(startedAt: zero, plannedSeconds: 10, sampler: sampler,
                                            serverStart: sampler.sample(), cpuStart: ProcessUsage.cpuTime(),
-                                           wireBytes: { wire.next() })
-        var stats = BotStats()
-        #expect(!recorder.isDue(zero + second / 2))
-        recorder.record(stats, at: zero + second / 2)  // not due: no point
-        stats.messagesIn = 100
-        stats.openConnections = 3
-        recorder.record(stats, at: zero + second)
-        stats.messagesIn = 150
-        recorder.record(stats, at: zero + 2 * second + second / 10)  // a late tick still makes one point
-        #expect(!recorder.isDue(zero + 2 * second + second / 2))
-        stats.messagesIn = 160
-        stats.openConnections = 0
-        let timeline = recorder.finish(stats, at: zero + 2 * second + 3 * second / 10)
+                                           snapshot: { counts.next() })
+        recorder.record(at: zero + second / 2)  // not due: no point
+        #expect(counts.snapshots == 0)
+        counts.stats.messagesIn = 100
+        counts.stats.openConnections = 3
+        recorder.record(at: zero + second)
+        counts.stats.messagesIn = 150
+        recorder.record(at: zero + 2 * second + second / 10)  // a late tick still makes one point
+        recorder.record(at: zero + 2 * second + second / 2)  // not due
+        #expect(counts.snapshots == 2)
+        counts.stats.messagesIn = 160
+        counts.stats.openConnections = 0
+        let timeline = recorder.finish(at: zero + 2 * second + 3 * second / 10)
         try #require(timeline.points.count == 2, "the last 0.2 s joined the second point")
         let (first, last) = (timeline.points[0], timeline.points[1])
         #expect(first.start == 0 && first.length == 1)
@@ -183,12 +183,13 @@ import Transport
     }
 }
 
-/// Wire byte counts that grow by 1,000 each way per reading.
-private final class WireCounter: @unchecked Sendable {
-    private var total = 0
+/// The running counts a test sets, and wire byte counts that grow by 1,000 each way per snapshot.
+private final class RunningCounts: @unchecked Sendable {
+    var stats = BotStats()
+    private(set) var snapshots = 0
 
-    func next() -> BotTimelineRecorder.WireBytes {
-        total += 1000
-        return .init(bytesIn: total, bytesOut: total)
+    func next() -> (BotStats, BotTimelineRecorder.WireBytes) {
+        snapshots += 1
+        return (stats, .init(bytesIn: snapshots * 1000, bytesOut: snapshots * 1000))
     }
 }

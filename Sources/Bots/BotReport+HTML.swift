@@ -60,8 +60,9 @@ extension BotReport {
         markers.append(.init(seconds: runSeconds, label: "stop"))
         func chart(_ id: String, _ title: String, _ caption: String, _ unit: BotTimelineChart.Unit,
                    _ series: [BotTimelineChart.Series], empty: String) -> BotTimelineChart {
-            BotTimelineChart(id: id, title: title, caption: caption, unit: unit, times: times, series: series,
-                             markers: markers, emptyMessage: empty)
+            BotTimelineChart(id: id, title: title, caption: caption, unit: unit, times: times,
+                             starts: points.map(\.start), plannedInterval: Double(timeline.intervalSeconds),
+                             series: series, markers: markers, emptyMessage: empty)
         }
         func rates(_ value: (BotTimeline.Point) -> Int) -> [Double?] { points.map { $0.rate(value($0)) } }
         func counts(_ value: (BotTimeline.Point) -> Int) -> [Double?] { points.map { Double(value($0)) } }
@@ -143,7 +144,7 @@ extension BotReport {
                 + (serverCPU.contains { $0 != nil } ? "." : "; the server's could not be read (\(serverEnd.source))."),
             .percent,
             [.init(name: "server", values: serverCPU, colour: 1,
-                   legendNote: serverCPUPercent.map { "run " + formatFixed($0, 1) + "%" }),
+                   legendNote: serverCPUPercent.map { "run " + formatFixed($0, 1) + "%" }, bridgesGaps: true),
              .init(name: "bots", values: points.map(\.botCPUPercent), colour: 4,
                    legendNote: "run " + formatFixed(botCPUPercent, 1) + "%")],
             empty: "No interval was recorded.")
@@ -152,7 +153,7 @@ extension BotReport {
         var memory = chart(
             "memory", "Server memory", "The server's resident memory (RSS) at the end of each \(per).", .bytes,
             [.init(name: "RSS", values: points.map { $0.serverResidentBytes.map(Double.init) }, colour: 1,
-                   legendNote: serverEnd.residentBytes.map { "end " + formatBytes(Double($0)) })],
+                   legendNote: serverEnd.residentBytes.map { "end " + formatBytes(Double($0)) }, bridgesGaps: true)],
             empty: "The server's memory could not be read (\(serverEnd.source)).")
         memory.compact = true
         charts.append(memory)
@@ -191,6 +192,17 @@ extension BotReport {
         var note = "\(timeline.points.count) intervals of \(timeline.intervalSeconds) s from the start of the run to the last connection closed"
         note += options.warmup > 0 ? "; dashed lines mark the end of the warm-up and the stop" : "; the dashed line marks the stop"
         note += " (after it the bots wait up to \(formatNumber(options.grace)) s for replies in flight, then close)."
+        let planned = Double(timeline.intervalSeconds)
+        let long = timeline.points.dropLast().filter { $0.length > planned * 1.5 }
+        if let longest = long.map(\.length).max() {
+            note += " \(long.count) of them lasted longer (up to \(formatFixed(longest, 1)) s), drawn flat over their span:"
+                + " the bots' driver thread did not get to run then, a sign of a saturated machine."
+        }
+        if timeline.points.contains(where: { $0.serverResidentBytes == nil }),
+           timeline.points.contains(where: { $0.serverResidentBytes != nil }) {
+            note += " The server is sampled once a second unless the last sample is still under way; its lines"
+                + " join the samples taken."
+        }
         if timeline.droppedPoints > 0 { note += " \(timeline.droppedPoints) later intervals were not kept." }
         return note
     }

@@ -24,6 +24,9 @@ struct BotTimelineChart {
         var legendNote: String?
         /// The value at the start of the run, drawn at 0 before the first point (a gauge's 0 open connections).
         var initialValue: Double?
+        /// Join the values either side of a gap: a missing value is a sample not taken (the server's memory),
+        /// not a quiet interval.
+        var bridgesGaps = false
     }
 
     /// A vertical line at a moment of the run (the end of the warm-up, the stop).
@@ -39,6 +42,11 @@ struct BotTimelineChart {
     let unit: Unit
     /// Seconds from the start of the run of each point (the end of its interval).
     let times: [Double]
+    /// Seconds from the start of the run to the start of each point's interval. An interval much longer than
+    /// planned (the driver did not get to run) is drawn flat over its whole span, not as a slope to its end.
+    var starts: [Double] = []
+    /// The planned length of an interval, in seconds.
+    var plannedInterval: Double = 1
     let series: [Series]
     var markers: [Marker] = []
     /// Shown instead of the plot when no series has a value.
@@ -146,7 +154,14 @@ struct BotTimelineChart {
                 run = []
             }
             for (index, value) in line.values.enumerated() where index < times.count {
-                if let value { run.append((x(times[index]), y(value))) } else { flush() }
+                guard let value else {
+                    if !line.bridgesGaps { flush() }
+                    continue
+                }
+                if index < starts.count, times[index] - starts[index] > plannedInterval * 1.5 {
+                    run.append((x(starts[index]), y(value)))
+                }
+                run.append((x(times[index]), y(value)))
             }
             flush()
             if !path.isEmpty {

@@ -6,7 +6,8 @@
 /// plans at most `maxPoints` intervals (longer runs get longer intervals, see `intervalSeconds(forRunOf:)`),
 /// and points beyond that are dropped and counted.
 public struct BotTimeline: Sendable, Equatable {
-    /// The most points a timeline keeps: a 30-minute run at one a second (about 1 MB of figures).
+    /// The most points a timeline keeps: a 30-minute run at one a second (its page is then about 1 MB, and
+    /// its JSON timeline less).
     public static let maxPoints = 1800
 
     /// The latencies the timeline follows, as percentiles per interval.

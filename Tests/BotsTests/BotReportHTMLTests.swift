@@ -98,6 +98,15 @@ import WordRoomsServer
         #expect(untimed.charts.first { $0.id == "messages-in" }?.hasData == true)
     }
 
+    @Test func aFullTimelineMakesABoundedPage() throws {
+        let report = Self.report(scenario: .play, points: BotTimeline.maxPoints)
+        let html = report.html
+        #expect(try Self.unbalancedTags(in: html).isEmpty)
+        #expect(html.utf8.count < 2 << 20, "\(html.utf8.count) bytes")
+        let json = JSONWriter().serialize(report.json)
+        #expect(json.count < 1 << 20, "\(json.count) bytes")
+    }
+
     @Test func htmlTakesAFileAndIsInTheHelp() throws {
         guard case .run(let options) = try BotOptions.parse(["echo", "--html", "out/report.html", "--json", "r.json"]) else {
             Issue.record("no options")
@@ -206,6 +215,12 @@ import WordRoomsServer
             stats.moveToPatch.record(value)
             stats.joinLatency.record(value * 10)
         }
+        // Five shapes of interval, a p50 that moves from one to the next.
+        let summaries = (0..<5).map { shape in
+            var histogram = LogLinearHistogram()
+            for value in [700 + 100 * shape, 1200, 9000] { histogram.record(UInt64(value)) }
+            return histogram.summary
+        }
         var timeline = BotTimeline()
         for index in 0..<count {
             var point = BotTimeline.Point(start: Double(index), length: 1)
@@ -224,9 +239,8 @@ import WordRoomsServer
             if index < count - 1 {
                 point.serverCPUPercent = serverResident == nil ? nil : 12.5
                 if latencies {
-                    var histogram = LogLinearHistogram()
-                    for value in [700 + 100 * index, 1200, 9000] { histogram.record(UInt64(value)) }
-                    for kind in BotTimeline.Latency.allCases { point.latencies[kind] = histogram.summary }
+                    let summary = summaries[index % summaries.count]
+                    for kind in BotTimeline.Latency.allCases { point.latencies[kind] = summary }
                 }
             }
             timeline.append(point)

@@ -74,15 +74,15 @@ extension BotReport {
             func figure(_ value: @escaping (LatencySummary) -> UInt64) -> [Double?] {
                 points.map { point in point.latencies[kind].map { Double(value($0)) } }
             }
-            let note = run.count > 0 ? "run \(formatMicroseconds(run.p50))" : nil
+            let note = run.count > 0 ? "run \(Self.microseconds(run.p50))" : nil
             charts.append(chart(
                 "latency-\(kind.jsonName.replacingUnderscores)", Self.latencyTitle(kind),
                 Self.latencyCaption(kind) + " The p50, p99 and max of each \(per), on a log scale.", .microseconds,
                 [.init(name: "p50", values: figure(\.p50), colour: 1, legendNote: note),
                  .init(name: "p99", values: figure(\.p99), colour: 2,
-                       legendNote: run.count > 0 ? "run \(formatMicroseconds(run.p99))" : nil),
+                       legendNote: run.count > 0 ? "run \(Self.microseconds(run.p99))" : nil),
                  .init(name: "max", values: figure(\.max), colour: 3,
-                       legendNote: run.count > 0 ? "run \(formatMicroseconds(run.max))" : nil)],
+                       legendNote: run.count > 0 ? "run \(Self.microseconds(run.max))" : nil)],
                 empty: "Nothing was timed in this run" + (options.warmup > 0
                     ? " (the first \(formatNumber(options.warmup)) s are warm-up, counted but not timed)." : ".")))
         }
@@ -99,8 +99,9 @@ extension BotReport {
             var messagesChart = chart(
                 "messages-\(way)", "Messages \(way) per second", "WebSocket messages \(direction), each \(per).", .count,
                 [.init(name: "messages \(way)", values: messages, colour: colour, legendNote: average(runMessages))],
-                empty: "No interval was recorded.")
+                empty: points.isEmpty ? "No interval was recorded." : "No messages \(direction) in this run.")
             messagesChart.compact = true
+            messagesChart.zeroMeansEmpty = true
             charts.append(messagesChart)
         }
         for (way, payload, wire, runWire, colour) in [
@@ -244,6 +245,11 @@ extension BotReport {
         }
     }
 
+    /// A latency as the summary writes it, with the micro sign: `850 µs`, `1.23ms`.
+    static func microseconds(_ value: UInt64) -> String {
+        value < 1000 ? "\(value) µs" : formatMicroseconds(value)
+    }
+
     /// `seconds` since 1970 as `2026-12-01 23:40:05 UTC`.
     static func utcDate(_ seconds: Double) -> String {
         var time = time_t(seconds)
@@ -308,7 +314,7 @@ extension BotReport {
             // The columns a phone leaves out (`optional`): p90, p99.9 and the mean.
             let cells = [(s.p50, false), (s.p90, true), (s.p99, false), (s.p999, true), (s.max, false),
                          (UInt64(s.mean.rounded()), true)]
-            html += cells.map { "<td\($1 ? " class=\"optional\"" : "")>\(htmlEscaped(formatMicroseconds($0)))</td>" }.joined()
+            html += cells.map { "<td\($1 ? " class=\"optional\"" : "")>\(htmlEscaped(Self.microseconds($0)))</td>" }.joined()
             html += "<td>\(s.count)</td></tr>\n"
         }
         return html + "</tbody>\n</table></div>\n</section>\n"

@@ -87,17 +87,17 @@ extension BotTimelineChart {
         }
 
         /// A log axis around `values` (their positive part; at least 1 µs): from and to 1, 2 or 5 times a power
-        /// of ten, ticked at each of those when the values span less than three decades, else at the powers of
-        /// ten (every other one beyond `ticks` of them).
+        /// of ten, ticked at each of those when the values span two decades or less, else at the powers of ten
+        /// between the ends (every other one beyond `ticks` of them) and at the ends unless a power is close.
         static func logarithmic(_ values: [Double], ticks: Int) -> Axis {
             let positive = values.map { max($0, 1) }
             let lowest = positive.min() ?? 1
             let highest = positive.max() ?? 10
-            func roundValues(from low: Double, to high: Double) -> [Double] {
+            func roundValues(from low: Double, to high: Double, factors: [Double]) -> [Double] {
                 var result: [Double] = []
                 var power = pow(10, floor(log10(low)))
                 while power <= high * 1.0001 {
-                    for factor in [1.0, 2, 5] where power * factor >= low * 0.9999 && power * factor <= high * 1.0001 {
+                    for factor in factors where power * factor >= low * 0.9999 && power * factor <= high * 1.0001 {
                         result.append(power * factor)
                     }
                     power *= 10
@@ -105,16 +105,18 @@ extension BotTimelineChart {
                 return result
             }
             // Some room between the lines and the frame, on the log scale.
-            let candidates = roundValues(from: 1, to: max(highest * 10, 10))
-            var low = candidates.last { $0 <= lowest / 1.15 } ?? 1
-            var high = candidates.first { $0 >= highest * 1.15 } ?? highest * 2
-            var tickValues = roundValues(from: low, to: high)
-            if log10(high / low) > 2.5 {
-                low = pow(10, floor(log10(low)))
-                high = pow(10, ceil(log10(high)))
-                let decades = Int(log10(high / low).rounded())
-                let every = decades > ticks ? 2 : 1
-                tickValues = stride(from: 0, through: decades, by: every).map { low * pow(10, Double($0)) }
+            let candidates = roundValues(from: 1, to: max(highest * 10, 10), factors: [1, 2, 5])
+            let low = candidates.last { $0 <= lowest / 1.15 } ?? 1
+            let high = candidates.first { $0 >= highest * 1.15 } ?? highest * 2
+            var tickValues = roundValues(from: low, to: high, factors: [1, 2, 5])
+            if log10(high / low) > 2.01 {
+                var powers = roundValues(from: low, to: high, factors: [1])
+                if powers.count > ticks { powers = powers.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
+                tickValues = powers
+                // The ends too, unless a labelled power is within a factor of 2.5 (their labels would touch).
+                if let first = powers.first, first / low >= 2.5 { tickValues.insert(low, at: 0) }
+                if let last = powers.last, high / last >= 2.5 { tickValues.append(high) }
+                if powers.isEmpty { tickValues = [low, high] }
             }
             return Axis(ticks: tickValues.map { Tick(value: $0, label: label($0, .microseconds)) }, low: low,
                         high: high, logarithmic: true)

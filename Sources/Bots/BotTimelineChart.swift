@@ -147,7 +147,7 @@ struct BotTimelineChart {
             var run: [(Double, Double)] = line.initialValue.map { [(x(0), y($0))] } ?? []
             func flush() {
                 if run.count == 1 {
-                    dots += "<circle class=\"dot s\(line.colour)\" cx=\"\(n(run[0].0))\" cy=\"\(n(run[0].1))\" r=\"2.2\"/>"
+                    dots += "<circle class=\"dot s\(line.colour)\" cx=\"\(n(run[0].0))\" cy=\"\(n(run[0].1))\" r=\"3\"/>"
                 } else if run.count > 1 {
                     path += "M" + run.map { "\(n($0.0)),\(n($0.1))" }.joined(separator: "L")
                 }

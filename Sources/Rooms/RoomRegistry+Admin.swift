@@ -16,6 +16,19 @@ extension RoomRegistry {
         public var moves: Int
         /// When the room was created or restored, on the registry's clock.
         public var openedAt: Double
+
+        public init(code: RoomCode, game: GameKind, players: Int, spectators: Int, status: String, isPublic: Bool,
+                    locked: Bool, moves: Int, openedAt: Double) {
+            self.code = code
+            self.game = game
+            self.players = players
+            self.spectators = spectators
+            self.status = status
+            self.isPublic = isPublic
+            self.locked = locked
+            self.moves = moves
+            self.openedAt = openedAt
+        }
     }
 
     /// Every room's entry, reported from the registry's thread. Costs one dictionary walk: no room is entered

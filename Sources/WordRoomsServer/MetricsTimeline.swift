@@ -46,8 +46,12 @@ struct MetricsTimeline: Sendable {
 
     mutating func append(_ sample: Sample) {
         var closeRates: [UInt16: Double] = [:]
-        for (code, rate) in sample.closes {
-            let series = closes[code] != nil || closes.count < Self.maxCloseSeries ? code : 0
+        var named = closes.keys.count { $0 != 0 }
+        for (code, rate) in sample.closes.sorted(by: { $0.key < $1.key }) {
+            var series = code
+            if closes[code] == nil && closeRates[code] == nil {
+                if named < Self.maxCloseSeries { named += 1 } else { series = 0 }
+            }
             closeRates[series, default: 0] += rate
         }
         for code in closeRates.keys where closes[code] == nil {

@@ -19,13 +19,13 @@ const CHARTS = [
   { id: 'rooms', title: 'Rooms by game', format: compact, series: [['rooms.snowman', 'Snowman'], ['rooms.scramble', 'Word Scramble']] },
   { id: 'traffic', title: 'Moves and messages', unit: 'per second', format: compact,
     series: [['moves', 'moves'], ['messagesIn', 'messages in'], ['messagesOut', 'messages out']] },
-  { id: 'bytes', title: 'Bytes', unit: 'per second', format: bytes, series: [['bytesIn', 'in'], ['bytesOut', 'out']] },
+  { id: 'bytes', title: 'Bytes', unit: 'per second', format: bytes, binary: true, series: [['bytesIn', 'in'], ['bytesOut', 'out']] },
   { id: 'latency', title: 'Move-to-patch fan-out', unit: 'ms', format: compact,
-    series: [['fanoutP50', 'p50'], ['fanoutP99', 'p99'], ['fanoutMax', 'max (bucket bound)']], legendFormat: milliseconds },
+    series: [['fanoutP50', 'p50'], ['fanoutP99', 'p99'], ['fanoutMax', 'max (bucket bound)', true]], legendFormat: milliseconds },
   { id: 'failures', title: 'Handshake failures and closes', unit: 'per second', format: compact,
     series: [['handshakeFailures', 'handshake failures']], closes: true },
   { id: 'cpu', title: 'CPU', unit: '% of one core', format: percent, series: [['cpu', 'process']] },
-  { id: 'rss', title: 'Memory', unit: 'resident', format: bytes, series: [['rss', 'RSS']] },
+  { id: 'rss', title: 'Memory', unit: 'resident', format: bytes, binary: true, series: [['rss', 'RSS']] },
 ];
 
 const state = {
@@ -42,7 +42,7 @@ function closeLabel(key) {
 }
 
 function seriesOf(chart) {
-  const series = chart.series.map(([key, label]) => ({ key, label }));
+  const series = chart.series.map(([key, label, dashed]) => ({ key, label, dashed }));
   if (chart.closes && state.timeline) {
     for (const key of keysWithPrefix(state.timeline, 'closes.')) series.push({ key, label: closeLabel(key) });
   }
@@ -80,18 +80,18 @@ function drawCharts() {
     const card = $(`chart-${chart.id}`);
     const series = seriesOf(chart);
     const format = chart.legendFormat ?? chart.format;
-    card.querySelector('.legend').replaceChildren(...series.map(({ key, label, className }) => {
+    card.querySelector('.legend').replaceChildren(...series.map(({ key, label, className, dashed }) => {
       const item = document.createElement('span');
       item.className = `legend-item ${className}`;
       const swatch = document.createElement('span');
-      swatch.className = 'swatch';
+      swatch.className = `swatch${dashed ? ' dashed' : ''}`;
       const text = document.createElement('span');
       text.className = 'muted';
       text.textContent = `${label} ${format(latest(state.timeline, key))}`;
       item.append(swatch, text);
       return item;
     }));
-    drawChart(card.querySelector('svg'), state.timeline, series, { format: chart.format });
+    drawChart(card.querySelector('svg'), state.timeline, series, { format: chart.format, binary: chart.binary });
   }
 }
 

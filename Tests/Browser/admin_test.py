@@ -130,6 +130,9 @@ def http(base_url, path, method="GET", token=None):
 
 
 def bots_binary(repo):
+    given = os.environ.get("WORDROOMS_BOTS")
+    if given and os.access(given, os.X_OK):
+        return given
     for build in ("release", "debug"):
         path = os.path.join(repo, ".build", build, "wordrooms-bots")
         if os.access(path, os.X_OK):

@@ -79,7 +79,8 @@ final class AdminMonitor: Sendable {
             registry.withAdminEntries { [self] entries in
                 let now = clock()
                 let reading = MetricsTimeline.Reading(
-                    monotonic: MonotonicClock.seconds(), wall: MonotonicClock.wallSeconds(), transport: counters,
+                    monotonic: MonotonicClock.seconds(),
+                    wall: MetricsTimeline.rounded(MonotonicClock.wallSeconds(), places: 3), transport: counters,
                     fanout: registry.fanout.snapshot, cpuSeconds: ProcessStats.cpuSeconds(),
                     residentBytes: ProcessStats.residentBytes(), roomsByGame: Self.countByGame(entries), moves: 0)
                 record(reading, entries: entries, now: now)

@@ -19,6 +19,9 @@ final class AdminMonitor: Sendable {
     /// The registry's clock, for the rooms' ages.
     private let clock: @Sendable () -> Double
     private let state: Mutex<State>
+    /// The monitor's own thread: its timer, and the encoding of each update, which at a few thousand rooms takes
+    /// milliseconds that should not stall an event loop (the registry's thread is one).
+    private let worker = ThreadExecutor(name: "admin")
     /// Seconds between samples.
     static let interval = 1.0
 
@@ -30,7 +33,9 @@ final class AdminMonitor: Sendable {
         var entries: [RoomRegistry.AdminEntry] = []
         var watchers: [UInt64: ConnectionHandle] = [:]
         var running = false
-        var timer: (executor: ThreadExecutor, id: UInt64)?
+        var timer: UInt64?
+        /// A sample is on its way through the loops and the registry: the next tick skips rather than pile up.
+        var sampling = false
     }
 
     init(token: AdminToken, registry: RoomRegistry, transport: TransportReference,
@@ -44,47 +49,59 @@ final class AdminMonitor: Sendable {
 
     // MARK: Sampling
 
-    /// Starts sampling on `executor`'s timers (the registry's thread), once a second until `stop()`.
-    func start(on executor: ThreadExecutor) {
+    /// Starts sampling, once a second until `stop()`.
+    func start() {
         state.withLock { $0.running = true }
-        scheduleNext(on: executor)
+        scheduleNext()
     }
 
+    /// Stops sampling and the monitor's thread.
     func stop() {
         let timer = state.withLock { state in
             state.running = false
             return state.timer
         }
-        if let timer { timer.executor.cancel(timer.id) }
+        if let timer { worker.cancel(timer) }
+        worker.stop()
     }
 
-    private func scheduleNext(on executor: ThreadExecutor) {
-        // On the whole seconds of the monotonic clock, so that a slow sample does not push every later one back.
+    private func scheduleNext() {
+        // On the whole seconds of the monotonic clock, and before the sample is taken, so that a slow sample (loops
+        // busy under load answer late) does not push every later one back.
         let now = MonotonicClock.seconds()
         let delay = max(0.05, (now / Self.interval).rounded(.down) * Self.interval + Self.interval - now)
         state.withLock { state in
             guard state.running else { return }
-            let id = executor.schedule(after: delay) { [self] in self.sample(then: executor) }
-            state.timer = (executor, id)
+            state.timer = worker.schedule(after: delay) { [self] in self.sample() }
         }
     }
 
-    private func sample(then executor: ThreadExecutor) {
-        guard let server = transport.server else {
-            scheduleNext(on: executor)
-            return
+    /// Reads the loops' counters (each on its loop), then the rooms (on the registry's thread), then records the
+    /// sample and pushes it on the monitor's thread.
+    private func sample() {
+        scheduleNext()
+        guard let server = transport.server else { return }
+        let busy = state.withLock { state in
+            defer { state.sampling = true }
+            return state.sampling
         }
-        let (registry, clock) = (registry, clock)
+        guard !busy else { return }
+        let (registry, clock, worker) = (registry, clock, worker)
         server.group.withCounters { [self] counters in
+            // Everything but the rooms is read here, as close to the counters as it gets: under load the hop to
+            // the registry's thread can take a while, and the interval must be the counters' own.
+            let reading = MetricsTimeline.Reading(
+                monotonic: MonotonicClock.seconds(),
+                wall: MetricsTimeline.rounded(MonotonicClock.wallSeconds(), places: 3), transport: counters,
+                fanout: registry.fanout.snapshot, cpuSeconds: ProcessStats.cpuSeconds(),
+                residentBytes: ProcessStats.residentBytes(), roomsByGame: [:], moves: 0)
             registry.withAdminEntries { [self] entries in
-                let now = clock()
-                let reading = MetricsTimeline.Reading(
-                    monotonic: MonotonicClock.seconds(),
-                    wall: MetricsTimeline.rounded(MonotonicClock.wallSeconds(), places: 3), transport: counters,
-                    fanout: registry.fanout.snapshot, cpuSeconds: ProcessStats.cpuSeconds(),
-                    residentBytes: ProcessStats.residentBytes(), roomsByGame: Self.countByGame(entries), moves: 0)
-                record(reading, entries: entries, now: now)
-                scheduleNext(on: executor)
+                worker.execute { [self] in
+                    var counted = reading
+                    counted.roomsByGame = Self.countByGame(entries)
+                    record(counted, entries: entries, now: clock())
+                    state.withLock { $0.sampling = false }
+                }
             }
         }
     }

@@ -85,7 +85,7 @@ public final class WordRoomsServer: Sendable {
             if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
         }
         transport.startAccepting()
-        application.admin.start(on: registry.executor)
+        application.admin.start()
     }
 
     public var port: Int { transport.port }

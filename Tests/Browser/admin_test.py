@@ -6,7 +6,7 @@ for it; a wrong token is refused with a message; the server's own start line car
 small bot load (`wordrooms-bots`, three rooms on loopback) the plots move between two moments (more points, moves
 above zero), and the room table sorts and filters. On a room of its own the operator locks it (a join is refused
 with `room-locked`), removes a member (who gets `kicked` from the operator) and closes it (the player in the
-browser sees "Room closed"). Screenshots (admin-*.png) in both themes at 1280x800 and 390x844 go to --artifacts.
+browser sees "Room closed"). Screenshots (admin-*.png) in both themes at 1280x800 and 390x844 go to ARTIFACTS/admin/.
 
 The token comes from the server's start lines in ARTIFACTS/server.log (run-browser-tests.sh writes it there), or
 from $WORDROOMS_ADMIN_TOKEN.
@@ -141,6 +141,12 @@ def bots_binary(repo):
 
 
 def run(suite, args):
+    # A folder of its own: the suites with no screenshot prefix clear every PNG directly in artifacts/.
+    suite.artifacts = os.path.join(args.artifacts, "admin")
+    os.makedirs(suite.artifacts, exist_ok=True)
+    for stale in os.listdir(suite.artifacts):
+        if stale.endswith(".png"):
+            os.remove(os.path.join(suite.artifacts, stale))
     checks = suite.checks
     shot = suite.shot
     base = args.base_url

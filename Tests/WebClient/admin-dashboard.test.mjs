@@ -126,6 +126,8 @@ describe('formats', () => {
   test('are short', () => {
     assert.equal(compact(1234), '1.23k');
     assert.equal(compact(12), '12');
+    assert.equal(compact(12.5), '12.5');
+    assert.equal(compact(237.4), '237');
     assert.equal(compact(0.5), '0.5');
     assert.equal(compact(null), '–');
     assert.equal(bytes(1536), '1.5 KiB');

@@ -8,7 +8,8 @@ export function compact(value) {
   if (abs >= 1e6) return `${trim(value / 1e6)}M`;
   if (abs >= 1e4) return `${Math.round(value / 1e3)}k`;
   if (abs >= 1e3) return `${trim(value / 1e3)}k`;
-  if (abs >= 10 || Number.isInteger(value)) return String(Math.round(value));
+  if (abs >= 100 || Number.isInteger(value)) return String(Math.round(value));
+  // One decimal from 10 up: an axis halfway to 25 reads 12.5, not 13.
   return trim(value);
 }
 

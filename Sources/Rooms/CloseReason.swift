@@ -7,6 +7,10 @@ public enum CloseReason: Hashable, Sendable, CaseIterable {
     case replaced
     /// The host removed the member from the room.
     case removedByHost
+    /// The server's operator removed the member (the dashboard at `/admin`).
+    case removedByOperator
+    /// The server's operator closed the room.
+    case roomClosed
     /// The connection kept sending past its message budget.
     case tooManyMessages
     /// The client's address already has as many connections as it may.

@@ -4,6 +4,7 @@ import Glibc
 import JSON
 import WordGames
 import Runtime
+import Synchronization
 
 /// One shared game room: the single owner of its game state, players and history.
 ///
@@ -15,9 +16,9 @@ public actor Room {
     public nonisolated let code: RoomCode
     public nonisolated let kind: GameKind
     public nonisolated let isPublic: Bool
-    private let configuration: RoomConfiguration
+    let configuration: RoomConfiguration
     private let lists: WordLists
-    private let clock: @Sendable () -> Double
+    let clock: @Sendable () -> Double
     private weak var registry: RoomRegistry?
     /// Time from a message arriving to its patch being queued to every member.
     private let fanout: LatencyHistogram?
@@ -41,8 +42,16 @@ public actor Room {
     /// Who the host removed; they cannot come back while the room lives, unless the host lifts the ban.
     var bans: [Ban] = []
     var banCounter = 0
-    /// Set by the host: nobody new may join (resumes still may).
-    var locked = false
+    /// Set by the host (or the server's operator): nobody new may join (resumes still may).
+    var locked = false {
+        didSet { lockedNow.store(locked, ordering: .relaxed) }
+    }
+    /// `locked` and the moves played, readable from any thread: the operator dashboard's room table reads them
+    /// every second without entering the room.
+    nonisolated let lockedNow = Atomic<Bool>(false)
+    nonisolated let movesPlayed = Atomic<Int>(0)
+    /// When this process created or restored the room (the room's clock), for the dashboard's age column.
+    public nonisolated let openedAt: Double
     /// The number of the last `RoomGame.resultNotice` announced in the chat (saved, so a restart does not repeat it).
     var announcedResult = 0
     /// `gameVersion` when the game's result and Ready list were last looked at.
@@ -137,6 +146,7 @@ public actor Room {
         self.random = SplitMix64(seed: seed)
         self.history = PatchHistory(capacity: configuration.patchHistory)
         self.announcedResult = game.resultNotice?.number ?? 0
+        self.openedAt = clock()
     }
 
     // MARK: Entry points (any thread, applied in order)
@@ -370,6 +380,7 @@ public actor Room {
         case .move(let move):
             guard !member.isSpectator else { throw Self.spectatorsCannotPlay(move.type) }
             try game.play(move, by: member.id, now: now)
+            movesPlayed.add(1, ordering: .relaxed)
         case .newGame:
             guard isHost else { throw Self.hostOnly("new_game", "start the next game") }
             try game.startNext(now: now, using: &random)
@@ -451,7 +462,7 @@ public actor Room {
     }
 
     /// A line in the chat from the room itself, such as a skipped turn.
-    private func announce(_ text: String, _ notice: ChatNotice, now: Double) {
+    func announce(_ text: String, _ notice: ChatNotice, now: Double) {
         appendChat(ChatLine(id: chatCounter + 1, player: nil, name: nil, text: text, at: now, notice: notice))
     }
 
@@ -637,7 +648,7 @@ public actor Room {
 
     /// Removes a member (left, kicked or gone past the grace period), announcing it with `notice`; hosting
     /// passes to the longest-present player.
-    private func removeForGood(_ index: Int, now: Double, notice text: String, _ notice: ChatNotice) {
+    func removeForGood(_ index: Int, now: Double, notice text: String, _ notice: ChatNotice) {
         let member = members.remove(at: index)
         reactionTimes[member.id] = nil
         if !member.isSpectator {
@@ -684,6 +695,12 @@ public actor Room {
     /// Disposes of the room once nobody has been connected for the grace period.
     private func disposeIfAbandoned(now: Double) -> Bool {
         guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
+        dispose()
+        return true
+    }
+
+    /// Ends the room for good: the registry forgets it and the data directory drops it.
+    func dispose() {
         disposed = true
         // The stream's compressor is the room's biggest buffer: let it go now, whoever still holds the room.
         broadcastStream = nil
@@ -691,7 +708,6 @@ public actor Room {
         registry?.roomDisposed(code)
         persistedVersion += 1
         journal?.roomRemoved(code, version: persistedVersion)
-        return true
     }
 
     // MARK: State and patches

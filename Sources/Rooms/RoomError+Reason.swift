@@ -58,6 +58,10 @@ extension RoomError {
         case replaced(room: RoomCode)
         /// Code `kicked`: the host removed this member.
         case removedByHost(room: RoomCode)
+        /// Code `kicked`: the server's operator removed this member (from the dashboard at `/admin`).
+        case removedByOperator(room: RoomCode)
+        /// Code `room-closed`: the server's operator closed the room; it no longer exists.
+        case closedByOperator(room: RoomCode)
         /// Code `spectator`: spectators cannot make moves.
         case watchingOnly
         /// Code `host-only`: only the host may do this; `action` completes "Only the host can …".
@@ -150,6 +154,10 @@ extension RoomError {
                 ("replaced", "Opened elsewhere", "You joined room \(room) from another tab or device.")
             case .removedByHost(let room):
                 ("kicked", "Removed from the room", "The host removed you from room \(room).")
+            case .removedByOperator(let room):
+                ("kicked", "Removed from the room", "The server's operator removed you from room \(room).")
+            case .closedByOperator(let room):
+                ("room-closed", "Room closed", "The server's operator closed room \(room). Create a new room or join another.")
             case .watchingOnly:
                 ("spectator", "Watching only", "Spectators watch the game; join as a player to play.")
             case .hostOnly(let action):

@@ -30,8 +30,8 @@ public actor RoomRegistry {
     /// Makes each room's broadcast stream (the server's shared deflate context); nil: no stream.
     private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
     private var random: SplitMix64
-    private var rooms: [RoomCode: Room] = [:]
-    private var summaries: [RoomCode: RoomSummary] = [:]
+    var rooms: [RoomCode: Room] = [:]
+    var summaries: [RoomCode: RoomSummary] = [:]
     private var lobbySubscribers: [UInt64: any ClientLink] = [:]
     private var lobbyBroadcastPending = false
     /// Rooms created since start, for metrics.

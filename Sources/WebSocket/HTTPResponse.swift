@@ -63,6 +63,7 @@ public struct HTTPResponse: Sendable {
         case 204: "No Content"
         case 304: "Not Modified"
         case 400: "Bad Request"
+        case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"

@@ -47,6 +47,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var compression = true
     /// Serve `/fanout/NAME`, the benchmarks' room broadcast (`--bench-fanout`; off by default: 404).
     public var benchFanout = false
+    /// The token of the operator dashboard `/admin`; nil: one is made at start and printed in the start lines.
+    public var adminToken: AdminToken?
 
     public init() {}
 
@@ -77,6 +79,8 @@ public struct ServerOptions: Sendable, Equatable {
           --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
+          --admin-token TOKEN       token of the operator dashboard /admin (16-256 letters, digits, - . _ ~;
+                                    default: a random one, printed once at start as an /admin#token=... link)
           --bench-fanout            also serve ws://HOST:PORT/fanout/NAME for benchmarks: every message a client
                                     sends goes to every client on the same NAME (off by default: 404)
           -h, --help                show this help
@@ -136,6 +140,14 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--no-compression"):
                 try scanner.noValue()
                 options.compression = false
+            case .flag("--admin-token"):
+                // The refusal never repeats the value: it is a secret.
+                let text = try scanner.value()
+                do {
+                    options.adminToken = try AdminToken(parsing: text)
+                } catch {
+                    throw ParseError(description: "--admin-token: \(error)")
+                }
             case .flag("--bench-fanout"):
                 try scanner.noValue()
                 options.benchFanout = true

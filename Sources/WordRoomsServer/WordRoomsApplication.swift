@@ -21,9 +21,13 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     let lobby: SharedLobby?
     /// WebSocket handshakes per client address.
     let handshakes: AddressRateLimiter
+    /// The operator dashboard: `/admin` (the page), `/admin/api/...` and `/admin/ws`.
+    let admin: AdminMonitor
+    let adminRoutes: AdminRoutes
+    let adminEndpoint: AdminEndpoint
 
     init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits,
-         lobby: SharedLobby?) {
+         lobby: SharedLobby?, adminToken: AdminToken, clock: @escaping @Sendable () -> Double) {
         self.options = options
         self.staticFiles = staticFiles
         self.echo = EchoEndpoint(maxMessageBytes: options.maxMessageBytes, compression: options.compression)
@@ -39,10 +43,14 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)
         self.registry = registry
         self.lobby = lobby
+        admin = AdminMonitor(token: adminToken, registry: registry, transport: transport, clock: clock)
+        adminRoutes = AdminRoutes(monitor: admin, registry: registry)
+        adminEndpoint = AdminEndpoint(monitor: admin)
     }
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {
         if path == "/ws" || path.hasPrefix("/ws/") { return rooms }
+        if path == AdminRoutes.socketPath { return adminEndpoint }
         if let fanout, FanoutEndpoint.topicName(ofPath: path) != nil { return fanout }
         return path == "/echo" ? echo : nil
     }
@@ -50,6 +58,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     /// Browsers send `Origin`; when an allowlist is configured, other sites cannot open game sockets
     /// (clients that send no `Origin`, like the bots, are not browsers and are let through).
     public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? {
+        if AdminRoutes.isAdminEndpoint(request.path), let refusal = adminRoutes.refusal(request) { return refusal }
         if !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin"),
            !options.allowedOrigins.contains(origin.lowercased()) {
             return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
@@ -65,6 +74,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     }
 
     public func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
+        if AdminRoutes.isAdminEndpoint(request.path) { return adminRoutes.respond(to: request) }
         switch request.path {
         case "/healthz":
             return .now(.text("ok\n"))
@@ -104,6 +114,10 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             // Client-side routes of the single-page app load the same page.
             if request.path.hasPrefix("/r/") {
                 return .now(staticFiles.response(for: request, path: "/index.html"))
+            }
+            // The dashboard's page loads without the token and asks for it.
+            if request.path == "/admin" || request.path == "/admin/" {
+                return .now(staticFiles.response(for: request, path: "/admin.html"))
             }
             return .now(staticFiles.response(for: request))
         }

@@ -17,6 +17,10 @@ public final class WordRoomsServer: Sendable {
     public let registry: RoomRegistry
     let lobby: SharedLobby?
     let application: WordRoomsApplication
+    /// The operator dashboard's token: `--admin-token`, or one made at start.
+    public let adminToken: AdminToken
+    /// Whether `adminToken` was made here (then the start lines show it, once), not given by the operator.
+    public let adminTokenGenerated: Bool
 
     /// Loads the word lists, binds the port and starts the event loops.
     public init(options: ServerOptions, rooms: RoomConfiguration = RoomConfiguration(), limits: GameLimits = GameLimits(),
@@ -60,8 +64,10 @@ public final class WordRoomsServer: Sendable {
         configuration.maxConnections = options.maxConnections
         configuration.maxOutboundBytes = options.maxOutboundBytes
         overrides(&configuration)
+        adminToken = options.adminToken ?? AdminToken.random()
+        adminTokenGenerated = options.adminToken == nil
         application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
-                                           limits: limits, lobby: lobby)
+                                           limits: limits, lobby: lobby, adminToken: adminToken, clock: clock)
         do {
             transport = try SocketServer(configuration: configuration, application: application)
             application.transport.server = transport
@@ -79,6 +85,7 @@ public final class WordRoomsServer: Sendable {
             if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
         }
         transport.startAccepting()
+        application.admin.start()
     }
 
     public var port: Int { transport.port }
@@ -93,6 +100,12 @@ public final class WordRoomsServer: Sendable {
         case let address: host = address
         }
         return "http://\(host):\(port)/"
+    }
+
+    /// The dashboard's address for the start lines: with the token in the fragment (`#token=`, which browsers
+    /// never send, so no proxy logs it) when it was made at start; without it when the operator chose it.
+    public var adminURL: String {
+        url + "admin" + (adminTokenGenerated ? "#token=\(adminToken.value)" : "")
     }
 
     /// What friends on the same network can open, for the start line: the machine's shareable addresses when the
@@ -114,6 +127,7 @@ public final class WordRoomsServer: Sendable {
     /// transport's shutdown timeout.
     public func shutdown() {
         application.stopping.store(true, ordering: .relaxed)
+        application.admin.stop()
         transport.stopAccepting()
         if let journal = registry.journal {
             journal.writeSnapshot(of: registry.roomsNow())

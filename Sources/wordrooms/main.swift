@@ -37,6 +37,8 @@ do {
 // write.
 var startLines = ["WordRooms is running at \(server.url) (\(options.threads) threads, up to \(fileLimit) open files; Ctrl-C stops)"]
 startLines += server.networkURLs.map { "Network: \($0)" }
+// The generated token is shown this once (it is never logged again); a token given with --admin-token is not.
+startLines.append("Admin: \(server.adminURL)" + (server.adminTokenGenerated ? "" : " (the token given with --admin-token)"))
 Log.output(startLines.joined(separator: "\n"))
 if server.webRoot == nil {
     Log.info("warning: no web/ directory found; pass --web DIR to serve the web client")

@@ -5,7 +5,8 @@
 # ~/.cache/wordrooms/browser-venv (or $WORDROOMS_BROWSER_VENV).
 #
 # Usage: Tests/Browser/run-browser-tests.sh      (exit status 0 when every check passed)
-# Screenshots: Tests/Browser/artifacts/*.png
+# Screenshots: Tests/Browser/artifacts/*.png. The server's start lines go to artifacts/server.log, where
+# admin_test.py reads the dashboard's generated token.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,9 +51,12 @@ fi
 # WORDROOMS_SCRATCH picks another build directory (several checkouts or engineers building at once).
 SCRATCH=()
 [ -n "${WORDROOMS_SCRATCH:-}" ] && SCRATCH=(--scratch-path "$WORDROOMS_SCRATCH")
-log "building the server"
+log "building the server and the bots"
 (cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms 2>&1 | tail -n 3)
+(cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms-bots 2>&1 | tail -n 3)
 BIN_DIR="$(cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms --show-bin-path)"
+# admin_test.py puts a small bot load on the server to see the dashboard's plots move.
+export WORDROOMS_BOTS="$BIN_DIR/wordrooms-bots"
 
 mkdir -p "$ARTIFACTS"
 SERVER_LOG="$ARTIFACTS/server.log"

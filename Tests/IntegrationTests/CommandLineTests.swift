@@ -13,7 +13,7 @@ import Testing
             .appendingPathComponent("wordrooms")
     }()
 
-    private func run(_ arguments: [String], untilLine: Bool = false) throws -> (status: Int32, output: String, errors: String) {
+    func run(_ arguments: [String], untilLine: Bool = false) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments

@@ -53,6 +53,10 @@ import WordGames
         (.alreadyInRoom(room: room), "already-in-room", "Already in a room", "You are in room QHTW. Leave it first."),
         (.replaced(room: room), "replaced", "Opened elsewhere", "You joined room QHTW from another tab or device."),
         (.removedByHost(room: room), "kicked", "Removed from the room", "The host removed you from room QHTW."),
+        (.removedByOperator(room: room), "kicked", "Removed from the room",
+         "The server's operator removed you from room QHTW."),
+        (.closedByOperator(room: room), "room-closed", "Room closed",
+         "The server's operator closed room QHTW. Create a new room or join another."),
         (.watchingOnly, "spectator", "Watching only", "Spectators watch the game; join as a player to play."),
         (.hostOnly(action: "lock the room"), "host-only", "Host only", "Only the host can lock the room."),
         (.noSuchPlayer(id: String(repeating: "p", count: 20)), "no-such-player", "No such player",
@@ -89,7 +93,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 42)
+        #expect(names.count == 44)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -125,6 +129,8 @@ import WordGames
         case .alreadyInRoom: "alreadyInRoom"
         case .replaced: "replaced"
         case .removedByHost: "removedByHost"
+        case .removedByOperator: "removedByOperator"
+        case .closedByOperator: "closedByOperator"
         case .watchingOnly: "watchingOnly"
         case .hostOnly: "hostOnly"
         case .noSuchPlayer: "noSuchPlayer"

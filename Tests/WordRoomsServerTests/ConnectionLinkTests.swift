@@ -9,6 +9,8 @@ import WebSocket
     static let closes: [(CloseReason, UInt16, String)] = [
         (.replaced, 4000, "replaced by a newer connection"),
         (.removedByHost, 4001, "removed by the host"),
+        (.removedByOperator, 4001, "removed by the server's operator"),
+        (.roomClosed, 4001, "room closed by the server's operator"),
         (.tooManyMessages, 1008, "too many messages"),
         (.tooManyConnections, 1008, "too many connections from your address"),
     ]

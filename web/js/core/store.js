@@ -35,7 +35,7 @@ export const ROOM = Object.freeze({
 });
 
 /** Errors that end an attempt to be in the room (the room shows them instead of the game). */
-const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full']);
+const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full', 'room-closed']);
 
 /** The reactions a member can send, in the order the bar shows them (PARTY-SPEC.md). */
 export const REACTIONS = Object.freeze(['👍', '😂', '😮', '🎉', '❤️', '👏', '😱', '🔥']);

@@ -1,0 +1,55 @@
+/// The registry's side of the operator dashboard (`/admin`): one cheap look at every room a second, and rooms
+/// by code for the dashboard's actions.
+extension RoomRegistry {
+    /// One room as the dashboard's table lists it; read on the registry's thread without entering the room (its
+    /// lobby summary, kept up to date by the room, and counters it keeps readable from any thread).
+    public struct AdminEntry: Sendable, Equatable {
+        public var code: RoomCode
+        public var game: GameKind
+        public var players: Int
+        public var spectators: Int
+        /// `waiting`, `playing` or `finished`; empty before the room's first summary arrived.
+        public var status: String
+        public var isPublic: Bool
+        public var locked: Bool
+        /// Moves played since the room was opened in this process.
+        public var moves: Int
+        /// When the room was created or restored, on the registry's clock.
+        public var openedAt: Double
+
+        public init(code: RoomCode, game: GameKind, players: Int, spectators: Int, status: String, isPublic: Bool,
+                    locked: Bool, moves: Int, openedAt: Double) {
+            self.code = code
+            self.game = game
+            self.players = players
+            self.spectators = spectators
+            self.status = status
+            self.isPublic = isPublic
+            self.locked = locked
+            self.moves = moves
+            self.openedAt = openedAt
+        }
+    }
+
+    /// Every room's entry, reported from the registry's thread. Costs one dictionary walk: no room is entered
+    /// and no connection is looked at, so it can run every second with thousands of rooms.
+    public nonisolated func withAdminEntries(_ body: @escaping @Sendable ([AdminEntry]) -> Void) {
+        executor.execute { [self] in
+            self.assumeIsolated { registry in body(registry.adminEntries()) }
+        }
+    }
+
+    private func adminEntries() -> [AdminEntry] {
+        var entries: [AdminEntry] = []
+        entries.reserveCapacity(rooms.count)
+        for (code, room) in rooms {
+            let summary = summaries[code]
+            entries.append(AdminEntry(
+                code: code, game: room.kind, players: summary?.players ?? 0, spectators: summary?.spectators ?? 0,
+                status: summary?.status ?? "", isPublic: room.isPublic,
+                locked: room.lockedNow.load(ordering: .relaxed), moves: room.movesPlayed.load(ordering: .relaxed),
+                openedAt: room.openedAt))
+        }
+        return entries
+    }
+}

@@ -1,0 +1,36 @@
+// Where the page keeps the admin token: taken from the link's `#token=` once (then the fragment is removed from
+// the address bar, so it is not left on screen or in a bookmark), kept in sessionStorage for this tab only.
+
+const KEY = 'wordrooms.adminToken';
+
+/** The token from `location.hash`, moved into `storage`; else the stored one; else null. */
+export function takeToken(location, history, storage) {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash || '');
+  if (match) {
+    const token = decodeURIComponent(match[1]);
+    save(storage, token);
+    history.replaceState(null, '', location.pathname + location.search);
+    return token;
+  }
+  try {
+    return storage.getItem(KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function save(storage, token) {
+  try {
+    storage.setItem(KEY, token);
+  } catch {
+    // Private modes may refuse storage: the token then lives until the page is closed.
+  }
+}
+
+export function forget(storage) {
+  try {
+    storage.removeItem(KEY);
+  } catch {
+    // Nothing stored.
+  }
+}

@@ -143,6 +143,55 @@ struct StateEditor {
         }
     }
 
+    // MARK: Edits written from a move
+
+    /// Replaces member `field` of entry `index` of the list `object[key]` with `value`, with one `replace`:
+    /// for a caller that knows what a move changed (a revealed letter, a score). Nothing when the value is the
+    /// same. Returns false, having changed nothing, when there is no such entry.
+    @discardableResult
+    mutating func replace(_ object: inout JSONObject, _ key: String, index: Int, field: String,
+                          _ value: JSONValue) -> Bool {
+        var edit: JSONPatch.Operation?
+        var tokens = path
+        tokens.append(key)
+        tokens.append(String(index))
+        tokens.append(field)
+        let found: Bool? = object.withValue(forKey: key) { list in
+            list.withArray { (items: inout [JSONValue]) -> Bool in
+                guard items.indices.contains(index) else { return false }
+                return items[index].withObject { entry -> Bool in
+                    entry.withValue(forKey: field) { old in
+                        guard !old.isPlainlyEqual(to: value) else { return }
+                        old = value
+                        edit = .replace(path: JSONPointer(tokens: tokens), value: value)
+                    } != nil
+                } ?? false
+            } ?? false
+        }
+        guard found == true else { return false }
+        if let edit { operations.append(edit) }
+        return true
+    }
+
+    /// Inserts `value` into the list `object[key]` at `index` (its end at most), with one `add`. Returns false,
+    /// having changed nothing, when there is no such list or the index is past its end.
+    @discardableResult
+    mutating func insert(_ object: inout JSONObject, _ key: String, at index: Int, _ value: JSONValue) -> Bool {
+        let found: Bool? = object.withValue(forKey: key) { list in
+            list.withArray { (items: inout [JSONValue]) -> Bool in
+                guard index >= 0, index <= items.count else { return false }
+                items.insert(value, at: index)
+                return true
+            } ?? false
+        }
+        guard found == true else { return false }
+        var tokens = path
+        tokens.append(key)
+        tokens.append(String(index))
+        operations.append(.add(path: JSONPointer(tokens: tokens), value: value))
+        return true
+    }
+
     /// `base` followed by an array index, in one allocation (`base + [token]` makes two).
     private static func tokens(_ base: [String], _ index: Int) -> [String] {
         var tokens = base

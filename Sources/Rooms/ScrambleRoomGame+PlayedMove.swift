@@ -17,7 +17,8 @@ extension ScrambleRoomGame {
 
         guard editor.insert(&object, "found", at: 0, Self.json(word)) else { return false }
         kept.found.noteAdded(word)
-        editor.set(&object, "totalWords", JSONValue(game.totalWords))
+        // Only a word the list does not show changes the round's count (counting it is a pass over the words).
+        if game.addsToTotalWords(word) { editor.set(&object, "totalWords", JSONValue(game.totalWords)) }
         var line = kept.scores.previous[scorer]
         line.score = game.scores[word.player, default: 0]
         guard editor.replace(&object, "scores", index: scorer, field: "score", JSONValue(line.score)) else {
@@ -25,31 +26,21 @@ extension ScrambleRoomGame {
         }
         kept.scores.replace(at: scorer, with: line)
         // Lines the finder passed move down one place: each changed line is changed field by field, as a diff of
-        // the line would.
-        let previous = kept.scoreboard.previous
-        for index in scoreboard.indices where scoreboard[index] != previous[index] {
+        // the line would, the list looked up once.
+        var edits: [(index: Int, field: String, value: JSONValue)] = []
+        var changed: [Int] = []
+        for index in scoreboard.indices {
             let new = scoreboard[index]
-            let old = previous[index]
-            var written = true
-            if new.player != old.player {
-                written = written && editor.replace(&object, "scoreboard", index: index, field: "player",
-                                                    JSONValue(new.player.rawValue))
-            }
-            if new.name != old.name {
-                written = written && editor.replace(&object, "scoreboard", index: index, field: "name",
-                                                    JSONValue(new.name))
-            }
-            if new.score != old.score {
-                written = written && editor.replace(&object, "scoreboard", index: index, field: "score",
-                                                    JSONValue(new.score))
-            }
-            if new.rank != old.rank {
-                written = written && editor.replace(&object, "scoreboard", index: index, field: "rank",
-                                                    JSONValue(new.rank))
-            }
-            guard written else { return false }
-            kept.scoreboard.replace(at: index, with: new)
+            let old = kept.scoreboard.previous[index]
+            guard new != old else { continue }
+            changed.append(index)
+            if new.player != old.player { edits.append((index, "player", JSONValue(new.player.rawValue))) }
+            if new.name != old.name { edits.append((index, "name", JSONValue(new.name))) }
+            if new.score != old.score { edits.append((index, "score", JSONValue(new.score))) }
+            if new.rank != old.rank { edits.append((index, "rank", JSONValue(new.rank))) }
         }
+        guard editor.replace(&object, "scoreboard", fields: edits) else { return false }
+        for index in changed { kept.scoreboard.replace(at: index, with: scoreboard[index]) }
         return true
     }
 }

@@ -372,10 +372,14 @@ public actor Room {
         switch message {
         case .move(let move):
             guard !member.isSpectator else { throw Self.spectatorsCannotPlay(move.type) }
+            // Only a deadline that has passed lets a refused move change the game (see `refused`); then the
+            // next update looks at the game in full, otherwise the next accepted move may still be written from
+            // the move alone.
+            let deadlinePassed = game.nextDeadline.map { now >= $0 } ?? false
             do {
                 try game.play(move, by: member.id, now: now)
             } catch {
-                throw refused(error)
+                throw deadlinePassed ? refused(error) : error
             }
             playedMoveVersion = gameVersion
         case .newGame:

@@ -58,6 +58,18 @@ struct JSONLog<Element: Equatable> {
         return .edit(dropped: dropped, added: added)
     }
 
+    /// Whether the list as last seen had `count` entries, in `generation`: a caller that adds an entry itself,
+    /// from a move rather than through `edit(to:...)`, checks this first.
+    func holds(count: Int, generation: Int) -> Bool {
+        self.generation == generation && self.count == count
+    }
+
+    /// `element` arrived at the newest end, as the caller wrote it into the state itself (see `holds`).
+    mutating func noteAdded(_ element: Element) {
+        count += 1
+        newest = element
+    }
+
     /// The whole list as JSON, remembered as the state for the next `edit`.
     mutating func reset(_ list: [Element], generation: Int, ordinal: ((Element) -> Int)?,
                         _ build: (Element) -> JSONValue) -> JSONValue {

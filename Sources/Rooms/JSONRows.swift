@@ -28,4 +28,15 @@ struct JSONRows<Element: Equatable> {
         previous = list
         primed = true
     }
+
+    /// Whether the entries as last built are `count` many: a caller that edits entries where they are, from a
+    /// move rather than through `change(to:)`, checks this first.
+    func holds(count: Int) -> Bool {
+        primed && previous.count == count
+    }
+
+    /// Entry `index` is now `element`, as the caller wrote it into the state itself (see `holds(count:)`).
+    mutating func replace(at index: Int, with element: Element) {
+        previous[index] = element
+    }
 }

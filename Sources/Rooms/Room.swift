@@ -29,6 +29,9 @@ public actor Room {
     /// Bumped on every change to `game` (any mutating call): when it has not moved, as after a chat line, the
     /// state builder skips the game's part.
     private var gameVersion = 0
+    /// `gameVersion` right after the game accepted a move: while it still is, the move is the game's last change
+    /// and the state builder can write it straight from the move (`RoomGame.showPlayedMove`).
+    private var playedMoveVersion: Int?
     var members: [Member] = [] {
         didSet { membersVersion &+= 1 }
     }
@@ -379,11 +382,20 @@ public actor Room {
         switch message {
         case .move(let move):
             guard !member.isSpectator else { throw Self.spectatorsCannotPlay(move.type) }
-            try game.play(move, by: member.id, now: now)
+            // Only a deadline that has passed lets a refused move change the game (see `refused`); then the
+            // next update looks at the game in full, otherwise the next accepted move may still be written from
+            // the move alone.
+            let deadlinePassed = game.nextDeadline.map { now >= $0 } ?? false
+            do {
+                try game.play(move, by: member.id, now: now)
+            } catch {
+                throw deadlinePassed ? refused(error) : error
+            }
             movesPlayed.add(1, ordering: .relaxed)
+            playedMoveVersion = gameVersion
         case .newGame:
             guard isHost else { throw Self.hostOnly("new_game", "start the next game") }
-            try game.startNext(now: now, using: &random)
+            do { try game.startNext(now: now, using: &random) } catch { throw refused(error) }
         case .settings(let settings):
             guard isHost else { throw Self.hostOnly("settings", "change the settings") }
             try game.updateSettings(settings)
@@ -416,7 +428,8 @@ public actor Room {
             locked = lock
         case .skip:
             guard isHost else { throw Self.hostOnly("skip", "skip a turn") }
-            let skipped = try game.skipTurn(now: now)
+            let skipped: PlayerID
+            do { skipped = try game.skipTurn(now: now) } catch { throw refused(error) }
             announce("\(displayName(of: skipped))'s turn was skipped by the host", .skip, now: now)
         case .makeHost(let target):
             guard isHost else { throw Self.hostOnly("host", "hand over hosting") }
@@ -453,6 +466,14 @@ public actor Room {
             throw RoomError(.alreadyInRoom(room: code), move: message.type)
         }
         publish(now: now)
+    }
+
+    /// A game call refused `error`. It may still have moved the game on first (turns or a round whose time was
+    /// up, applied before the input is looked at), and a mutating call that throws does not run `game`'s didSet:
+    /// the version moves here, so that the next update looks at the game.
+    private func refused(_ error: RoomError) -> RoomError {
+        gameVersion &+= 1
+        return error
     }
 
     private func appendChat(_ line: ChatLine) {
@@ -739,7 +760,8 @@ public actor Room {
         #endif
         let operations = stateBuilder.update(RoomStateBuilder.Parts(
             code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
-            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion))
+            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion,
+            playedMoveVersion: playedMoveVersion))
         guard !operations.isEmpty else {
             if unsavedChange {
                 unsavedChange = false

@@ -99,6 +99,23 @@ protocol RoomGame: Sendable {
     /// plays. Implemented once, below; a requirement so that each game gets it specialized (the box's type is
     /// then known, and finding it costs a pointer comparison).
     func show(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor)
+
+    /// The common moves' cheaper path: right after `play` accepted a move that is the game's only change since
+    /// its part was last brought up to date (the room checks), brings `object` up to date for that move alone.
+    /// The operations are written straight from what the move changed (a letter revealed, a guess or a word
+    /// added, a score) without building the view or comparing the parts the move leaves alone, and `kept` is
+    /// left as `show` would have left it.
+    ///
+    /// - Returns: False when the move did more than such a move does (it ended the game or the round) or the
+    ///   game has no such path (the default): the room then runs `show`. The checks come before any edit; should
+    ///   an edit still find the state not shaped as `show` left it, what was written so far is in `kept` too,
+    ///   and `show` diffs the rest.
+    func showPlayedMove(in object: inout JSONObject, kept: inout ShownParts, editor: inout StateEditor) -> Bool
+
+    /// `showPlayedMove` with what `show` keeps in its box (see `show(in:keeping:editor:)`); false when nothing
+    /// is kept yet.
+    func showPlayedMove(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor)
+        -> Bool
 }
 
 extension RoomGame {
@@ -128,6 +145,20 @@ extension RoomGame {
         if !isKnownUniquelyReferenced(&box) { box = ShownPartsBox(box.parts) }
         show(in: &object, kept: &box.parts, editor: &editor)
         kept = box
+    }
+
+    func showPlayedMove(in object: inout JSONObject, kept: inout ShownParts, editor: inout StateEditor) -> Bool {
+        false
+    }
+
+    func showPlayedMove(in object: inout JSONObject, keeping kept: inout AnyObject?, editor: inout StateEditor)
+        -> Bool {
+        guard var box = kept as? ShownPartsBox<ShownParts> else { return false }
+        kept = nil
+        if !isKnownUniquelyReferenced(&box) { box = ShownPartsBox(box.parts) }
+        let written = showPlayedMove(in: &object, kept: &box.parts, editor: &editor)
+        kept = box
+        return written
     }
 
     /// The refusal of a move that belongs to another game (`move.type` is one of `owner`'s moves).

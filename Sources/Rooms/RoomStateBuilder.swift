@@ -54,7 +54,16 @@ struct RoomStateBuilder {
         var game: (any RoomGame)?
         /// Must change whenever the game changes.
         var gameVersion: Int
+        /// `gameVersion` right after the game last accepted a move (`RoomGame.play`), when nothing else changed
+        /// the game in the same step; nil when unknown. When it is `gameVersion` and the game part was last
+        /// built at the version before, that move is the game's only change: it is written straight from the
+        /// move (`RoomGame.showPlayedMove`) instead of through `show`.
+        var playedMoveVersion: Int? = nil
     }
+
+    /// Updates whose game part was written from the move just played rather than by `show` (for tests and
+    /// benchmarks: the common moves should take that path).
+    private(set) var playedMovesWritten = 0
 
     /// Whether the next update looks at the game: it changed since the last build, or everything is built anew.
     func needsGame(version: Int) -> Bool {
@@ -101,12 +110,20 @@ struct RoomStateBuilder {
             editor.set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
             editor.update(&top, "chat", log: &chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
+            // The move just played is the only change since the last build: written from the move.
+            let onlyPlayedMove = parts.playedMoveVersion == parts.gameVersion
+                && builtGameVersion.map { $0 &+ 1 } == parts.gameVersion
             builtGameVersion = parts.gameVersion
             editor.set(&top, "status", JSONValue(game.status))
             editor.enter(parts.kind.rawValue)
+            var written = false
             _ = top.withValue(forKey: parts.kind.rawValue) { value in
-                value.withObject { object in game.show(in: &object, keeping: &gameParts, editor: &editor) }
+                value.withObject { object in
+                    written = onlyPlayedMove && game.showPlayedMove(in: &object, keeping: &gameParts, editor: &editor)
+                    if !written { game.show(in: &object, keeping: &gameParts, editor: &editor) }
+                }
             }
+            if written { playedMovesWritten += 1 }
             editor.leave()
         }
         state = current

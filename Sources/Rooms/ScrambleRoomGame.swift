@@ -20,6 +20,12 @@ extension ClientMessage {
 /// as JSON.
 struct ScrambleRoomGame: RoomGame {
     var game: ScrambleGame
+    /// The word the last `play` found, when it changed nothing else (no round had ended): what
+    /// `showPlayedMove` writes. Stale after other changes, which the room tells apart (see `RoomGame`).
+    var playedWord: ScrambleGame.FoundWord?
+    /// Renames so far: a rename changes the names in found words already shown, which `JSONLog` takes for
+    /// unchanging, so it starts the list's generation anew.
+    var renames = 0
 
     init(game: ScrambleGame) {
         self.game = game
@@ -45,9 +51,17 @@ struct ScrambleRoomGame: RoomGame {
     mutating func removePlayer(_ id: PlayerID, now: Double) { game.removePlayer(id, now: now) }
 
     mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
+        playedWord = nil
         switch move.type {
         case "word":
-            do { _ = try game.submit(move.text, by: player, now: now) } catch { throw RoomError(error, move: move.type) }
+            // A round that ended before the word (`submit` would end it itself) is more than the word changes.
+            let phaseMoved = !game.tick(now: now).isEmpty
+            do {
+                let found = try game.submit(move.text, by: player, now: now)
+                if !phaseMoved { playedWord = found }
+            } catch {
+                throw RoomError(error, move: move.type)
+            }
         case "ready":
             do { try game.markReady(player, now: now) } catch { throw RoomError(error, move: move.type) }
         default:
@@ -72,7 +86,15 @@ struct ScrambleRoomGame: RoomGame {
 
     var nextDeadline: Double? { game.phaseEndsAt }
 
-    mutating func renamePlayer(_ id: PlayerID, to name: String) { game.renamePlayer(id, to: name) }
+    mutating func renamePlayer(_ id: PlayerID, to name: String) {
+        game.renamePlayer(id, to: name)
+        renames &+= 1
+    }
+
+    /// The generation of the shown found words: they only grow within one round of one match, between renames.
+    var foundGeneration: Int {
+        (game.matchNumber &* 1_000 &+ game.roundNumber) &* 1_000_003 &+ renames
+    }
 
     /// One per finished round; the last round's also names the match's winner.
     var resultNotice: (number: Int, text: String)? {
@@ -135,9 +157,8 @@ struct ScrambleRoomGame: RoomGame {
         editor.set(&object, "root", nullable(view.root))
         editor.set(&object, "minWordLength", JSONValue(view.minWordLength))
         editor.set(&object, "totalWords", nullable(view.totalWords))
-        // Found words only grow within one round of one match.
         editor.update(&object, "found", log: &kept.found, view.found,
-                      generation: view.matchNumber &* 1_000 &+ view.roundNumber, ordinal: nil, Self.json)
+                      generation: foundGeneration, ordinal: nil, Self.json)
         editor.set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
         editor.update(&object, "scores", rows: &kept.scores, view.players, Self.json)
         editor.update(&object, "scoreboard", rows: &kept.scoreboard, view.scoreboard, GameJSON.json)
@@ -178,7 +199,7 @@ struct ScrambleRoomGame: RoomGame {
     }
 
     /// Shown and saved alike.
-    private static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
+    static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {
         [
             "word": JSONValue(found.word),
             "length": JSONValue(found.length),

@@ -16,6 +16,12 @@ extension ClientMessage {
 /// Snowman in a room: `SnowmanGame`'s rules behind `RoomGame`, its view as `state.snowman`, its snapshot as JSON.
 struct SnowmanRoomGame: RoomGame {
     var game: SnowmanGame
+    /// The guess the last `play` made, when it changed nothing else (no turn had run out): what
+    /// `showPlayedMove` writes. Stale after other changes, which the room tells apart (see `RoomGame`).
+    var playedGuess: SnowmanGame.Guess?
+    /// Renames so far: a rename changes the names in the finished games' score lines already shown, which
+    /// `JSONLog` takes for unchanging, so it starts the history's generation anew.
+    var renames = 0
 
     init(game: SnowmanGame) {
         self.game = game
@@ -54,8 +60,12 @@ struct SnowmanRoomGame: RoomGame {
 
     mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
         guard move.type == "guess" else { throw wrongGame(move) }
+        playedGuess = nil
+        // Turns that ran out before the guess (`guess` would pass them itself) are more than the guess changes.
+        let turnsRanOut = !game.tick(now: now).isEmpty
         do {
-            try game.guess(move.text, by: player, now: now)
+            let guess = try game.guess(move.text, by: player, now: now)
+            if !turnsRanOut { playedGuess = guess }
         } catch {
             throw RoomError(error, move: move.type)
         }
@@ -73,6 +83,7 @@ struct SnowmanRoomGame: RoomGame {
     /// the room's `rename` is in).
     mutating func renamePlayer(_ id: PlayerID, to name: String) {
         game.renamePlayer(id, to: name)
+        renames &+= 1
     }
 
     /// The finished game's result for the room's chat, numbered by the game's number (one more per finished
@@ -189,14 +200,14 @@ struct SnowmanRoomGame: RoomGame {
         editor.set(&object, "canStartNext", JSONValue(view.canStartNextGame))
         editor.set(&object, "settings", kept.settings.value(for: view.settings, Self.json))
         editor.set(&object, "nextSettings", kept.nextSettings.value(for: view.nextSettings, Self.json))
-        editor.update(&object, "history", log: &kept.history, view.history, generation: 0, ordinal: \.gameNumber,
+        editor.update(&object, "history", log: &kept.history, view.history, generation: renames, ordinal: \.gameNumber,
                       Self.json)
         editor.update(&object, "leaderboard", rows: &kept.leaderboard, view.leaderboard, Self.json)
     }
 
     /// The players' lines as the scores show them: whose turn it is changes with every guess but is not part of
     /// the scores (it is `turn`), so it must not make them look changed.
-    private static func scoreLines(_ view: SnowmanView) -> [SnowmanView.PlayerLine] {
+    static func scoreLines(_ view: SnowmanView) -> [SnowmanView.PlayerLine] {
         view.players.map { line in
             var shown = line
             shown.hasTurn = false
@@ -204,11 +215,11 @@ struct SnowmanRoomGame: RoomGame {
         }
     }
 
-    private static func json(_ position: SnowmanView.Position) -> JSONValue {
+    static func json(_ position: SnowmanView.Position) -> JSONValue {
         ["id": JSONValue(position.id), "letter": nullable(position.letter), "missed": JSONValue(position.isMissed)]
     }
 
-    private static func json(_ guess: SnowmanGame.Guess) -> JSONValue {
+    static func json(_ guess: SnowmanGame.Guess) -> JSONValue {
         [
             "letter": JSONValue(guess.letter),
             "player": JSONValue(guess.player.rawValue),

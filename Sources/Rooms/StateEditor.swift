@@ -36,7 +36,12 @@ struct StateEditor {
         let found: Void? = object.withValue(forKey: key) { old in
             if old.isPlainlyEqual(to: value) { return }
             path.append(key)
-            operations += JSONPatch.diff(from: old, to: value, at: path)
+            if Self.isScalar(old) && Self.isScalar(value) {
+                // What the diff would give, without setting one up: most edits are a number or a line of text.
+                if old != value { operations.append(.replace(path: JSONPointer(tokens: path), value: value)) }
+            } else {
+                operations += JSONPatch.diff(from: old, to: value, at: path)
+            }
             path.removeLast()
             old = value
         }
@@ -140,6 +145,96 @@ struct StateEditor {
         if !applied {
             // Not the array this builder made (cannot happen with our own builds): replace it.
             set(&object, key, .array(list.map(build)))
+        }
+    }
+
+    // MARK: Edits written from a move
+
+    /// Replaces member `field` of entry `index` of the list `object[key]` with `value`, with one `replace`:
+    /// for a caller that knows what a move changed (a revealed letter, a score). Nothing when the value is the
+    /// same. Returns false, having changed nothing, when there is no such entry.
+    @discardableResult
+    mutating func replace(_ object: inout JSONObject, _ key: String, index: Int, field: String,
+                          _ value: JSONValue) -> Bool {
+        var edit: JSONPatch.Operation?
+        var tokens = path
+        tokens.append(key)
+        tokens.append(String(index))
+        tokens.append(field)
+        let found: Bool? = object.withValue(forKey: key) { list in
+            list.withArray { (items: inout [JSONValue]) -> Bool in
+                guard items.indices.contains(index) else { return false }
+                return items[index].withObject { entry -> Bool in
+                    entry.withValue(forKey: field) { old in
+                        guard !old.isPlainlyEqual(to: value) else { return }
+                        old = value
+                        edit = .replace(path: JSONPointer(tokens: tokens), value: value)
+                    } != nil
+                } ?? false
+            } ?? false
+        }
+        guard found == true else { return false }
+        if let edit { operations.append(edit) }
+        return true
+    }
+
+    /// `replace(_:_:index:field:_:)` for several members of entries of one list, the list looked up once (a
+    /// word that moves its finder up the scoreboard changes a few fields of a few lines). Returns false when an
+    /// entry or member is missing; the edits before it are made and recorded.
+    @discardableResult
+    mutating func replace(_ object: inout JSONObject, _ key: String,
+                          fields edits: [(index: Int, field: String, value: JSONValue)]) -> Bool {
+        guard !edits.isEmpty else { return true }
+        var written: [JSONPatch.Operation] = []
+        written.reserveCapacity(edits.count)
+        let base = path
+        let found: Bool? = object.withValue(forKey: key) { list in
+            list.withArray { (items: inout [JSONValue]) -> Bool in
+                for edit in edits {
+                    guard items.indices.contains(edit.index) else { return false }
+                    let done = items[edit.index].withObject { entry -> Bool in
+                        entry.withValue(forKey: edit.field) { old in
+                            guard !old.isPlainlyEqual(to: edit.value) else { return }
+                            old = edit.value
+                            var tokens = base
+                            tokens.append(key)
+                            tokens.append(String(edit.index))
+                            tokens.append(edit.field)
+                            written.append(.replace(path: JSONPointer(tokens: tokens), value: edit.value))
+                        } != nil
+                    } ?? false
+                    guard done else { return false }
+                }
+                return true
+            } ?? false
+        }
+        operations += written
+        return found == true
+    }
+
+    /// Inserts `value` into the list `object[key]` at `index` (its end at most), with one `add`. Returns false,
+    /// having changed nothing, when there is no such list or the index is past its end.
+    @discardableResult
+    mutating func insert(_ object: inout JSONObject, _ key: String, at index: Int, _ value: JSONValue) -> Bool {
+        let found: Bool? = object.withValue(forKey: key) { list in
+            list.withArray { (items: inout [JSONValue]) -> Bool in
+                guard index >= 0, index <= items.count else { return false }
+                items.insert(value, at: index)
+                return true
+            } ?? false
+        }
+        guard found == true else { return false }
+        var tokens = path
+        tokens.append(key)
+        tokens.append(String(index))
+        operations.append(.add(path: JSONPointer(tokens: tokens), value: value))
+        return true
+    }
+
+    private static func isScalar(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object, .array: false
+        default: true
         }
     }
 

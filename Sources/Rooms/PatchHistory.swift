@@ -71,9 +71,9 @@ struct PatchHistory: Sendable {
         json.withUnsafeBufferPointer { source in
             ring.withUnsafeMutableBufferPointer { ring in
                 let first = min(source.count, ring.count - tail)
-                UnsafeMutableBufferPointer(rebasing: ring[tail..<(tail + first)])
+                _ = UnsafeMutableBufferPointer(rebasing: ring[tail..<(tail + first)])
                     .update(fromContentsOf: source[0..<first])
-                UnsafeMutableBufferPointer(rebasing: ring[0..<(source.count - first)])
+                _ = UnsafeMutableBufferPointer(rebasing: ring[0..<(source.count - first)])
                     .update(fromContentsOf: source[first...])
             }
         }

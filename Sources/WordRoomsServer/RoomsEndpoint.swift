@@ -33,8 +33,7 @@ final class RoomsEndpoint: WebSocketEndpoint {
             connection.close(.tooManyConnections)
             return
         }
-        connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
-                                           address: address, failedJoins: failedJoins,
+        connection.context = ClientSession(handle: connection.handle, endpoint: self, address: address,
                                            followsBroadcastStreams: connection.takesSharedStreams)
     }
 

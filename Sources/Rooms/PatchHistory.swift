@@ -4,9 +4,9 @@
 /// memory in check (every room of a loaded server is busy): a resume that missed more than `byteLimit` bytes of
 /// patches gets the whole state instead, which by then is no larger than the replay would have been.
 ///
-/// Only the JSON is kept, copied into one ring of bytes: not the broadcast's `ServerMessage`, which holds its
-/// framed form too and the JSON's spare capacity, a second copy and up to a third of each patch again. A replay
-/// makes fresh messages from the kept bytes, framed as they are sent (resumes are rare; broadcasts are not).
+/// Only the JSON is kept, copied into one ring of bytes: not the broadcast's `ServerMessage`, which also holds
+/// the framed form (a second copy) and the JSON buffer's spare capacity (often as much again). A replay makes
+/// fresh messages from the kept bytes, framed as they are sent (resumes are rare; broadcasts are not).
 struct PatchHistory: Sendable {
     /// Where a kept patch's JSON lies in `ring` (it may wrap around its end).
     private struct Entry: Sendable {
@@ -80,9 +80,17 @@ struct PatchHistory: Sendable {
         let entry = Entry(offset: Int32(tail), length: Int32(json.count))
         if count == entries.count {
             // Every slot holds a kept patch (and fewer than `capacity` are kept): make room, oldest first.
+            // Grown by hand: doubling on its own, the array could reach twice `capacity` entries.
+            let grown = min(capacity, max(entries.count * 2, 16))
             if entryStart != 0 {
-                entries = Array(entries[entryStart...] + entries[..<entryStart])
+                var rotated: [Entry] = []
+                rotated.reserveCapacity(grown)
+                rotated.append(contentsOf: entries[entryStart...])
+                rotated.append(contentsOf: entries[..<entryStart])
+                entries = rotated
                 entryStart = 0
+            } else if entries.count == entries.capacity {
+                entries.reserveCapacity(grown)
             }
             entries.append(entry)
         } else {

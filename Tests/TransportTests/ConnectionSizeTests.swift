@@ -32,7 +32,7 @@ import WebSocket
                                     machine: machine)
         connection.session = WebSocketSession(role: .server, maxMessageBytes: 1_024)
         connection.endpoint = Endpoint()
-        let usable = malloc_usable_size(Unmanaged.passUnretained(connection).toOpaque())
+        let usable = usableSize(Unmanaged.passUnretained(connection).toOpaque())
         // glibc serves a request of up to 248 bytes from a 256-byte chunk; 280 bytes (the layout before the
         // endpoint became a class reference and the small fields moved) took 288.
         #expect(usable <= 248, "a Connection takes \(usable) usable bytes")
@@ -42,3 +42,7 @@ import WebSocket
         #expect(MemoryLayout<(any WebSocketEndpoint)?>.size == 16)
     }
 }
+
+/// glibc's `malloc_usable_size` (malloc.h, which the Glibc module leaves out): the bytes an allocation can hold.
+@_silgen_name("malloc_usable_size")
+private func usableSize(_ pointer: UnsafeMutableRawPointer?) -> Int

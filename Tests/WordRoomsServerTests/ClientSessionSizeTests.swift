@@ -25,8 +25,12 @@ import WordGames
                                  configuration: TransportConfiguration())
         let session = ClientSession(handle: ConnectionHandle(loop: loop, fd: -1, generation: 1), endpoint: endpoint,
                                     address: "192.168.100.200")
-        let usable = malloc_usable_size(Unmanaged.passUnretained(session).toOpaque())
+        let usable = usableSize(Unmanaged.passUnretained(session).toOpaque())
         // 152 bytes, served from a 160-byte chunk; with its own copy of the limits it took 232 (a 240-byte chunk).
         #expect(usable <= 152, "a ClientSession takes \(usable) usable bytes")
     }
 }
+
+/// glibc's `malloc_usable_size` (malloc.h, which the Glibc module leaves out): the bytes an allocation can hold.
+@_silgen_name("malloc_usable_size")
+private func usableSize(_ pointer: UnsafeMutableRawPointer?) -> Int

@@ -147,7 +147,7 @@ public actor Room {
         self.executor = executor
         self.clock = clock
         self.random = SplitMix64(seed: seed)
-        self.history = PatchHistory(capacity: configuration.patchHistory)
+        self.history = PatchHistory(capacity: configuration.patchHistory, byteLimit: configuration.patchHistoryBytes)
         self.announcedResult = game.resultNotice?.number ?? 0
         self.openedAt = clock()
     }

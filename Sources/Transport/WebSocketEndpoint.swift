@@ -4,7 +4,10 @@ import WebSocket
 ///
 /// All methods are called on the event-loop thread that owns the connection, in the order things happened on
 /// the wire. They must not block: hand work to actors and send results back through `Connection.handle`.
-public protocol WebSocketEndpoint: Sendable {
+///
+/// A class: every connection keeps its endpoint, and a class reference with its witness table takes 16 bytes of
+/// the connection where a value of any type takes 40 (and a struct larger than three words one heap box each).
+public protocol WebSocketEndpoint: AnyObject, Sendable {
     /// Largest message accepted; a bigger one closes the connection with 1009 (RFC 6455 §7.4.1). For a
     /// compressed message this is its inflated size.
     var maxMessageBytes: Int { get }

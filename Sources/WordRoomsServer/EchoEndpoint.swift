@@ -2,7 +2,7 @@ import Transport
 import WebSocket
 
 /// `/echo`: sends every message back as it came. Used by the Autobahn conformance run and the benchmarks.
-public struct EchoEndpoint: WebSocketEndpoint {
+public final class EchoEndpoint: WebSocketEndpoint {
     public let maxMessageBytes: Int
     /// The general case of RFC 7692: a compression context per connection, kept or reset as negotiated.
     public let compression: WebSocketCompression

@@ -10,12 +10,16 @@ import WebSocket
 /// scenario measures, and here it would measure games against relays. What it shares with the game rooms is the
 /// transport's part of a broadcast, one encoded frame whose bytes every recipient's queue references, and the
 /// event loops that write it.
-struct FanoutEndpoint: WebSocketEndpoint {
+final class FanoutEndpoint: WebSocketEndpoint {
     /// Paths under it name the topic.
     static let pathPrefix = "/fanout/"
 
     let maxMessageBytes: Int
     let topics = FanoutTopics()
+
+    init(maxMessageBytes: Int) {
+        self.maxMessageBytes = maxMessageBytes
+    }
 
     /// The topic of a path: what follows `/fanout/`, nil when nothing does.
     static func topicName(ofPath path: String) -> String? {

@@ -3,7 +3,10 @@ import Transport
 import WebSocket
 
 /// `/ws`: the game socket. Each connection gets a `ClientSession`; rooms do the rest.
-struct RoomsEndpoint: WebSocketEndpoint {
+///
+/// One instance serves every connection (each keeps a reference, not a copy: as a struct of this size, each
+/// connection's copy took a heap box of its own).
+final class RoomsEndpoint: WebSocketEndpoint {
     let registry: RoomRegistry
     let limits: GameLimits
     let maxMessageBytes: Int
@@ -13,14 +16,24 @@ struct RoomsEndpoint: WebSocketEndpoint {
     /// permessage-deflate with one context per room (`--no-compression` turns it off).
     let compression: WebSocketCompression
 
+    init(registry: RoomRegistry, limits: GameLimits, maxMessageBytes: Int, perAddress: ConnectionsPerAddress,
+         trustedProxies: AddressRanges, failedJoins: AddressRateLimiter, compression: WebSocketCompression) {
+        self.registry = registry
+        self.limits = limits
+        self.maxMessageBytes = maxMessageBytes
+        self.perAddress = perAddress
+        self.trustedProxies = trustedProxies
+        self.failedJoins = failedJoins
+        self.compression = compression
+    }
+
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
         guard perAddress.admit(address) else {
             connection.close(.tooManyConnections)
             return
         }
-        connection.context = ClientSession(handle: connection.handle, registry: registry, limits: limits,
-                                           address: address, failedJoins: failedJoins,
+        connection.context = ClientSession(handle: connection.handle, endpoint: self, address: address,
                                            followsBroadcastStreams: connection.takesSharedStreams)
     }
 

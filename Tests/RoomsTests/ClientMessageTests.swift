@@ -177,21 +177,6 @@ import Testing
     }
 }
 
-@Suite struct PatchHistoryTests {
-    @Test func returnsExactlyTheMissedMessages() {
-        var history = PatchHistory(capacity: 3)
-        for seq in 1...5 { history.append(ServerMessage(json: [UInt8(seq)]), seq: seq) }
-        func kept(after seq: Int) -> [[UInt8]]? {
-            history.messages(after: seq, lastSeq: 5)?.map(\.json)
-        }
-        #expect(kept(after: 2) == [[3], [4], [5]])
-        #expect(kept(after: 4) == [[5]])
-        #expect(kept(after: 5) == [])
-        #expect(kept(after: 1) == nil)
-        #expect(kept(after: 6) == nil)
-    }
-}
-
 @Suite struct ShardedRoomCodeTests {
     @Test func shardCodesStartWithTheShardLetter() {
         var generator = SystemRandomNumberGenerator()

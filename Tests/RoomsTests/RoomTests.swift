@@ -210,6 +210,47 @@ import WordGames
         #expect(chat == ["Bob joined", "one", "two", "three", "four"])
     }
 
+    /// The history is bounded by bytes as well as by count: a resume that missed more than the room keeps gets the
+    /// whole state (and that state is the one the others have); one that missed less gets the patches.
+    @Test func resumeBeyondTheHistoryBytesGetsTheFullState() async throws {
+        var configuration = RoomConfiguration()
+        configuration.patchHistoryBytes = 600
+        var fixture = try await Fixture(configuration: configuration)
+        let bob = fixture.join("Bob")
+        try await fixture.sync([fixture.host, bob])
+        let token = fixture.views[bob.id]!.token!
+        fixture.room.disconnected(bob.id)
+        try await fixture.sync([fixture.host])
+        let afterDisconnect = fixture.views[fixture.host.id]!.seq
+
+        // One short line: well inside 600 bytes of patches.
+        fixture.room.receive(.chat("one"), from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        let near = MemoryLink()
+        fixture.room.join(near, name: nil, token: ResumeToken(token), lastSeq: afterDisconnect, spectator: false)
+        await fixture.room.settled()
+        let nearMessages = near.drain()
+        #expect(nearMessages.first?["resumed"]?.boolValue == true)
+        #expect(nearMessages.dropFirst().first?["type"]?.stringValue == "patch")
+        fixture.room.disconnected(near.id)
+        try await fixture.sync([fixture.host])
+        let afterSecondDisconnect = fixture.views[fixture.host.id]!.seq
+
+        // Far more than 600 bytes of patches: each line's patch alone is over 100.
+        for number in 1...12 {
+            fixture.room.receive(.chat("line number \(number) of a long absence"), from: fixture.host.id)
+        }
+        try await fixture.sync([fixture.host])
+        let far = MemoryLink()
+        fixture.room.join(far, name: nil, token: ResumeToken(token), lastSeq: afterSecondDisconnect, spectator: false)
+        await fixture.room.settled()
+        let welcome = try #require(far.drain().first)
+        #expect(welcome["resumed"] == nil)
+        let (_, state) = await fixture.room.snapshot()
+        #expect(welcome["state"]?["chat"] == state["chat"])
+        #expect(welcome["state"]?["chat"]?.arrayValue?.last?["text"]?.stringValue == "line number 12 of a long absence")
+    }
+
     @Test func resumeReplacesAnOlderConnection() async throws {
         var fixture = try await Fixture()
         try await fixture.sync([fixture.host])

@@ -314,6 +314,9 @@ def run(suite, args):
         bob.wait_visible("#room-status-title")
         assert bob.text("#room-status-title") == "Room closed", bob.text("#room-status-title")
         assert "operator closed" in bob.text("#room-status-message"), bob.text("#room-status-message")
+        # The room is gone: no "Try again" (it could only find "Room not found"), a new room instead.
+        assert not bob.visible("#status-retry"), "no Try again for a closed room"
+        assert bob.visible("#status-create") and bob.visible("#status-back"), "Create a room and Back offered"
         shot(bob, "admin-06-player-room-closed")
         op.wait_visible("#rooms-empty", timeout=5)
         status, _ = http(base, f"/admin/api/rooms/{room['code']}", token=token)

@@ -141,6 +141,12 @@ function statusContent(state) {
         kind: 'kicked', art: 'close', title: error.title || 'Removed from the room',
         message: error.message || `The host removed you from room ${code}.`, buttons: ['back'],
       };
+    case 'room-closed':
+      // The room is gone: "Try again" would only find "Room not found", so offer a new room instead.
+      return {
+        kind: 'closed', art: 'close', title: error.title || 'Room closed',
+        message: error.message || `Room ${code} was closed by the server's operator.`, buttons: ['back', 'create'],
+      };
     default:
       return {
         kind: 'error', art: 'warning', title: error.title ?? 'Could not join', message: error.message ?? '',

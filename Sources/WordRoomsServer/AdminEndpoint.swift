@@ -4,8 +4,12 @@ import WebSocket
 /// `/admin/ws`: the dashboard's live feed. The token was checked before the upgrade (`AdminRoutes.refusal`); the
 /// socket gets the history once, then one update a second. The page sends nothing on it: actions go through the
 /// HTTP API, whose answers say how each went.
-struct AdminEndpoint: WebSocketEndpoint {
+final class AdminEndpoint: WebSocketEndpoint {
     let monitor: AdminMonitor
+
+    init(monitor: AdminMonitor) {
+        self.monitor = monitor
+    }
     /// Nothing is expected; a small bound keeps a confused client from making the server buffer much.
     var maxMessageBytes: Int { 1024 }
 

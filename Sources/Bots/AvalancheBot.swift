@@ -9,7 +9,8 @@ import WebSocket
 /// with its token and last seq. At the end it compares its state with a fresh snapshot.
 ///
 /// Like a `ChurnerBot` it rebuilds the room's state itself (`RoomReplica`) instead of reading the room's shared
-/// one: what the server sends a resuming member is what is being checked. Used on its loop's thread only.
+/// one: what the server sends a resuming member is what is being checked. Room-mates holding the same version
+/// of the state share the work of applying a patch (`AvalancheReplicaPool`). Used on its loop's thread only.
 final class AvalancheBot: PlayerBot, @unchecked Sendable {
     /// Unowned without the runtime check: the crew owns its bots and outlives them.
     unowned(unsafe) let crew: AvalancheCrew
@@ -31,6 +32,8 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     private var verifying = false
     /// The final check: whether the bot's state equalled the snapshot; nil before it.
     private(set) var verdict: Bool?
+    /// The id of the replica's version in the room's `AvalancheReplicaPool`; 0 while it has none to share.
+    private var version = 0
 
     init(worker: LoopWorker, crew: AvalancheCrew, room: RoomPlan, name: String, creates: Bool) {
         self.crew = crew
@@ -60,7 +63,14 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     }
 
     override func adopt(welcome state: JSONValue, seq: Int) {
-        _ = replica.welcome(seq: seq, state: state)
+        adoptShared(state, seq: seq)
+    }
+
+    /// Takes a whole state (welcome or snapshot) as the version of it the room's pool knows, if any.
+    private func adoptShared(_ state: JSONValue, seq: Int) {
+        let shared = crew.pools[room.index, default: AvalancheReplicaPool()].given(state, seq: seq)
+        version = shared.id
+        _ = replica.welcome(seq: seq, state: shared.state)
     }
 
     override func joined(code: String, now: UInt64) {
@@ -92,7 +102,7 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
                 return false
             }
             crew.figures.resumedWithState += 1
-            _ = replica.welcome(seq: seq, state: state)
+            adoptShared(state, seq: seq)
         }
         guard you == self.you else {
             worker.stats.protocolError("resume-other-member")
@@ -112,11 +122,30 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     // MARK: Following the room with its own replica
 
     override func follow(_ patch: DecodedPatch) -> RoomReplica.PatchResult {
-        replica.patch(seq: patch.seq, operations: patch.operations)
+        let parent = version
+        if parent != 0, !replica.awaitingSnapshot, let seq = patch.seq, seq == replica.seq + 1,
+           patch.operations != nil,
+           let known = crew.pools[room.index]?.patched(from: parent, seq: seq, patch: patch.bytes) {
+            // A room-mate of the same version applied these bytes already: the same result.
+            _ = replica.welcome(seq: seq, state: known.state)
+            version = known.id
+            return .applied
+        }
+        let result = replica.patch(seq: patch.seq, operations: patch.operations)
+        if result == .applied, parent != 0 {
+            version = crew.pools[room.index, default: AvalancheReplicaPool()]
+                .record(patched: replica.state, seq: replica.seq, from: parent, patch: patch.bytes)
+        } else if result != .applied {
+            // Waiting for a snapshot: nothing to share until it comes.
+            version = 0
+        }
+        return result
     }
 
     override func adopt(snapshot state: JSONValue, seq: Int, recovering: Bool) -> Bool {
-        replica.snapshot(seq: seq, state: state)
+        let matched = replica.snapshot(seq: seq, state: state)
+        adoptShared(state, seq: seq)
+        return matched
     }
 
     override func readSnapshot(matched: Bool, recovering: Bool, now: UInt64) {

@@ -28,6 +28,8 @@ final class AvalancheCrew: @unchecked Sendable {
     private(set) var lastBackAt: UInt64?
     /// Verdicts still awaited from `verifyAll`.
     private(set) var checksPending = 0
+    /// The versions of each room's state its bots hold, by room index.
+    var pools: [Int: AvalancheReplicaPool] = [:]
 
     init(worker: LoopWorker, backoff: AvalancheBackoff, loops: Int) {
         self.worker = worker

@@ -92,9 +92,9 @@ storm() {
     sleep 1
     started=$(date +%s.%N)
     kill "-$signal" "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
+    { wait "$server_pid"; } 2>/dev/null || true
     start_server "$port"
-    echo "avalanche ($name): SIGNAL $signal, restarted in $(python3 -c "import time; print(f'{time.time() - $started:.2f}')") s on port $port"
+    echo "avalanche ($name): SIG$signal; the new server's start line came $(python3 -c "import time; print(f'{time.time() - $started:.2f}')") s after the signal (port $port)"
     local status=0
     wait "$bots_pid" || status=$?
     bots_pid=""

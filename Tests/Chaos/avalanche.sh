@@ -14,7 +14,7 @@
 # bots get the whole state too.
 #
 # Usage: Tests/Chaos/avalanche.sh [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S]
-#                                 [--pin] [--out DIR]
+#                                 [--give-up S] [--pin] [--out DIR]
 #   --pin      the server on core 0 with one event-loop thread, the bots on core 1 with one (taskset), as
 #              Tests/Bench/run-benchmarks.sh runs them: the figures of README's reconnect storm
 #   --out DIR  keeps each storm's report (term.json, term.txt, kill.json, kill.txt) and the server's log.
@@ -36,9 +36,10 @@ while [ $# -gt 0 ]; do
         --players) players="$2"; shift 2 ;;
         --rate) rate="$2"; shift 2 ;;
         --drop-after) drop_after="$2"; shift 2 ;;
+        --give-up) give_up="$2"; shift 2 ;;
         --pin) pin=1; shift ;;
         --out) out="$2"; shift 2 ;;
-        *) echo "usage: $0 [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S] [--pin] [--out DIR]" >&2
+        *) echo "usage: $0 [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S] [--give-up S] [--pin] [--out DIR]" >&2
            exit 2 ;;
     esac
 done

@@ -45,6 +45,8 @@ final class AvalancheCrew: @unchecked Sendable {
         var lost = 0
         var away = 0
         var refused = 0
+        /// Bots still on their way into their rooms (neither seated nor out of the run).
+        var entering = 0
         var firstLossAt: UInt64?
         var lastBackAt: UInt64?
         var checksPending = 0
@@ -56,6 +58,7 @@ final class AvalancheCrew: @unchecked Sendable {
             lost += other.lost
             away += other.away
             refused += other.refused
+            entering += other.entering
             firstLossAt = [firstLossAt, other.firstLossAt].compactMap { $0 }.min()
             lastBackAt = [lastBackAt, other.lastBackAt].compactMap { $0 }.max()
             checksPending += other.checksPending
@@ -139,6 +142,7 @@ final class AvalancheCrew: @unchecked Sendable {
             if bot.everLost { progress.lost += 1 }
             if bot.lostAt != nil { progress.away += 1 }
             if bot.refused { progress.refused += 1 }
+            if !bot.seated, bot.phase != .finished { progress.entering += 1 }
         }
         progress.firstLossAt = firstLossAt
         progress.lastBackAt = lastBackAt

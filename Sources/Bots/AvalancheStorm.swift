@@ -33,7 +33,8 @@ struct AvalancheStorm {
     mutating func next(_ progress: AvalancheCrew.Progress, now: UInt64) -> Step {
         switch phase {
         case .warmingUp:
-            guard now >= dropAt else { return .wait }
+            // The storm hits seated players: bots still entering their rooms are waited for, up to `giveUp`.
+            guard now >= dropAt, progress.entering == 0 || now >= dropAt + giveUp else { return .wait }
             waitingSince = now
             switch mode {
             case .clients:

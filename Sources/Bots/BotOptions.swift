@@ -229,7 +229,8 @@ public struct BotOptions: Sendable, Equatable {
           --drop clients|server     avalanche: the bots drop their connections, or wait for the server to
                                     (default clients)
           --drop-after S            avalanche: seconds from the start to the drop, or (server) until the
-                                    bots expect it (default 5)
+                                    bots expect it, and at least until every bot is in its room (at most
+                                    --give-up more; default 5)
           --give-up S               avalanche: seconds from the drop after which a bot not back counts as
                                     lost (default 30)
           --quiet                   no progress lines

@@ -25,6 +25,17 @@ import Testing
         #expect(storm.next(progress(lost: 8, away: 0, firstLossAt: 5 * second), now: 7 * second) == .allBack)
     }
 
+    @Test func theDropWaitsForBotsStillEnteringTheirRoomsUpToTheDeadline() {
+        var entering = progress(seated: 5)
+        entering.entering = 3
+        var storm = AvalancheStorm(mode: .clients, dropAt: 5 * second, giveUpNanoseconds: 10 * second)
+        #expect(storm.next(entering, now: 6 * second) == .wait)
+        #expect(storm.next(progress(), now: 7 * second) == .drop)
+        var late = AvalancheStorm(mode: .server, dropAt: 5 * second, giveUpNanoseconds: 10 * second)
+        #expect(late.next(entering, now: 14 * second) == .wait)
+        #expect(late.next(entering, now: 15 * second) == .awaitServer)
+    }
+
     @Test func serverModeWaitsForEveryConnectionToGoNotOnlyTheFirst() {
         var storm = AvalancheStorm(mode: .server, dropAt: 2 * second, giveUpNanoseconds: 30 * second)
         #expect(storm.next(progress(), now: 2 * second) == .awaitServer)

@@ -28,6 +28,10 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     /// Connection attempts since the loss.
     private var attempts = 0
     private var reconnectAt: UInt64?
+    /// When a resume `join` still unanswered is given up on (the connection dropped and tried again), as the web
+    /// client gives up on a socket silent for 15 s.
+    private var resumeDeadline: UInt64?
+    static let resumeTimeout: UInt64 = 15_000_000_000
     /// A `resync` for the final check is on its way.
     private var verifying = false
     /// The final check: whether the bot's state equalled the snapshot; nil before it.
@@ -53,6 +57,9 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
         if seated, let token, let code = room.code {
             phase = .resuming
             send(["type": "join", "code": .string(code), "token": .string(token), "seq": JSONValue(replica.seq)])
+            let now = MonotonicClock.nanoseconds()
+            resumeDeadline = now + Self.resumeTimeout
+            decide(now: now)
             return true
         }
         guard creates else { return super.enterRoom() }
@@ -109,6 +116,7 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
             return false
         }
         phase = .inRoom
+        resumeDeadline = nil
         if let lostAt { crew.figures.resumeLatency.record(fromNanoseconds: lostAt, to: now) }
         crew.back(at: now)
         crew.figures.mostAttempts = max(crew.figures.mostAttempts, attempts)
@@ -209,6 +217,14 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     }
 
     override func wake(now: UInt64) {
+        if let deadline = resumeDeadline, deadline <= now {
+            resumeDeadline = nil
+            if phase == .resuming, link.connection != nil {
+                crew.figures.resumeTimeouts += 1
+                link.drop()
+                return
+            }
+        }
         if let at = reconnectAt, at <= now {
             reconnectAt = nil
             if phase == .dropped, link.connection == nil, worker.running {
@@ -223,9 +239,8 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
     }
 
     override func nextWakeUp(now: UInt64) -> UInt64? {
-        let move = super.nextWakeUp(now: now)
-        guard let reconnectAt else { return move }
-        return min(move ?? reconnectAt, reconnectAt)
+        let due = [super.nextWakeUp(now: now), reconnectAt, resumeDeadline].compactMap { $0 }
+        return due.min()
     }
 
     // MARK: The final check
@@ -240,6 +255,7 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
 
     override func finish() {
         reconnectAt = nil
+        resumeDeadline = nil
         super.finish()
     }
 }

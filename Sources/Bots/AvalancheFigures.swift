@@ -19,6 +19,8 @@ public struct AvalancheFigures: Sendable, Equatable {
     /// Connection attempts after a loss, and how many of them failed (refused, timed out, HTTP 429 or 503).
     public var reconnectAttempts = 0
     public var reconnectFailures = 0
+    /// Resume `join`s unanswered within `AvalancheBot.resumeTimeout`, after which the bot tried again.
+    public var resumeTimeouts = 0
     /// The most attempts one bot needed to get back.
     public var mostAttempts = 0
     /// Final check: bots whose state equalled a fresh snapshot, bots whose state did not.
@@ -41,6 +43,7 @@ public struct AvalancheFigures: Sendable, Equatable {
         resumedWithState += other.resumedWithState
         reconnectAttempts += other.reconnectAttempts
         reconnectFailures += other.reconnectFailures
+        resumeTimeouts += other.resumeTimeouts
         mostAttempts = max(mostAttempts, other.mostAttempts)
         verified += other.verified
         mismatched += other.mismatched

@@ -36,6 +36,7 @@ extension AvalancheReport {
             "reconnect_attempts": JSONValue(figures.reconnectAttempts),
             "reconnect_failures": JSONValue(figures.reconnectFailures),
             "most_attempts": JSONValue(figures.mostAttempts),
+            "resume_timeouts": JSONValue(figures.resumeTimeouts),
             "resumed_with_patches": JSONValue(figures.resumedWithPatches),
             "resumed_with_state": JSONValue(figures.resumedWithState),
             "resyncs": JSONValue(resyncs),

@@ -21,7 +21,8 @@ extension AvalancheReport {
         lines.append("  " + padRight("", 22) + "(from each bot's lost connection to its resumed welcome)")
         row("storm", stormSeconds.map { formatFixed($0, 2) + " s from the first loss to the last bot back" } ?? "n/a")
         row("reconnect attempts", "\(figures.reconnectAttempts), \(figures.reconnectFailures) failed "
-            + "(refused, timed out, HTTP 429/503); at most \(figures.mostAttempts) by one bot")
+            + "(refused, timed out, HTTP 429/503); at most \(figures.mostAttempts) by one bot; "
+            + "\(figures.resumeTimeouts) resumes unanswered for 15 s and tried again")
         row("resumes", "\(figures.resumedWithPatches) with the missed patches, \(figures.resumedWithState) with the whole state")
         row("resyncs", "\(resyncs) (whole-state resumes + \(stats.resyncs) snapshots asked for after a gap)")
         row("rooms exact", "\(figures.rooms.checked - figures.rooms.mismatched) of \(figures.rooms.checked) checked; "

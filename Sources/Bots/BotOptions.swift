@@ -15,6 +15,16 @@ public struct BotOptions: Sendable, Equatable {
         case churn
         /// Rooms of `roomSize` clients on `/fanout/NAME`, each message broadcast to its whole room.
         case fanout
+        /// Rooms of players whose connections all drop at once (`--drop`); each resumes its seat (see `AvalancheRun`).
+        case avalanche
+    }
+
+    /// avalanche: who ends the connections.
+    public enum DropMode: String, Sendable, CaseIterable {
+        /// The bots drop every connection at once, `--drop-after` seconds into the run.
+        case clients
+        /// The bots wait for the server to go away (a restart under them) and come back.
+        case server
     }
 
     /// A room's game.
@@ -81,6 +91,12 @@ public struct BotOptions: Sendable, Equatable {
     public var pollMicroseconds = 0
     /// No progress lines.
     public var quiet = false
+    /// avalanche: who drops the connections.
+    public var dropMode = DropMode.clients
+    /// avalanche: seconds from the start until the drop (`clients`), or until the bots expect it (`server`).
+    public var dropAfter: Double = 5
+    /// avalanche: seconds from the drop after which bots not back in their seats count as lost.
+    public var giveUp: Double = 30
 
     public init() {}
 
@@ -88,7 +104,7 @@ public struct BotOptions: Sendable, Equatable {
     public var effectiveRate: Double? {
         if let rate { return rate }
         switch scenario {
-        case .play, .churn, .fanout: return 1
+        case .play, .churn, .fanout, .avalanche: return 1
         case .idle, .echo: return nil
         }
     }
@@ -100,7 +116,7 @@ public struct BotOptions: Sendable, Equatable {
         switch scenario {
         case .echo: return "/echo"
         case .fanout: return "/fanout"
-        case .play, .churn, .idle: return "/ws"
+        case .play, .churn, .idle, .avalanche: return "/ws"
         }
     }
 
@@ -122,6 +138,7 @@ public struct BotOptions: Sendable, Equatable {
     public var plannedConnections: Int {
         switch scenario {
         case .play: rooms * (players + spectators)
+        case .avalanche: rooms * players
         case .churn: rooms * (players + spectators + churners)
         case .idle, .echo, .fanout: connections
         }
@@ -167,6 +184,11 @@ public struct BotOptions: Sendable, Equatable {
                     /fanout; `wordrooms --bench-fanout`, or a peer of Tests/Bench/peers): each sends a --size
                     text message --rate times a second, at random points of each interval, and the server sends
                     every message to the whole room; each client times its own messages coming back
+          avalanche the reconnect storm: --rooms x --players play; after --drop-after every connection ends
+                    at once (--drop clients: the bots drop them; --drop server: the server goes away, e.g. a
+                    restart); each bot reconnects with jittered exponential backoff and resumes its seat with
+                    token and seq; then every bot checks its state against a fresh snapshot. Reports resume
+                    latency from the drop, bots not back after --give-up, resyncs and rooms that differ
 
         Options:
           --url ws://HOST:PORT[/PATH]  server (default ws://127.0.0.1:8080; PATH defaults to /echo for echo,
@@ -209,11 +231,19 @@ public struct BotOptions: Sendable, Equatable {
                                     (default 0: sleep). On one machine a server pays for waking a sleeping
                                     client on every message (an interrupt to the bots' core), which clients
                                     elsewhere never cost it; polling takes that out, adding at most N us
+          --drop clients|server     avalanche: the bots drop their connections, or wait for the server to
+                                    (default clients)
+          --drop-after S            avalanche: seconds from the start to the drop, or (server) until the
+                                    bots expect it, and at least until every bot is in its room (at most
+                                    --give-up more; default 5)
+          --give-up S               avalanche: seconds from the drop after which a bot not back counts as
+                                    lost (default 30)
           --quiet                   no progress lines
           -h, --help                show this help
 
-        Exit status: 0 when the run had no protocol errors, failed connections or unexpected disconnects;
-        1 when it had some; 2 for bad options.
+        Exit status: 0 when the run had no protocol errors, failed connections or unexpected disconnects
+        (avalanche: every bot back in its seat and every room equal to the server's snapshot); 1 otherwise;
+        2 for bad options.
         """
 
     /// A command-line mistake, worded for the person who typed it.
@@ -239,7 +269,7 @@ public struct BotOptions: Sendable, Equatable {
                     throw ParseError(description: "unexpected argument '\(text)': give one scenario at most")
                 }
                 guard let scenario = Scenario(rawValue: text) else {
-                    throw ParseError(description: "unknown scenario '\(text)': use play, idle, echo, churn or fanout")
+                    throw ParseError(description: "unknown scenario '\(text)': use play, idle, echo, churn, fanout or avalanche")
                 }
                 options.scenario = scenario
                 scenarioSeen = true
@@ -280,6 +310,9 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("--seed"): options.seed = try scanner.integer(in: 0...UInt64.max)
             case .flag("--deflate"): options.deflate = true
             case .flag("--quiet"): options.quiet = true
+            case .flag("--drop"): options.dropMode = try scanner.value(expected: "clients or server", DropMode.init)
+            case .flag("--drop-after"): options.dropAfter = try scanner.number(in: 0...86400)
+            case .flag("--give-up"): options.giveUp = try scanner.number(in: 0...86400, exclusiveLower: true)
             case .flag:
                 throw scanner.unknownOption(hint: " (see --help)")
             }
@@ -291,7 +324,7 @@ public struct BotOptions: Sendable, Equatable {
 
     /// Checks combinations no single flag can.
     func validate() throws(ParseError) {
-        if scenario == .play || scenario == .churn, let rate, rate > Self.maxMoveRate {
+        if scenario == .play || scenario == .churn || scenario == .avalanche, let rate, rate > Self.maxMoveRate {
             throw ParseError(description: "--rate for \(scenario.rawValue) is moves per bot per second, at most \(formatNumber(Self.maxMoveRate)) (the server's per-connection limit), not \(formatNumber(rate))")
         }
         if scenario == .churn, players + churners > 16 {
@@ -299,6 +332,9 @@ public struct BotOptions: Sendable, Equatable {
         }
         if warmup >= duration {
             throw ParseError(description: "--warmup (\(formatNumber(warmup)) s) must be shorter than --duration (\(formatNumber(duration)) s)")
+        }
+        if scenario == .avalanche, htmlPath != nil {
+            throw ParseError(description: "--html is not available for avalanche yet (its figures are in the summary and --json)")
         }
         if scenario == .echo, path == "/ws" {
             throw ParseError(description: "echo needs an echoing path such as /echo, not /ws")

@@ -28,7 +28,7 @@ extension BotReport {
             "ramp_per_s": JSONValue(self.options.ramp), "threads": JSONValue(self.options.threads),
         ]
         switch self.options.scenario {
-        case .play, .churn:
+        case .play, .churn, .avalanche:
             options["rooms"] = JSONValue(self.options.rooms)
             options["players"] = JSONValue(self.options.players)
             options["spectators"] = JSONValue(self.options.spectators)
@@ -110,7 +110,7 @@ extension BotReport {
             "exit_status": JSONValue(Int(exitStatus)),
         ]
         switch self.options.scenario {
-        case .play, .churn:
+        case .play, .churn, .avalanche:
             report["play"] = [
                 "rooms_created": JSONValue(stats.roomsCreated), "rooms_failed": JSONValue(stats.roomsFailed),
                 "join_latency": latency(stats.joinLatency),

@@ -42,7 +42,7 @@ extension BotReport {
         latency("connect", stats.connectLatency)
 
         switch options.scenario {
-        case .play, .churn:
+        case .play, .churn, .avalanche:
             section("Rooms and moves")
             row("rooms", "\(stats.roomsCreated) created, \(stats.roomsFailed) failed")
             latency("join (create/join)", stats.joinLatency)

@@ -5,9 +5,9 @@ import JSON
 final class HostBot: PlayerBot, @unchecked Sendable {
     /// Short rounds so that matches cycle within a run (with the 10-second breaks load runs were measured with,
     /// not the default 20); no turn timer, so Snowman turns wait for the bot.
-    private static let scrambleSettings: JSONValue = ["rounds": 3, "roundSeconds": 30, "minWordLength": 3,
+    static let scrambleSettings: JSONValue = ["rounds": 3, "roundSeconds": 30, "minWordLength": 3,
                                                       "breakSeconds": 10]
-    private static let snowmanSettings: JSONValue = ["maxWrongGuesses": 7]
+    static let snowmanSettings: JSONValue = ["maxWrongGuesses": 7]
 
     override func enterRoom() -> Bool {
         phase = .joining

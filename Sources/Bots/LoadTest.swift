@@ -132,8 +132,8 @@ public enum LoadTest {
         return configuration
     }
 
-    private static func loadLexicon(for options: BotOptions) throws(StartError) -> Lexicon? {
-        guard options.scenario == .play || options.scenario == .churn, options.game != .snowman else { return nil }
+    static func loadLexicon(for options: BotOptions) throws(StartError) -> Lexicon? {
+        guard [.play, .churn, .avalanche].contains(options.scenario), options.game != .snowman else { return nil }
         do {
             return try WordLists.bundled().lexicon
         } catch {
@@ -145,7 +145,7 @@ public enum LoadTest {
     private static func setUp(_ workers: [LoopWorker], options: BotOptions) {
         let count = workers.count
         switch options.scenario {
-        case .play, .churn:
+        case .play, .churn, .avalanche:
             onEveryLoop(workers) { worker in
                 worker.setUp(rooms: Array(stride(from: worker.index, to: options.rooms, by: count)))
             }
@@ -184,7 +184,7 @@ public enum LoadTest {
         return results.withLock { all in workers.map { all[$0.index]! } }
     }
 
-    private static func merged(_ workers: [LoopWorker]) -> BotStats {
+    static func merged(_ workers: [LoopWorker]) -> BotStats {
         var total = BotStats()
         for stats in onEveryLoop(workers, { $0.stats }) { total.merge(stats) }
         return total
@@ -221,7 +221,7 @@ public enum LoadTest {
     static func startLine(_ options: BotOptions, fileLimit: Int) -> String {
         var line = "wordrooms-bots \(options.scenario.rawValue) against \(options.url.hostHeader)\(options.path): "
         switch options.scenario {
-        case .play, .churn:
+        case .play, .churn, .avalanche:
             line += "\(options.rooms) rooms x \(options.players) players"
             if options.scenario == .churn { line += " + \(options.churners) churners" }
             if options.spectators > 0 { line += " + \(options.spectators) spectators" }
@@ -248,7 +248,7 @@ public enum LoadTest {
         }
         line += "  in \(stats.messagesIn - previous.messagesIn)/s  out \(stats.messagesOut - previous.messagesOut)/s"
         switch options.scenario {
-        case .play:
+        case .play, .avalanche:
             line += "  moves \(stats.moves - previous.moves)/s  move->patch p99 \(formatMicroseconds(stats.moveToPatch.value(atPercentile: 99)))"
         case .churn:
             line += "  resumes \(stats.resumes) verified \(stats.resumesVerified)  move->patch p99 \(formatMicroseconds(stats.moveToPatch.value(atPercentile: 99)))"

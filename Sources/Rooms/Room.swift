@@ -348,8 +348,11 @@ public actor Room {
         members[index].link = link
         members[index].disconnectedAt = nil
         emptySince = nil
+        // A seq from before a restart other than the saved one may name a state this process never had.
+        let trusted = members[index].restoredSeq.map { $0 == lastSeq } ?? true
+        members[index].restoredSeq = nil
         // The resumer first gets what it missed (or the whole state), then the change its return causes.
-        if let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
+        if trusted, let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
             link.send(welcome(members[index], state: nil, seq: lastSeq))
             for message in missed { link.sendOutsideStream(message) }
         } else {

@@ -222,9 +222,11 @@ extension Room {
     func restore(from record: RoomRecord, now: Double) throws {
         members = try record.members.map { saved in
             guard let token = ResumeToken(saved.token) else { throw RestoreError.badToken }
-            return Member(id: PlayerID(saved.id), name: saved.name, token: token,
-                          client: saved.client.flatMap(ClientID.init), isSpectator: saved.isSpectator,
-                          link: nil, disconnectedAt: now)
+            var member = Member(id: PlayerID(saved.id), name: saved.name, token: token,
+                                client: saved.client.flatMap(ClientID.init), isSpectator: saved.isSpectator,
+                                link: nil, disconnectedAt: now)
+            member.restoredSeq = record.seq
+            return member
         }
         host = record.host.map { PlayerID($0) }
         chat = record.chat

@@ -11,9 +11,14 @@ struct ListeningSocket: ~Copyable {
     let fd: Int32
     let port: Int
 
+    /// Connections the kernel may hold for a listener before `accept`: as many as it allows. Linux silently
+    /// lowers this to `net.core.somaxconn` (4096 by default since 5.4); a deploy's reconnect storm brings
+    /// thousands at once, and a SYN dropped from a full queue costs its client a second-long retransmission.
+    static let defaultBacklog: Int32 = 65535
+
     /// Binds and listens on `host:port`. `host` is a numeric address; `"::"` listens on IPv6 and, where the
     /// system allows dual stack, IPv4 too. Port 0 picks an ephemeral port (read it back from `port`).
-    init(host: String, port: Int, backlog: Int32 = 1024) throws(SystemError) {
+    init(host: String, port: Int, backlog: Int32 = ListeningSocket.defaultBacklog) throws(SystemError) {
         guard let (address, length, family) = SocketAddress.numeric(host: host, port: port) else {
             throw SystemError("inet_pton(\(host))", errno: EINVAL)
         }

@@ -40,12 +40,26 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                                    compression: options.compression
                                        ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
         self.fanout = options.benchFanout ? FanoutEndpoint(maxMessageBytes: options.maxMessageBytes) : nil
-        self.handshakes = AddressRateLimiter(perSecond: limits.handshakesPerSecond, burst: limits.handshakesPerSecond * 2)
+        self.handshakes = AddressRateLimiter(
+            perSecond: limits.handshakesPerSecond,
+            burst: Self.handshakeBurst(perSecond: limits.handshakesPerSecond,
+                                       connectionsPerAddress: options.maxConnectionsPerIP))
         self.registry = registry
         self.lobby = lobby
         admin = AdminMonitor(token: adminToken, registry: registry, transport: transport, clock: clock)
         adminRoutes = AdminRoutes(monitor: admin, registry: registry)
         adminEndpoint = AdminEndpoint(monitor: admin)
+    }
+
+    /// Handshakes one address may make at once: twice the rate, or as many as it may hold open if that is more.
+    ///
+    /// After a deploy or a network blip every player behind one NAT (a school, an office, a café) reconnects
+    /// within a second; a burst of only twice the rate would refuse most of them with 429 and stretch their
+    /// return over many seconds of backoff. They could hold that many sockets anyway (`--max-connections-per-ip`
+    /// caps them), so letting them all back at once costs nothing the cap does not allow; the sustained rate
+    /// after the burst stays `perSecond`.
+    static func handshakeBurst(perSecond: Double, connectionsPerAddress: Int) -> Double {
+        max(perSecond * 2, Double(connectionsPerAddress))
     }
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {

@@ -46,27 +46,36 @@ for (flag, path) in [("--json", options.jsonPath), ("--html", options.htmlPath)]
     }
 }
 
-let report: BotReport
+/// Prints the summary, writes the JSON and the HTML page if asked to, and exits with `status`.
+func finish(summary: String, json: JSONValue, html: String?, status: Int32) -> Never {
+    print(summary)
+    var outputs: [(String, [UInt8])] = []
+    if let path = options.jsonPath {
+        var bytes = JSONWriter().serialize(json)
+        bytes.append(UInt8(ascii: "\n"))
+        outputs.append((path, bytes))
+    }
+    if let path = options.htmlPath {
+        // `BotOptions.validate` refuses --html for runs without a page.
+        if let html { outputs.append((path, Array(html.utf8))) }
+    }
+    for (path, bytes) in outputs {
+        if let problem = writeFile(path, bytes) {
+            printError("wordrooms-bots: cannot write \(path): \(problem)")
+            exit(1)
+        }
+    }
+    exit(status)
+}
+
 do {
-    report = try LoadTest.run(options, log: printError)
+    if options.scenario == .avalanche {
+        let report = try AvalancheRun.run(options, log: printError)
+        finish(summary: report.summary, json: report.json, html: nil, status: report.exitStatus)
+    }
+    let report = try LoadTest.run(options, log: printError)
+    finish(summary: report.summary, json: report.json, html: report.html, status: report.exitStatus)
 } catch {
     printError("wordrooms-bots: \(error)")
     exit(1)
 }
-print(report.summary)
-var outputs: [(String, [UInt8])] = []
-if let path = options.jsonPath {
-    var bytes = JSONWriter().serialize(report.json)
-    bytes.append(UInt8(ascii: "\n"))
-    outputs.append((path, bytes))
-}
-if let path = options.htmlPath {
-    outputs.append((path, Array(report.html.utf8)))
-}
-for (path, bytes) in outputs {
-    if let problem = writeFile(path, bytes) {
-        printError("wordrooms-bots: cannot write \(path): \(problem)")
-        exit(1)
-    }
-}
-exit(report.exitStatus)

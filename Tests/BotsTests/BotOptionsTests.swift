@@ -123,7 +123,7 @@ import Testing
         (["--game", "chess"], "--game needs snowman, scramble or mixed, not 'chess'"),
         (["--duration", "nan"], "--duration needs a number more than 0 to 86400, not 'nan'"),
         (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
-        (["dance"], "unknown scenario 'dance': use play, idle, echo, churn or fanout"),
+        (["dance"], "unknown scenario 'dance': use play, idle, echo, churn, fanout or avalanche"),
         (["fanout", "--size", "41"], "--size for fanout must be at least 42 bytes (sender, number and send time), not 41"),
         (["fanout", "--room-size", "0"], "--room-size needs a whole number from 1 to 1000, not '0'"),
         (["fanout", "--url", "ws://127.0.0.1:8080/ws"], "fanout needs a room broadcast path such as /fanout, not /ws"),

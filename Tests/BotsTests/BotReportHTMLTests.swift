@@ -116,6 +116,8 @@ import WordRoomsServer
         #expect(options.jsonPath == "r.json")
         #expect(BotOptions.usage.contains("--html FILE"))
         #expect(throws: BotOptions.ParseError.self) { try BotOptions.parse(["--html"]) }
+        // The storm has no page: refused before the run rather than after it.
+        #expect(throws: BotOptions.ParseError.self) { try BotOptions.parse(["avalanche", "--html", "r.html"]) }
     }
 
     // MARK: The summary

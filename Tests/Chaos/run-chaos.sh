@@ -2,19 +2,22 @@
 # Chaos test: bots play while TCP connections are killed at random (ss -K), the server process is paused twice
 # for 3 s (SIGSTOP/SIGCONT), and one client stops reading. Afterwards: the bots report no protocol error, every
 # killed player resumed with its token and its state equals a fresh snapshot, and the stuck client was cut off with
-# close code 1008. Everything on loopback; about a minute.
+# close code 1008. Then the reconnect storm across a SIGTERM restart and a kill -9 (Tests/Chaos/avalanche.sh):
+# every bot back in its seat, every room exact. Everything on loopback; about a minute and a half.
 #
-# Usage: Tests/Chaos/run-chaos.sh [--no-build] [--duration S]
+# Usage: Tests/Chaos/run-chaos.sh [--no-build] [--duration S] [--no-avalanche]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH=/opt/swift/usr/bin:$PATH
 build=1
 duration=40
+avalanche=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-build) build=0; shift ;;
         --duration) duration="$2"; shift 2 ;;
-        *) echo "usage: $0 [--no-build] [--duration S]" >&2; exit 2 ;;
+        --no-avalanche) avalanche=0; shift ;;
+        *) echo "usage: $0 [--no-build] [--duration S] [--no-avalanche]" >&2; exit 2 ;;
     esac
 done
 command -v ss >/dev/null || { apt-get install -y -qq iproute2 >/dev/null; }
@@ -71,5 +74,8 @@ echo "chaos: slow consumers cut off by the server: $slow"
 [ "$chaos_status" = 0 ] || { echo "FAIL: chaos clients found problems"; status=1; }
 [ "${slow:-0}" -ge 1 ] || { echo "FAIL: the stuck client was not cut off"; status=1; }
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "FAIL: the server is not healthy after the chaos"; status=1; }
+if [ "$avalanche" = 1 ]; then
+    bash Tests/Chaos/avalanche.sh --no-build || { echo "FAIL: the reconnect storm"; status=1; }
+fi
 [ "$status" = 0 ] && echo "chaos: OK"
 exit "$status"

@@ -37,7 +37,11 @@ import WebSocket
     @Test func handshakeFloodsFromOneAddressGet429() async throws {
         var limits = GameLimits()
         limits.handshakesPerSecond = 2
-        try await withServer(limits: limits, options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+        // The burst is the larger of twice the rate and the connections an address may hold: 4 here.
+        try await withServer(limits: limits, options: {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.maxConnectionsPerIP = 3
+        }) { server in
             var statuses: [String] = []
             for _ in 0..<6 {
                 let (_, head) = try upgrade(server.port, forwardedFor: "203.0.113.5")
@@ -47,6 +51,22 @@ import WebSocket
             #expect(statuses.last == "HTTP/1.1 429")
             let (_, other) = try upgrade(server.port, forwardedFor: "203.0.113.6")
             #expect(other.hasPrefix("HTTP/1.1 101"))
+        }
+    }
+
+    @Test func aReconnectStormFromOneAddressIsLetInAtOnce() async throws {
+        // A hundred players behind one NAT come back together after a deploy: five times the default burst of
+        // twice the handshake rate, within the connections one address may hold (256).
+        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+            var held: [TestClient] = []
+            var refused = 0
+            for _ in 0..<100 {
+                let (client, head) = try upgrade(server.port, forwardedFor: "203.0.113.7")
+                if !head.hasPrefix("HTTP/1.1 101") { refused += 1 }
+                held.append(client)
+            }
+            #expect(refused == 0)
+            #expect(held.count == 100)
         }
     }
 

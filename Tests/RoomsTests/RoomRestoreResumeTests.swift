@@ -1,0 +1,91 @@
+import Foundation
+import JSON
+import Testing
+@testable import Rooms
+
+/// Resuming into a room restored from the data directory: the seq a client names comes from the old process.
+/// Only the saved seq is known to mean the same state in the new one; any other (a change the old process sent
+/// after its last save, lost in a crash or sent during a graceful stop) gets the whole state, never patches
+/// numbered from the same seqs but describing other changes.
+@Suite struct RoomRestoreResumeTests {
+    private struct Restored {
+        let directory: String
+        let journal: RoomJournal
+        let room: Room
+        let savedSeq: Int
+        let tokens: [ResumeToken]
+    }
+
+    /// The fixture's Snowman room, restored: everyone away, the room at the saved seq + 1.
+    private func restoredSnowman() async throws -> Restored {
+        let directory = try RoomJournalTests.dataDirectory(with: ["rooms.snapshot"])
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: { 1_764_600_010 })
+        #expect(await registry.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 2)
+        let saved = try #require(try RoomJournalTests.expected()["TDGH"])
+        let room = try #require(await registry.room(RoomCode("TDGH")!))
+        await room.settled()
+        let tokens = (saved["tokens"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ResumeToken.init) }
+        return Restored(directory: directory, journal: journal, room: room,
+                        savedSeq: try #require(saved["seq"]?.intValue), tokens: tokens)
+    }
+
+    private func welcome(_ messages: [JSONValue], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        try #require(messages.first { $0["type"]?.stringValue == "welcome" }, sourceLocation: sourceLocation)
+    }
+
+    @Test func aSeqTheOldProcessSentAfterItsSaveGetsTheWholeState() async throws {
+        let restored = try await restoredSnowman()
+        defer {
+            restored.journal.stop()
+            try? FileManager.default.removeItem(atPath: restored.directory)
+        }
+        let room = restored.room
+        // Ana comes back from the saved seq: the one patch she missed is replayed.
+        let ana = MemoryLink()
+        room.join(ana, name: nil, token: restored.tokens[0], lastSeq: restored.savedSeq, spectator: false)
+        await room.settled()
+        #expect(try welcome(ana.drain())["resumed"]?.boolValue == true)
+        // Ana chats: the room is now at a seq the old process may also have sent, for another change.
+        room.receive(.chat("back again"), from: ana.id)
+        await room.settled()
+        let (seq, state) = await room.snapshot()
+        #expect(seq == restored.savedSeq + 3)
+        // Bob's client saw the old process's seq `seq` before the restart: its state is not this one.
+        let bob = MemoryLink()
+        room.join(bob, name: nil, token: restored.tokens[1], lastSeq: seq, spectator: false)
+        await room.settled()
+        let bobs = try welcome(bob.drain())
+        #expect(bobs["resumed"] == nil)
+        #expect(bobs["state"] == state)
+        #expect(bobs["seq"]?.intValue == seq)
+    }
+
+    @Test func aMemberBackInThisProcessResumesWithPatchesAgain() async throws {
+        let restored = try await restoredSnowman()
+        defer {
+            restored.journal.stop()
+            try? FileManager.default.removeItem(atPath: restored.directory)
+        }
+        let room = restored.room
+        // Ana's seq is not the saved one: the whole state.
+        let ana = MemoryLink()
+        room.join(ana, name: nil, token: restored.tokens[0], lastSeq: restored.savedSeq + 1, spectator: false)
+        await room.settled()
+        let first = try welcome(ana.drain())
+        #expect(first["resumed"] == nil)
+        let seq = try #require(first["seq"]?.intValue)
+        // Dropped again in this process, she resumes from a seq this process sent: patches.
+        room.disconnected(ana.id)
+        await room.settled()
+        let again = MemoryLink()
+        room.join(again, name: nil, token: restored.tokens[0], lastSeq: seq, spectator: false)
+        await room.settled()
+        var view = ClientView(state: first["state"]!, seq: seq)
+        let messages = again.drain()
+        #expect(try welcome(messages)["resumed"]?.boolValue == true)
+        try view.apply(messages)
+        #expect(view.gaps == 0)
+        #expect(view.state == (await room.snapshot()).state)
+    }
+}

@@ -29,6 +29,9 @@ extension RoomError {
         case creatingRoomsTooFast
         /// Code `too-many-attempts`: the address joined or peeked at too many rooms that do not exist.
         case tooManyWrongCodes
+        /// Code `server-stopping`: the server is shutting down and has saved its rooms; the message was not
+        /// applied, so that nothing is played after the last save. The client resumes once the server is back.
+        case serverStopping
 
         // MARK: The registry
 
@@ -132,6 +135,9 @@ extension RoomError {
             case .tooManyWrongCodes:
                 ("too-many-attempts", "Too many wrong codes",
                  "Too many joins of rooms that do not exist. Wait a minute, then check the code.")
+            case .serverStopping:
+                ("server-stopping", "Server restarting",
+                 "The server is shutting down, so that was not played. You will be reconnected when it is back; try it again then.")
             case .serverFull(let maxRooms):
                 ("server-full", "Server full", "This server already hosts \(maxRooms) rooms. Try again later.")
             case .badName(let refusal):

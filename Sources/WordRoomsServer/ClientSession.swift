@@ -5,6 +5,7 @@ import JSON
 import Rooms
 import Transport
 import Runtime
+import Synchronization
 
 /// One game connection's state on its event loop: which room it is in, what waits while it is joining, and its
 /// message budget. Parsing and validation happen here, on the loop thread, so rooms only see well-formed moves.
@@ -84,6 +85,10 @@ final class ClientSession {
             return
         default:
             break
+        }
+        if endpoint.stopping.load(ordering: .acquiring) {
+            connection.send(Self.stopping(message.type))
+            return
         }
         switch place {
         case .entering:
@@ -207,6 +212,7 @@ final class ClientSession {
 
     /// The commonest refusal, to a flood, prepared once (like `plainPong`).
     static let rateLimited = ServerMessage.error(RoomError(.rateLimited))
+    static func stopping(_ type: String) -> ServerMessage { .error(RoomError(.serverStopping, move: type)) }
 }
 
 /// Limits on what one game connection may send.

@@ -1,3 +1,4 @@
+import Synchronization
 import Rooms
 import Transport
 import WebSocket
@@ -15,6 +16,9 @@ final class RoomsEndpoint: WebSocketEndpoint {
     let failedJoins: AddressRateLimiter
     /// permessage-deflate with one context per room (`--no-compression` turns it off).
     let compression: WebSocketCompression
+    /// Set by `WordRoomsServer.shutdown` before it saves the rooms: from then on no message reaches a room (each
+    /// gets `server-stopping`), so that what the clients see played is what the save holds.
+    let stopping = Atomic<Bool>(false)
 
     init(registry: RoomRegistry, limits: GameLimits, maxMessageBytes: Int, perAddress: ConnectionsPerAddress,
          trustedProxies: AddressRanges, failedJoins: AddressRateLimiter, compression: WebSocketCompression) {

@@ -127,6 +127,9 @@ public final class WordRoomsServer: Sendable {
     /// transport's shutdown timeout.
     public func shutdown() {
         application.stopping.store(true, ordering: .relaxed)
+        // Before the save: a move played after it would be lost with the process (seen in the reconnect storm:
+        // a quarter of a small run's members got the whole state back, their last moves gone).
+        application.rooms.stopping.store(true, ordering: .releasing)
         application.admin.stop()
         transport.stopAccepting()
         if let journal = registry.journal {

@@ -102,3 +102,31 @@ import WordGames
         }
     }
 }
+
+/// A server shutting down saves its rooms, then closes every client; between the two no message may reach a room,
+/// or a move the players saw played would be missing from the save.
+@Suite struct StoppingServerTests {
+    @Test func aMoveWhileTheServerStopsIsRefusedNotLost() async throws {
+        try await withServer { server in
+            let ana = try GameClient.create(port: server.port, game: "snowman", name: "Ana")
+            let code = try #require(ana.code)
+            let seq = ana.seq
+            // What `shutdown` sets first, before it saves the rooms.
+            server.application.rooms.stopping.store(true, ordering: .releasing)
+            try ana.send(["type": "chat", "text": "one last line"])
+            let refused = try ana.waitForError()
+            #expect(refused["code"]?.stringValue == "server-stopping")
+            #expect(refused["move"]?.stringValue == "chat")
+            let peek = try GameClient(port: server.port)
+            try peek.send(["type": "join", "code": JSONValue(code), "name": "Bob"])
+            #expect(try peek.waitForError()["code"]?.stringValue == "server-stopping", "no new member after the save")
+            // Pings still answer: the connection is alive, only the rooms are closed for business.
+            try ana.send(["type": "ping", "id": 7])
+            _ = try ana.receive { $0["type"]?.stringValue == "pong" }
+            #expect(ana.seq == seq, "nothing reached the room")
+            #expect(waitFor { await server.registry.allRooms().count } == 1, "the room is still there")
+            let chat = waitFor { await server.registry.allRooms().first?.snapshot().state["chat"]?.arrayValue ?? [] }
+            #expect(!chat.contains { $0["text"]?.stringValue == "one last line" })
+        }
+    }
+}

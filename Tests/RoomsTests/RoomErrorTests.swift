@@ -27,6 +27,8 @@ import WordGames
          "You are creating rooms too fast; wait a few seconds and try again."),
         (.tooManyWrongCodes, "too-many-attempts", "Too many wrong codes",
          "Too many joins of rooms that do not exist. Wait a minute, then check the code."),
+        (.serverStopping, "server-stopping", "Server restarting",
+         "The server is shutting down, so that was not played. You will be reconnected when it is back; try it again then."),
         (.serverFull(maxRooms: 5000), "server-full", "Server full",
          "This server already hosts 5000 rooms. Try again later."),
         (.badName(.empty), "bad-name", "Name needed", "Type a name of 1 to 20 characters."),
@@ -93,7 +95,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 44)
+        #expect(names.count == 45)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -110,6 +112,7 @@ import WordGames
         case .rateLimited: "rateLimited"
         case .creatingRoomsTooFast: "creatingRoomsTooFast"
         case .tooManyWrongCodes: "tooManyWrongCodes"
+        case .serverStopping: "serverStopping"
         case .serverFull: "serverFull"
         case .badName(let refusal):
             switch refusal {

@@ -64,8 +64,9 @@ class PlayerBot: RoomBot, @unchecked Sendable {
         if refused.sentAt >= worker.timingFrom {
             worker.stats.moveToError.record(fromNanoseconds: refused.sentAt, to: now)
         }
-        var expected = false
-        if case .word(_, let valid) = refused.kind {
+        // A server shutting down refuses every move after its last save; the bot resumes and plays on.
+        var expected = code == "server-stopping"
+        if !expected, case .word(_, let valid) = refused.kind {
             expected = valid ? Self.wordRaceCodes.contains(code) : (code == "not-a-word" || code == "round-not-running")
         }
         if expected {

@@ -44,7 +44,7 @@ trap cleanup EXIT
     --max-outbound-bytes 262144 > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 for _ in $(seq 50); do grep -q "running at" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/server.out")"
+port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/server.out" | head -n 1)"
 [ -n "$port" ] || { echo "chaos: the server did not start"; cat "$work/server.err"; exit 1; }
 echo "chaos: server on port $port (pid $server_pid), ${duration}s"
 

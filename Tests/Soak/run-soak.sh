@@ -41,7 +41,7 @@ for _ in $(seq 50); do
     grep -q "running at" "$work/server.out" 2>/dev/null && break
     sleep 0.1
 done
-port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/server.out")"
+port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/server.out" | head -n 1)"
 [ -n "$port" ] || { echo "soak: the server did not start"; cat "$work/server.err"; exit 1; }
 
 # Sums the samples of one metric (all its label sets), not of metrics whose names merely start the same.

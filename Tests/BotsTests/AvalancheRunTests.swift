@@ -72,23 +72,9 @@ import WordRoomsServer
     }
 }
 
-/// Runs the storm on a thread of its own: the driver blocks, and must not hold a thread of the cooperative
-/// pool that the server's room actors need.
+/// Runs the storm against the server on `port` (see `runOnOwnThread`).
 private func runStorm(_ arguments: [String], port: Int) async throws -> AvalancheReport {
-    guard case .run(var options) = try BotOptions.parse(["avalanche", "--url", "ws://127.0.0.1:\(port)",
-                                                         "--grace", "3"] + arguments) else {
-        throw LoadTest.StartError(description: "no options")
-    }
-    options.quiet = true
-    options.threads = 2
-    let parsed = options
-    return try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { () throws(LoadTest.StartError) in
-                try AvalancheRun.run(parsed, log: { _ in })
-            }.mapError { $0 as any Error })
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+    try await runOnOwnThread(["avalanche", "--url", "ws://127.0.0.1:\(port)", "--grace", "3"] + arguments) { options throws(LoadTest.StartError) in
+        try AvalancheRun.run(options, log: { _ in })
     }
 }

@@ -311,21 +311,8 @@ import WordRoomsServer
         serverOptions.threads = 2
         let server = try WordRoomsServer(options: serverOptions)
         defer { server.shutdown() }
-        guard case .run(var options) = try BotOptions.parse(arguments + ["--url", "ws://127.0.0.1:\(server.port)",
-                                                                          "--grace", "3"]) else {
-            throw LoadTest.StartError(description: "no options")
-        }
-        options.quiet = true
-        options.threads = 2
-        let parsed = options
-        return try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { () throws(LoadTest.StartError) in
-                    try LoadTest.run(parsed, log: { _ in })
-                }.mapError { $0 as any Error })
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
+        return try await runOnOwnThread(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"]) { options throws(LoadTest.StartError) in
+            try LoadTest.run(options, log: { _ in })
         }
     }
 }

@@ -236,22 +236,9 @@ private func runAgainstServer(_ arguments: [String], limits: GameLimits = GameLi
     return try await runBots(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"])
 }
 
-/// Runs the bots on a thread of their own: the driver blocks, and must not hold a thread of the cooperative
-/// pool that the server's room actors need.
+/// Runs the bots (see `runOnOwnThread`).
 private func runBots(_ arguments: [String]) async throws -> BotReport {
-    guard case .run(var options) = try BotOptions.parse(arguments) else {
-        throw LoadTest.StartError(description: "no options")
-    }
-    options.quiet = true
-    options.threads = 2
-    let parsed = options
-    return try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { () throws(LoadTest.StartError) in
-                try LoadTest.run(parsed, log: { _ in })
-            }.mapError { $0 as any Error })
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+    try await runOnOwnThread(arguments) { options throws(LoadTest.StartError) in
+        try LoadTest.run(options, log: { _ in })
     }
 }

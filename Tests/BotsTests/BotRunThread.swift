@@ -1,0 +1,26 @@
+@testable import Bots
+import Foundation
+
+/// Parses `arguments` as the command line would, quiet and on two loop threads, and runs `body` with the options on
+/// a thread of its own: a run's driver blocks, and must not hold a thread of the cooperative pool that the
+/// in-process server's room actors need.
+func runOnOwnThread<Report: Sendable>(
+    _ arguments: [String],
+    _ body: @escaping @Sendable (BotOptions) throws(LoadTest.StartError) -> Report
+) async throws -> Report {
+    guard case .run(var options) = try BotOptions.parse(arguments) else {
+        throw LoadTest.StartError(description: "no options")
+    }
+    options.quiet = true
+    options.threads = 2
+    let parsed = options
+    return try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { () throws(LoadTest.StartError) in
+                try body(parsed)
+            }.mapError { $0 as any Error })
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}

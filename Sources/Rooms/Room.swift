@@ -95,6 +95,8 @@ public actor Room {
     /// The game changed in a way the state does not show (a host's new word list of the same length): the next
     /// publish saves the room even if it has no patch to send.
     private var unsavedChange = false
+    /// A seat's connection came or went and its patch is queued behind the inputs waiting now (`publishSoon`).
+    private var publishQueued = false
     /// Where changes are saved, when the server has a data directory.
     let journal: RoomJournal?
 
@@ -245,7 +247,7 @@ public actor Room {
             guard let index = memberIndex(linkID: linkID) else { break }
             members[index].link = nil
             members[index].disconnectedAt = now
-            publish(now: now)
+            publishSoon()
         case .tick:
             timerDeadline = nil
             releaseExpiredSeats(now: now)
@@ -359,7 +361,22 @@ public actor Room {
             link.send(welcome(members[index], state: state))
         }
         if link.followsBroadcastStream { broadcastStreamRestart = true }
-        publish(now: now)
+        publishSoon()
+    }
+
+    /// Publishes once the inputs queued now have been applied: when a restart or a network drop brings a whole
+    /// room back (or takes it away) at once, its members' comings and goings make one patch instead of one each
+    /// (a storm of 10,000 resumes made 10,000 patches, each diffed and sent to the room). Alone, the patch goes
+    /// out at once, since nothing else is queued; any publish before it carries the change.
+    private func publishSoon() {
+        guard !publishQueued else { return }
+        publishQueued = true
+        executor.execute { [self] in
+            self.assumeIsolated { room in
+                guard room.publishQueued, !room.disposed else { return }
+                room.publish(now: room.clock())
+            }
+        }
     }
 
     private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> ServerMessage {
@@ -739,6 +756,7 @@ public actor Room {
     /// Brings the state up to date; when it changed, broadcasts one patch message to every connected member
     /// (except `except`, which gets a welcome instead).
     func publish(now: Double, except: UInt64? = nil) {
+        publishQueued = false
         settleGame(now: now)
         // Members are looked at in place (by index) throughout: copying one out retains all its fields. Plain
         // loops rather than closures: a closure formed in the actor checks at run time that it runs on the

@@ -1,6 +1,7 @@
 import JSON
 import Rooms
 import Transport
+import Runtime
 import WebSocket
 
 /// The operator's HTTP API under `/admin/api/` and the token check of every admin path.
@@ -16,6 +17,13 @@ import WebSocket
 struct AdminRoutes: Sendable {
     let monitor: AdminMonitor
     let registry: RoomRegistry
+    let gate: AdminGate
+
+    init(monitor: AdminMonitor, registry: RoomRegistry) {
+        self.monitor = monitor
+        self.registry = registry
+        gate = AdminGate(token: monitor.token)
+    }
 
     static let apiPrefix = "/admin/api"
     static let socketPath = "/admin/ws"
@@ -25,23 +33,13 @@ struct AdminRoutes: Sendable {
         path == socketPath || path == apiPrefix || path.hasPrefix(apiPrefix + "/")
     }
 
-    /// 401 unless `request` presents the token; the query counts only on the WebSocket's path.
-    func refusal(_ request: HTTPRequestHead) -> HTTPResponse? {
-        let presented = AdminToken.presented(authorization: request.value(of: "authorization"), query: request.query,
-                                             allowingQuery: request.path == Self.socketPath)
-        if let presented, monitor.token.matches(presented) { return nil }
-        var response = HTTPResponse.text(
-            presented == nil
-                ? "This is an operator endpoint and needs the admin token: send the header \"Authorization: Bearer TOKEN\" (the WebSocket \(Self.socketPath) takes ?token=TOKEN). The token is the one in the server's start line, or the one given with --admin-token.\n"
-                : "The admin token is wrong. Use the one in the server's start line, or the one given with --admin-token.\n",
-            status: 401)
-        response.headers.append(("WWW-Authenticate", #"Bearer realm="WordRooms admin""#))
-        response.headers.append(("Cache-Control", "no-store"))
-        return response
+    /// 401 unless `request` presents the token, 429 after too many wrong ones from `address` (see `AdminGate`).
+    func refusal(_ request: HTTPRequestHead, from address: String) -> HTTPResponse? {
+        gate.refusal(request, from: address, socketPath: Self.socketPath, now: MonotonicClock.coarseSeconds())
     }
 
-    func respond(to request: HTTPRequestHead) -> HTTPReply {
-        if let refusal = refusal(request) { return .now(refusal) }
+    func respond(to request: HTTPRequestHead, from address: String) -> HTTPReply {
+        if let refusal = refusal(request, from: address) { return .now(refusal) }
         if request.path == Self.socketPath {
             return .now(Self.error(426, "upgrade-required", "\(Self.socketPath) is a WebSocket: open it with an upgrade."))
         }

@@ -62,6 +62,11 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         max(perSecond * 2, Double(connectionsPerAddress))
     }
 
+    /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy).
+    private func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String {
+        ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
+    }
+
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {
         if path == "/ws" || path.hasPrefix("/ws/") { return rooms }
         if path == AdminRoutes.socketPath { return adminEndpoint }
@@ -72,12 +77,15 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     /// Browsers send `Origin`; when an allowlist is configured, other sites cannot open game sockets
     /// (clients that send no `Origin`, like the bots, are not browsers and are let through).
     public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? {
-        if AdminRoutes.isAdminEndpoint(request.path), let refusal = adminRoutes.refusal(request) { return refusal }
+        if AdminRoutes.isAdminEndpoint(request.path),
+           let refusal = adminRoutes.refusal(request, from: clientAddress(peer, request)) {
+            return refusal
+        }
         if !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin"),
            !options.allowedOrigins.contains(origin.lowercased()) {
             return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
         }
-        let address = ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
+        let address = clientAddress(peer, request)
         guard handshakes.allow(address, now: MonotonicClock.coarseSeconds()) else {
             var response = HTTPResponse.text("Too many connection attempts from your address; try again in a second.",
                                              status: 429)
@@ -88,7 +96,9 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     }
 
     public func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
-        if AdminRoutes.isAdminEndpoint(request.path) { return adminRoutes.respond(to: request) }
+        if AdminRoutes.isAdminEndpoint(request.path) {
+            return adminRoutes.respond(to: request, from: clientAddress(peer, request))
+        }
         switch request.path {
         case "/healthz":
             return .now(.text("ok\n"))

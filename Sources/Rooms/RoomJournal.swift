@@ -66,25 +66,67 @@ public final class RoomJournal: Sendable {
     // MARK: Loading
 
     /// The saved rooms: the snapshot, then the journal on top. Problems are logged, never fatal.
+    ///
+    /// After `kill -9` the journal holds many records of each room (every flush appends the rooms that changed);
+    /// only each room's newest readable one matters, so records are first told apart by the code and version at
+    /// the front of their payload (`JournalEntry.peek`), and parsed in full only when they win. Start-up is
+    /// what a reconnect storm waits for.
     func load() -> [RoomRecord] {
-        var latest: [String: (version: Int, record: RoomRecord?)] = [:]
+        struct Candidate {
+            var version: Int
+            var payload: [UInt8]
+            var file: String
+        }
+        var candidates: [String: [Candidate]] = [:]
+        var undecodable: [String: Int] = [:]
+        var decoded: [String: RoomRecord?] = [:]
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
-            var undecodable = 0
             for payload in contents.records {
-                guard let entry = try? JournalEntry(payload: payload) else {
-                    undecodable += 1
-                    continue
-                }
-                if entry.version >= latest[entry.code]?.version ?? Int.min {
-                    latest[entry.code] = (entry.version, entry.room)
+                if let (code, version) = JournalEntry.peek(payload) {
+                    candidates[code, default: []].append(Candidate(version: version, payload: payload, file: name))
+                } else if let entry = try? JournalEntry(payload: payload) {
+                    candidates[entry.code, default: []].append(Candidate(version: entry.version, payload: [],
+                                                                         file: name))
+                    decoded[Self.decodedKey(entry.code, entry.version, name)] = entry.room
+                } else {
+                    undecodable[name, default: 0] += 1
                 }
             }
-            if undecodable > 0 { log("\(name): skipped \(undecodable) records that could not be read") }
         }
-        return latest.values.compactMap(\.record).sorted { $0.code < $1.code }
+        var records: [RoomRecord] = []
+        for (code, list) in candidates {
+            // Newest first; of equal versions the later record (the journal over the snapshot) wins.
+            let ordered = list.enumerated().sorted {
+                $0.element.version != $1.element.version ? $0.element.version > $1.element.version : $0.offset > $1.offset
+            }.map(\.element)
+            for candidate in ordered {
+                if candidate.payload.isEmpty {
+                    if let room = decoded[Self.decodedKey(code, candidate.version, candidate.file)] {
+                        if let room { records.append(room) }
+                        break
+                    }
+                    continue
+                }
+                guard let entry = try? JournalEntry(payload: candidate.payload), entry.code == code,
+                      entry.version == candidate.version else {
+                    undecodable[candidate.file, default: 0] += 1
+                    continue
+                }
+                if let room = entry.room { records.append(room) }
+                break
+            }
+        }
+        for (name, count) in undecodable.sorted(by: { $0.key > $1.key }) {
+            log("\(name): skipped \(count) records that could not be read")
+        }
+        return records.sorted { $0.code < $1.code }
+    }
+
+    private static func decodedKey(_ code: String, _ version: Int, _ file: String) -> String {
+        "\(code) \(version) \(file)"
     }
 
     // MARK: Recording changes
@@ -255,6 +297,37 @@ struct JournalEntry: Sendable {
             "format": JSONValue(Self.format), "code": JSONValue(code), "version": JSONValue(version),
             "room": room?.json ?? .null,
         ])
+    }
+
+    /// The code and version of a record of this version, read from the front of its payload without parsing
+    /// the room (`{"format":2,"code":"QHTW","version":12,"room":...`, as `payload` writes it); nil for any
+    /// other shape, which the full parse then reads.
+    static func peek(_ payload: [UInt8]) -> (code: String, version: Int)? {
+        let opening = Array(#"{"format":2,"code":""#.utf8)
+        let versionKey = Array(#"","version":"#.utf8)
+        let roomKey = Array(#","room":"#.utf8)
+        guard payload.count > opening.count, payload[..<opening.count].elementsEqual(opening) else { return nil }
+        var index = opening.count
+        let codeStart = index
+        // Room codes are a few letters and digits: anything needing an escape is left to the parser.
+        while index < payload.count, index - codeStart <= 16, payload[index] != UInt8(ascii: "\""),
+              payload[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        guard index < payload.count, payload[index] == UInt8(ascii: "\""), index > codeStart,
+              payload.count - index > versionKey.count,
+              payload[index..<(index + versionKey.count)].elementsEqual(versionKey) else { return nil }
+        let code = String(decoding: payload[codeStart..<index], as: UTF8.self)
+        index += versionKey.count
+        var version = 0
+        let digitsStart = index
+        while index < payload.count, index - digitsStart < 18, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(payload[index]) {
+            version = version * 10 + Int(payload[index] - UInt8(ascii: "0"))
+            index += 1
+        }
+        guard index > digitsStart, payload.count - index >= roomKey.count,
+              payload[index..<(index + roomKey.count)].elementsEqual(roomKey) else { return nil }
+        return (code, version)
     }
 
     /// Reads a payload of this version or of the Codable journal.

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Runtime
+import Synchronization
 import Testing
 import WordGames
 @testable import Rooms
@@ -248,6 +249,53 @@ import WordGames
         #expect(throws: SavedObject.Unreadable.self) {
             try JournalEntry(payload: Array(#"{"format":3,"code":"QHTW","version":1,"room":null}"#.utf8))
         }
+    }
+
+    @Test func peekReadsTheCodeAndVersionAtTheFrontOfAPayload() throws {
+        let record = try RoomRecord(saved: Self.minimalRecord, legacy: false)
+        let entry = JournalEntry(code: "QHTW", version: 1234, room: record)
+        let peeked = try #require(JournalEntry.peek(entry.payload))
+        #expect(peeked.code == "QHTW" && peeked.version == 1234)
+        let removal = try #require(JournalEntry.peek(JournalEntry(code: "AB12", version: 3, room: nil).payload))
+        #expect(removal.code == "AB12" && removal.version == 3)
+        // Any other shape is left to the full parse.
+        for other in [#"{"code":"QHTW","version":3}"#, #"{"format":1,"code":"QHTW","version":3,"room":null}"#,
+                      #"{"format":2,"code":"Q\u0048TW","version":3,"room":null}"#,
+                      #"{"format":2,"code":"QHTW","version":"3","room":null}"#, #"{"format":2,"code":"QHTW""#] {
+            #expect(JournalEntry.peek(Array(other.utf8)) == nil, "\(other)")
+        }
+    }
+
+    /// After kill -9 the journal holds many records of a room: the newest readable one wins, a newer one that
+    /// cannot be read gives way to the one before it, and a removal removes.
+    @Test func loadKeepsEachRoomsNewestReadableRecord() throws {
+        let directory = try Self.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func record(_ code: String, seq: Int) throws -> RoomRecord {
+            var record = try RoomRecord(saved: Self.minimalRecord, legacy: false)
+            record.code = code
+            record.seq = seq
+            return record
+        }
+        var snapshot = RecordFile.header
+        snapshot += RecordFile.frame(JournalEntry(code: "QHTW", version: 4, room: try record("QHTW", seq: 40)).payload)
+        snapshot += RecordFile.frame(JournalEntry(code: "BBBB", version: 1, room: try record("BBBB", seq: 10)).payload)
+        snapshot += RecordFile.frame(JournalEntry(code: "CCCC", version: 2, room: try record("CCCC", seq: 20)).payload)
+        var journal = RecordFile.header
+        journal += RecordFile.frame(JournalEntry(code: "QHTW", version: 5, room: try record("QHTW", seq: 50)).payload)
+        journal += RecordFile.frame(JournalEntry(code: "QHTW", version: 3, room: try record("QHTW", seq: 30)).payload)
+        // Newest of its room, whole on disk (its checksum holds), yet not a record: the one before it counts.
+        journal += RecordFile.frame(Array(#"{"format":2,"code":"QHTW","version":6,"room":{"code":7}}"#.utf8))
+        journal += RecordFile.frame(JournalEntry(code: "BBBB", version: 2, room: nil).payload)
+        // Equal versions: the journal's is the later write.
+        journal += RecordFile.frame(JournalEntry(code: "CCCC", version: 2, room: try record("CCCC", seq: 21)).payload)
+        try Data(snapshot).write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
+        try Data(journal).write(to: URL(fileURLWithPath: directory + "/rooms.journal"))
+        let lines = Mutex<[String]>([])
+        let loaded = try RoomJournal(directory: directory) { line in lines.withLock { $0.append(line) } }.load()
+        #expect(loaded.map(\.code) == ["CCCC", "QHTW"])
+        #expect(loaded.map(\.seq) == [21, 50])
+        #expect(lines.withLock { $0 } == ["rooms.journal: skipped 1 records that could not be read"])
     }
 
     /// A record of this version of a Snowman room nobody is in.

@@ -298,6 +298,30 @@ import WordGames
         #expect(lines.withLock { $0 } == ["rooms.journal: skipped 1 records that could not be read"])
     }
 
+    /// Few changed rooms are all written at every flush; under load a room waits `busyRoomSeconds` between
+    /// records, and the last flush at a stop writes every one.
+    @Test func underLoadARoomIsWrittenAtMostOnceAnInterval() throws {
+        let few = try (0..<RoomJournal.promptRooms).map { try #require(RoomCode(Self.code($0))) }
+        let written = Dictionary(uniqueKeysWithValues: few.map { ($0, 10.0) })
+        #expect(Set(RoomJournal.due(few, written: written, now: 10.1, waiting: false)) == Set(few))
+        let many = try (0..<(RoomJournal.promptRooms + 36)).map { try #require(RoomCode(Self.code($0))) }
+        // Half were written 0.1 s ago, the others more than the interval ago or never.
+        var recent: [RoomCode: Double] = [:]
+        for (index, code) in many.enumerated() {
+            if index % 2 == 0 { recent[code] = 10.0 } else if index % 4 == 1 { recent[code] = 10.1 - RoomJournal.busyRoomSeconds }
+        }
+        let due = Set(RoomJournal.due(many, written: recent, now: 10.1, waiting: false))
+        #expect(due == Set(many.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)))
+        #expect(Set(RoomJournal.due(many, written: recent, now: 10.1, waiting: true)) == Set(many))
+        #expect(Set(RoomJournal.due(many, written: recent, now: 10.0 + RoomJournal.busyRoomSeconds, waiting: false)) == Set(many))
+    }
+
+    /// A valid room code for `index`: four letters from the code alphabet.
+    private static func code(_ index: Int) -> String {
+        let letters = Array("BCDFGHJKMNPQRSTVWXYZ")
+        return String([letters[index / 400 % 20], letters[index / 20 % 20], letters[index % 20], "A"].map { $0 })
+    }
+
     /// A record of this version of a Snowman room nobody is in.
     static var minimalRecord: JSONValue {
         var random = SplitMix64(seed: 1)

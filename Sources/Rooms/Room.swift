@@ -185,10 +185,14 @@ public actor Room {
         enqueue(.disconnected(linkID: linkID))
     }
 
-    /// Returns once every input queued before this call has been applied.
+    /// Returns once every input queued before this call has been applied, and its patch sent (a patch
+    /// `publishSoon` put behind this call is sent first).
     public nonisolated func settled() async {
         await withCheckedContinuation { continuation in
-            executor.execute { continuation.resume() }
+            executor.execute { [self] in
+                self.assumeIsolated { room in room.publishIfQueued() }
+                continuation.resume()
+            }
         }
     }
 
@@ -372,11 +376,13 @@ public actor Room {
         guard !publishQueued else { return }
         publishQueued = true
         executor.execute { [self] in
-            self.assumeIsolated { room in
-                guard room.publishQueued, !room.disposed else { return }
-                room.publish(now: room.clock())
-            }
+            self.assumeIsolated { room in room.publishIfQueued() }
         }
+    }
+
+    private func publishIfQueued() {
+        guard publishQueued, !disposed else { return }
+        publish(now: clock())
     }
 
     private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> ServerMessage {
@@ -841,7 +847,8 @@ public actor Room {
 
     /// A fresh snapshot: the state and its `seq` (for tests and resync).
     public func snapshot() -> (seq: Int, state: JSONValue) {
-        (seq, state)
+        publishIfQueued()
+        return (seq, state)
     }
 
     // MARK: Lobby summary and timers

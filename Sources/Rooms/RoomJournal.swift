@@ -32,6 +32,8 @@ public final class RoomJournal: Sendable {
     /// How long `stop` waits for the rooms' threads to hand over their last records.
     static let stopWaitSeconds = 1.0
     public static let compactionBytes = 32 << 20
+    /// How much of a snapshot is buffered between writes.
+    static let snapshotChunkBytes = 256 << 10
     /// What the parser allows in a record: as large as a record may be, as deep as a room's state goes.
     static let recordLimits = JSONParser.Limits(maxDepth: 64, maxBytes: RecordFile.maxRecordBytes,
                                                 maxStringLength: RecordFile.maxRecordBytes,
@@ -249,24 +251,41 @@ public final class RoomJournal: Sendable {
 
     /// On the worker thread: gathers a record from every room (each on its own thread), writes the snapshot
     /// atomically, then truncates the journal.
+    ///
+    /// Records are written as the rooms hand them over, through a buffer of `snapshotChunkBytes`, rather than
+    /// gathered into one array first: with 10,000 players the gathered records and the whole file were two
+    /// copies of 19 MB at once, every few seconds.
     private func compact(rooms: [Room]) {
-        let entries = Mutex<[JournalEntry]>([])
+        let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
             room.executor.execute {
                 let entry = room.assumeIsolated { $0.journalEntry() }
-                entries.withLock { $0.append(entry) }
+                handedOver.withLock { $0.append(entry) }
                 gathered.signal()
             }
         }
-        for _ in rooms { gathered.wait() }
-        var bytes = RecordFile.header
-        for entry in entries.withLock({ $0 }) {
-            bytes += RecordFile.frame(entry.payload)
-        }
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0, RecordFile.writeAll(fd, bytes), fsync(fd) == 0 else {
+        var chunk = RecordFile.header
+        chunk.reserveCapacity(Self.snapshotChunkBytes + RecordFile.header.count)
+        var written = fd >= 0
+        for _ in rooms {
+            gathered.wait()
+            let entries = handedOver.withLock { entries in
+                let taken = entries
+                entries.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for entry in entries {
+                chunk += RecordFile.frame(entry.payload)
+            }
+            if written, chunk.count >= Self.snapshotChunkBytes {
+                written = RecordFile.writeAll(fd, chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        guard written, RecordFile.writeAll(fd, chunk), fsync(fd) == 0 else {
             log("snapshot: cannot write '\(temporary)': \(String(cString: strerror(errno)))")
             if fd >= 0 { close(fd) }
             return

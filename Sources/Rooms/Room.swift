@@ -74,8 +74,15 @@ public actor Room {
     /// The public state every member has; setting it (a restored room) makes the next change diff against it.
     var state: JSONValue {
         get { stateBuilder.state }
-        set { stateBuilder.restore(newValue) }
+        set {
+            stateBuilder.restore(newValue)
+            stateText = nil
+        }
     }
+    /// `state` as JSON text at `seq`, kept from one whole-state message to the next until the state changes:
+    /// after a restart most of a room's members come back within the same moment, and each welcome (or
+    /// `resync` answer) wrote the same 8-10 KB again.
+    private var stateText: (seq: Int, bytes: [UInt8])?
     private var history: PatchHistory
     /// Makes the room's broadcast stream the first time a member follows one; nil when the server has none.
     private let makeBroadcastStream: (@Sendable () -> any BroadcastStream)?
@@ -385,6 +392,14 @@ public actor Room {
         publish(now: clock())
     }
 
+    /// `state` as JSON, written once per `seq` (see `stateText`).
+    private func currentStateText() -> [UInt8] {
+        if let stateText, stateText.seq == seq { return stateText.bytes }
+        let bytes = JSONWriter().serialize(state)
+        stateText = (seq, bytes)
+        return bytes
+    }
+
     private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> ServerMessage {
         var object: JSONObject = [
             "type": "welcome",
@@ -394,12 +409,11 @@ public actor Room {
             "seq": JSONValue(overrideSeq ?? seq),
             "serverTime": JSONValue(clock()),
         ]
-        if let state {
-            object["state"] = state
-        } else {
+        guard state != nil else {
             object["resumed"] = true
+            return ServerMessage.object(object)
         }
-        return ServerMessage.object(object)
+        return ServerMessage.object(object, state: currentStateText())
     }
 
     private func handle(_ message: ClientMessage, from index: Int, now: Double) throws(RoomError) {
@@ -483,7 +497,8 @@ public actor Room {
         case .seat(let role, let target):
             guard try seat(role, target: target, by: index, now: now) else { return }
         case .resync:
-            member.link?.send(.snapshot(seq: seq, state: state, now: now))
+            member.link?.send(.object(["type": "snapshot", "seq": JSONValue(seq), "serverTime": JSONValue(now)],
+                                      state: currentStateText()))
             return
         case .leave:
             member.link?.send(.object(["type": "left", "code": JSONValue(code.rawValue)]))
@@ -798,6 +813,7 @@ public actor Room {
         }
         unsavedChange = false
         seq += 1
+        stateText = nil
         let message = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
         encodeInStream(message, except: except)
         history.append(message, seq: seq)

@@ -64,6 +64,19 @@ public final class ServerMessage: @unchecked Sendable {
         return ServerMessage(json: payload)
     }
 
+    /// `message` with `"state"` added last as JSON already written (a welcome, a snapshot).
+    static func object(_ message: JSONObject, state: [UInt8]) -> ServerMessage {
+        var payload: [UInt8] = []
+        payload.reserveCapacity(160 + state.count)
+        JSONWriter().write(.object(message), into: &payload)
+        // Reopens the object: `{...}` becomes `{...,"state":STATE}` (`{"state":STATE}` when it was empty).
+        payload.removeLast()
+        payload.append(contentsOf: (message.keys.isEmpty ? #""state":"# : #","state":"#).utf8)
+        payload.append(contentsOf: state)
+        payload.append(UInt8(ascii: "}"))
+        return ServerMessage(json: payload)
+    }
+
     /// `{"type":"patch","seq":…,"ops":[…]}`, the operations written straight from the patch.
     static func patch(seq: Int, ops: JSONPatch) -> ServerMessage {
         var payload: [UInt8] = []
@@ -74,10 +87,6 @@ public final class ServerMessage: @unchecked Sendable {
         JSONWriter().write(ops, into: &payload)
         payload.append(UInt8(ascii: "}"))
         return ServerMessage(json: payload)
-    }
-
-    static func snapshot(seq: Int, state: JSONValue, now: Double) -> ServerMessage {
-        object(["type": "snapshot", "seq": JSONValue(seq), "serverTime": JSONValue(now), "state": state])
     }
 
     /// `{"type":"error","code":…,"title":…,"message":…}`, with `"move"` when the error names one.

@@ -67,3 +67,18 @@ import Testing
         #expect(received.allSatisfy { $0.first === patch })
     }
 }
+
+/// A message with its state spliced in as written JSON is the message the writer would have made.
+@Suite struct ServerMessageStateTests {
+    @Test func theStateGoesInLastAsTheSameJSON() throws {
+        let state: JSONValue = ["code": "QHTW", "chat": [["text": "héllo \"you\""]], "n": 3]
+        let fields: JSONObject = ["type": "welcome", "seq": 7, "serverTime": 1.5]
+        let spliced = ServerMessage.object(fields, state: JSONWriter().serialize(state))
+        var whole = fields
+        whole["state"] = state
+        #expect(try JSONParser().parse(spliced.json) == .object(whole))
+        #expect(spliced.json == ServerMessage.object(whole).json)
+        let alone = ServerMessage.object([:], state: JSONWriter().serialize(state))
+        #expect(try JSONParser().parse(alone.json) == ["state": state])
+    }
+}

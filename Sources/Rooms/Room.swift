@@ -389,7 +389,11 @@ public actor Room {
 
     private func publishIfQueued() {
         guard publishQueued, !disposed else { return }
-        publish(now: clock())
+        let now = clock()
+        publish(now: now)
+        // Publishing settles the game: a player gone who was the last not Ready starts the next round, whose
+        // deadline must be on the timer (as `apply` does after every input).
+        scheduleTimer(now: now)
     }
 
     /// `state` as JSON, written once per `seq` (see `stateText`).

@@ -414,6 +414,31 @@ import WordGames
         #expect(scramble["phaseEndsAt"]?.doubleValue == started + 30, "the round starts now, with its whole time")
     }
 
+    /// Everyone here is Ready but one player, who then goes away: the next round starts with the patch that
+    /// shows them away, and its deadline is on the room's timer (that patch waits behind queued inputs).
+    @Test func theLastPlayerNotReadyGoingAwayStartsTheRoundAndItsTimer() async throws {
+        var fixture = try await Fixture(.scramble, settings: ["rounds": 3, "roundSeconds": 30, "breakSeconds": 60])
+        let bob = fixture.join("Bob")
+        fixture.room.receive(.newGame, from: fixture.host.id)
+        try await fixture.sync([fixture.host, bob])
+        fixture.timers.advance(by: 30)
+        fixture.room.receive(ClientMessage.ready, from: fixture.host.id)
+        try await fixture.sync([fixture.host])
+        var scramble = try #require(fixture.views[fixture.host.id]?.state["scramble"])
+        #expect(scramble["phase"]?.stringValue == "intermission")
+        fixture.room.disconnected(bob.id)
+        try await fixture.sync([fixture.host])
+        scramble = try #require(fixture.views[fixture.host.id]?.state["scramble"])
+        #expect(scramble["phase"]?.stringValue == "playing")
+        #expect(scramble["round"]?.intValue == 2)
+        // The round ends on its own, with nobody sending anything.
+        fixture.timers.advance(by: 31)
+        try await fixture.sync([fixture.host])
+        scramble = try #require(fixture.views[fixture.host.id]?.state["scramble"])
+        #expect(scramble["phase"]?.stringValue == "intermission")
+        #expect(scramble["round"]?.intValue == 2)
+    }
+
     @Test func aBreakLastsItsSetting() async throws {
         var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
         let start = fixture.timers.now

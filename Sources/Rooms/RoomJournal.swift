@@ -85,24 +85,29 @@ public final class RoomJournal: Sendable {
     /// what a reconnect storm waits for.
     func load() -> [RoomRecord] {
         struct Candidate {
+            enum Content {
+                /// Not parsed yet (`peek` read its code and version).
+                case payload([UInt8])
+                /// Parsed already (a shape `peek` does not read): the room, or nil for a removal.
+                case read(RoomRecord?)
+            }
             var version: Int
-            var payload: [UInt8]
+            var content: Content
             var file: String
         }
         var candidates: [String: [Candidate]] = [:]
         var undecodable: [String: Int] = [:]
-        var decoded: [String: RoomRecord?] = [:]
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
             for payload in contents.records {
                 if let (code, version) = JournalEntry.peek(payload) {
-                    candidates[code, default: []].append(Candidate(version: version, payload: payload, file: name))
+                    candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
+                                                                   file: name))
                 } else if let entry = try? JournalEntry(payload: payload) {
-                    candidates[entry.code, default: []].append(Candidate(version: entry.version, payload: [],
-                                                                         file: name))
-                    decoded[Self.decodedKey(entry.code, entry.version, name)] = entry.room
+                    candidates[entry.code, default: []].append(Candidate(version: entry.version,
+                                                                         content: .read(entry.room), file: name))
                 } else {
                     undecodable[name, default: 0] += 1
                 }
@@ -115,19 +120,19 @@ public final class RoomJournal: Sendable {
                 $0.element.version != $1.element.version ? $0.element.version > $1.element.version : $0.offset > $1.offset
             }.map(\.element)
             for candidate in ordered {
-                if candidate.payload.isEmpty {
-                    if let room = decoded[Self.decodedKey(code, candidate.version, candidate.file)] {
-                        if let room { records.append(room) }
-                        break
+                let room: RoomRecord?
+                switch candidate.content {
+                case .read(let read):
+                    room = read
+                case .payload(let payload):
+                    guard let entry = try? JournalEntry(payload: payload), entry.code == code,
+                          entry.version == candidate.version else {
+                        undecodable[candidate.file, default: 0] += 1
+                        continue
                     }
-                    continue
+                    room = entry.room
                 }
-                guard let entry = try? JournalEntry(payload: candidate.payload), entry.code == code,
-                      entry.version == candidate.version else {
-                    undecodable[candidate.file, default: 0] += 1
-                    continue
-                }
-                if let room = entry.room { records.append(room) }
+                if let room { records.append(room) }
                 break
             }
         }
@@ -135,10 +140,6 @@ public final class RoomJournal: Sendable {
             log("\(name): skipped \(count) records that could not be read")
         }
         return records.sorted { $0.code < $1.code }
-    }
-
-    private static func decodedKey(_ code: String, _ version: Int, _ file: String) -> String {
-        "\(code) \(version) \(file)"
     }
 
     // MARK: Recording changes

@@ -33,7 +33,12 @@ public actor Room {
     /// and the state builder can write it straight from the move (`RoomGame.showPlayedMove`).
     private var playedMoveVersion: Int?
     var members: [Member] = [] {
-        didSet { membersVersion &+= 1 }
+        didSet {
+            membersVersion &+= 1
+            var online = 0
+            for member in members where member.linkID != nil { online += 1 }
+            connectedNow.store(online, ordering: .relaxed)
+        }
     }
     var host: PlayerID?
     var chat: [ChatLine] = []
@@ -49,10 +54,13 @@ public actor Room {
     var locked = false {
         didSet { lockedNow.store(locked, ordering: .relaxed) }
     }
-    /// `locked` and the moves played, readable from any thread: the operator dashboard's room table reads them
+    /// `locked`, the moves played and the members connected, readable from any thread: the operator dashboard's room table reads them
     /// every second without entering the room.
     nonisolated let lockedNow = Atomic<Bool>(false)
     nonisolated let movesPlayed = Atomic<Int>(0)
+    /// Members with a live connection, players and spectators alike: a seat is held for a while after its
+    /// connection drops (for a resume), so the seat counts alone overstate who is there.
+    nonisolated let connectedNow = Atomic<Int>(0)
     /// When this process created or restored the room (the room's clock), for the dashboard's age column.
     public nonisolated let openedAt: Double
     /// The number of the last `RoomGame.resultNotice` announced in the chat (saved, so a restart does not repeat it).

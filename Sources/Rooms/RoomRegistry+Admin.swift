@@ -8,6 +8,9 @@ extension RoomRegistry {
         public var game: GameKind
         public var players: Int
         public var spectators: Int
+        /// Members (players and spectators) with a live connection; the seat counts above include those whose
+        /// connection dropped and whose seat is kept for a resume.
+        public var connected: Int
         /// `waiting`, `playing` or `finished`; empty before the room's first summary arrived.
         public var status: String
         public var isPublic: Bool
@@ -17,12 +20,13 @@ extension RoomRegistry {
         /// When the room was created or restored, on the registry's clock.
         public var openedAt: Double
 
-        public init(code: RoomCode, game: GameKind, players: Int, spectators: Int, status: String, isPublic: Bool,
-                    locked: Bool, moves: Int, openedAt: Double) {
+        public init(code: RoomCode, game: GameKind, players: Int, spectators: Int, connected: Int, status: String,
+                    isPublic: Bool, locked: Bool, moves: Int, openedAt: Double) {
             self.code = code
             self.game = game
             self.players = players
             self.spectators = spectators
+            self.connected = connected
             self.status = status
             self.isPublic = isPublic
             self.locked = locked
@@ -46,7 +50,7 @@ extension RoomRegistry {
             let summary = summaries[code]
             entries.append(AdminEntry(
                 code: code, game: room.kind, players: summary?.players ?? 0, spectators: summary?.spectators ?? 0,
-                status: summary?.status ?? "", isPublic: room.isPublic,
+                connected: room.connectedNow.load(ordering: .relaxed), status: summary?.status ?? "", isPublic: room.isPublic,
                 locked: room.lockedNow.load(ordering: .relaxed), moves: room.movesPlayed.load(ordering: .relaxed),
                 openedAt: room.openedAt))
         }

@@ -134,8 +134,8 @@ final class AdminMonitor: Sendable {
     // MARK: What the page gets
 
     /// The room table's column names, in the order of each row's values.
-    static let tableColumns = ["code", "game", "players", "spectators", "age", "movesPerMinute", "status", "locked",
-                               "public"]
+    static let tableColumns = ["code", "game", "players", "spectators", "connected", "age", "movesPerMinute", "status",
+                               "locked", "public"]
 
     /// `{"columns": [...], "rows": [[...], ...]}`, rows by room code: arrays rather than objects, as the table is
     /// sent every second.
@@ -143,7 +143,7 @@ final class AdminMonitor: Sendable {
         let rows = entries.sorted { $0.code.rawValue < $1.code.rawValue }.map { entry -> JSONValue in
             [
                 JSONValue(entry.code.rawValue), JSONValue(entry.game.rawValue), JSONValue(entry.players),
-                JSONValue(entry.spectators), JSONValue(Int(max(0, now - entry.openedAt))),
+                JSONValue(entry.spectators), JSONValue(entry.connected), JSONValue(Int(max(0, now - entry.openedAt))),
                 JSONValue(rates.movesPerMinute(entry.code)), JSONValue(entry.status), JSONValue(entry.locked),
                 JSONValue(entry.isPublic),
             ]

@@ -238,8 +238,12 @@ def run(suite, args):
         assert codes == sorted(codes, reverse=True), codes
         assert op.find("#rooms-header th[data-key='code']").get_attribute("aria-sort") == "descending"
         op.find("#rooms-header th[data-key='movesPerMinute'] button").click()
-        moves = [float(value.replace("k", "e3")) for value in op.column(5)]
+        moves = [float(value.replace("k", "e3")) for value in op.column(6)]
         assert moves == sorted(moves, reverse=True), moves
+        # Who is online out of the seats held.
+        online = [re.fullmatch(r"(\d+) of (\d+)", value) for value in op.column(4)]
+        assert online and all(online), op.column(4)
+        assert all(int(m[1]) <= int(m[2]) for m in online) and any(int(m[1]) > 0 for m in online), op.column(4)
         target = codes[0]
         op.type_into("#room-filter", target.lower())
         op.wait(lambda: op.row_codes() == [target], f"only {target}")

@@ -100,6 +100,37 @@ import WebSocket
         }
     }
 
+    @Test func theRoomTableCountsLiveConnectionsApartFromSeats() async throws {
+        try await withServer { server in
+            let ana = try GameClient.create(port: server.port, game: "snowman", name: "Ana")
+            let code = try #require(ana.code)
+            let bob = try GameClient.join(port: server.port, code: code, name: "Bob")
+            let auth = "Bearer \(server.adminToken.value)"
+            // The table is sampled once a second: poll until it shows what is asked, for a few seconds at most.
+            func row(until wanted: (JSONValue) -> Bool) throws -> JSONValue? {
+                for _ in 0..<60 {
+                    let table = try JSONParser().parse(try Self.request(server.port, "GET", "/admin/api/rooms",
+                                                                        authorization: auth).body)
+                    let columns = table["columns"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    #expect(columns.firstIndex(of: "connected") == 4, "\(columns)")
+                    if let row = table["rows"]?.arrayValue?.first(where: { $0[0]?.stringValue == code }), wanted(row) {
+                        return row
+                    }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return nil
+            }
+            let both = try row { $0[4]?.intValue == 2 }
+            #expect(both?[2]?.intValue == 2)
+            // Bob's connection drops: his seat stays (he may resume), but he is no longer connected.
+            bob.socket.abort()
+            try ana.receive { _ in ana.state["members"]?[1]?["connected"]?.boolValue == false }
+            let one = try row { $0[4]?.intValue == 1 }
+            #expect(one?[2]?.intValue == 2, "the seat is kept for a resume")
+            #expect(one?[4]?.intValue == 1)
+        }
+    }
+
     @Test func lockRefusesNewJoinsWithRoomLockedAndUnlockLetsThemIn() async throws {
         try await withServer { server in
             let host = try GameClient.create(port: server.port, game: "snowman", name: "Ana")

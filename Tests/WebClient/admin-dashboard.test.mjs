@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendSample, flatten, fromHistory, keysWithPrefix, latest } from '../../web/js/admin/timeline.js';
-import { filterRooms, roomsFromTable, sortRooms } from '../../web/js/admin/room-table.js';
+import { COLUMNS, filterRooms, onlineText, roomsFromTable, sortRooms } from '../../web/js/admin/room-table.js';
 import { ago, linePath, niceMax, windowFor } from '../../web/js/admin/chart.js';
 import { takeToken } from '../../web/js/admin/token.js';
 import { age, bytes, compact, milliseconds } from '../../web/js/admin/format.js';
@@ -53,9 +53,9 @@ describe('timeline', () => {
 
 describe('room table', () => {
   const table = {
-    columns: ['code', 'game', 'players', 'spectators', 'age', 'movesPerMinute', 'status', 'locked', 'public'],
-    rows: [['QHTW', 'snowman', 3, 0, 10, 12, 'playing', false, true], ['ABCD', 'scramble', 5, 1, 99, 40, 'waiting', true, false],
-      ['ZZZZ', 'snowman', 3, 2, 5, 0, 'finished', false, true]],
+    columns: ['code', 'game', 'players', 'spectators', 'connected', 'age', 'movesPerMinute', 'status', 'locked', 'public'],
+    rows: [['QHTW', 'snowman', 3, 0, 2, 10, 12, 'playing', false, true], ['ABCD', 'scramble', 5, 1, 6, 99, 40, 'waiting', true, false],
+      ['ZZZZ', 'snowman', 3, 2, 5, 5, 0, 'finished', false, true]],
   };
   const rooms = roomsFromTable(table);
 
@@ -72,6 +72,14 @@ describe('room table', () => {
     assert.deepEqual(sortRooms(rooms, 'players', 'ascending').map((r) => r.code), ['QHTW', 'ZZZZ', 'ABCD']);
     assert.deepEqual(sortRooms(rooms, 'code', 'descending').map((r) => r.code), ['ZZZZ', 'QHTW', 'ABCD']);
     assert.deepEqual(sortRooms(rooms, 'status', 'ascending').map((r) => r.status), ['finished', 'playing', 'waiting']);
+    assert.deepEqual(sortRooms(rooms, 'connected', 'descending').map((r) => r.code), ['ABCD', 'ZZZZ', 'QHTW']);
+  });
+
+  test('shows who is connected beside the seats held', () => {
+    assert.deepEqual(COLUMNS.map((c) => c.key).slice(2, 5), ['players', 'spectators', 'connected']);
+    assert.equal(onlineText(rooms[0]), '2 of 3');
+    assert.equal(onlineText(rooms[1]), '6 of 6');
+    assert.equal(onlineText({ players: 0, spectators: 0, connected: 0 }), '0');
   });
 });
 

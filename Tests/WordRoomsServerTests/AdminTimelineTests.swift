@@ -178,7 +178,7 @@ import Transport
     }
 
     static func entry(_ code: RoomCode, moves: Int) -> RoomRegistry.AdminEntry {
-        RoomRegistry.AdminEntry(code: code, game: .snowman, players: 1, spectators: 0, status: "playing",
+        RoomRegistry.AdminEntry(code: code, game: .snowman, players: 1, spectators: 0, connected: 1, status: "playing",
                                 isPublic: true, locked: false, moves: moves, openedAt: 0)
     }
 }

@@ -11,12 +11,23 @@ export const COLUMNS = [
   { key: 'game', label: 'Game' },
   { key: 'players', label: 'Players', numeric: true },
   { key: 'spectators', label: 'Watching', numeric: true },
+  { key: 'connected', label: 'Online', numeric: true },
   { key: 'age', label: 'Age', numeric: true },
   { key: 'movesPerMinute', label: 'Moves/min', numeric: true },
   { key: 'status', label: 'Status' },
 ];
 
 const GAME_NAMES = { snowman: 'Snowman', scramble: 'Word Scramble' };
+
+/**
+ * Who is connected out of the seats held (players and spectators): a seat is kept for a while after its
+ * connection drops, so that its holder can come back, and the seat counts alone would overstate who is there.
+ */
+export function onlineText(room) {
+  const seats = (room.players ?? 0) + (room.spectators ?? 0);
+  const connected = room.connected ?? 0;
+  return seats === 0 ? String(connected) : `${connected} of ${seats}`;
+}
 
 /** `{columns: [...], rows: [[...]]}` -> objects keyed by column name. */
 export function roomsFromTable(table) {
@@ -72,7 +83,7 @@ export function drawRows(body, rooms, onSelect) {
     tr.dataset.code = room.code;
     const cells = [
       [room.code, 'code'], [GAME_NAMES[room.game] ?? room.game], [String(room.players), 'num'],
-      [String(room.spectators), 'num'], [age(room.age), 'num'], [compact(room.movesPerMinute), 'num'],
+      [String(room.spectators), 'num'], [onlineText(room), 'num'], [age(room.age), 'num'], [compact(room.movesPerMinute), 'num'],
     ];
     for (const [text, className] of cells) {
       const td = document.createElement('td');

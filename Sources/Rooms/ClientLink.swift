@@ -2,7 +2,10 @@
 ///
 /// The server implements it over a connection handle, framing each message for WebSocket; tests implement it in
 /// memory. Both methods must be callable from any thread and must not block: they queue.
-public protocol ClientLink: Sendable {
+///
+/// Class-bound: a broadcast copies every member's link, and a reference is copied with one retain where a
+/// value existential goes through its type's value witnesses.
+public protocol ClientLink: AnyObject, Sendable {
     /// Unique for the life of the process; identifies the connection a message came from.
     var id: UInt64 { get }
     /// Queues a message. A broadcast hands the same object to every recipient.

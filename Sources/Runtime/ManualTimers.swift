@@ -56,6 +56,21 @@ public final class ManualTimers: TimerScheduler, Sendable {
         state.withLock { $0.now = max($0.now, target) }
     }
 
+    /// Moves time on by `seconds` like `advance(by:)`, awaiting `settling` after each timer that runs.
+    ///
+    /// A timer's body often only starts work elsewhere (a task on a room's executor) that reads the clock and
+    /// schedules the next deadline. Without the wait, the advance would move on while that work runs, the work
+    /// would read a clock already past its own deadline, and a follow-up timer would land later than it should.
+    public func advance(by seconds: Double, settling: () async -> Void) async {
+        let target = state.withLock { $0.now + max(0, seconds) }
+        await settling()
+        while let body = nextDue(by: target) {
+            body()
+            await settling()
+        }
+        state.withLock { $0.now = max($0.now, target) }
+    }
+
     /// Removes and returns the soonest timer due by `target` (ties in the order they were scheduled), with `now`
     /// moved to its deadline.
     private func nextDue(by target: Double) -> (@Sendable () -> Void)? {

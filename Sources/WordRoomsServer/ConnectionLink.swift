@@ -4,12 +4,17 @@ import WebSocket
 
 /// A room's way to a client: the connection's thread-safe handle. This is where room messages become WebSocket
 /// frames: each message is framed by the first link that sends it, and every other recipient queues those bytes.
-struct ConnectionLink: ClientLink {
+final class ConnectionLink: ClientLink {
     let handle: ConnectionHandle
     /// The connection negotiated compression for shared streams: the room then compresses its broadcasts.
     let followsBroadcastStream: Bool
+    let id: UInt64
 
-    var id: UInt64 { handle.id }
+    init(handle: ConnectionHandle, followsBroadcastStream: Bool) {
+        self.handle = handle
+        self.followsBroadcastStream = followsBroadcastStream
+        id = handle.id
+    }
 
     func send(_ message: ServerMessage) {
         if let frame = message.streamForm as? StreamFrame {

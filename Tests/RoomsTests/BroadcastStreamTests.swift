@@ -178,7 +178,7 @@ import WordGames
         // Second by second: the room keeps one timer (the turn, the seat, then the disposal) and sets the next on its
         // own thread once one fires, so a single long advance could return before the disposal timer exists.
         for _ in 0...Int(RoomConfiguration().emptyRoomGraceSeconds) {
-            fixture.timers.advance(by: 1)
+            await fixture.timers.advance(by: 1) { await fixture.room.settled() }
             await fixture.room.settled()
         }
         #expect(await fixture.registry.count == 0)

@@ -142,7 +142,7 @@ import Runtime
         try await table.sync([table.host])
         #expect(table.state(table.host)["snowman"]?["settings"]?["turnSeconds"]?.intValue == 60)
         #expect(table.turn(table.host) == "p1")
-        table.clock.advance(by: 61)
+        await table.clock.advance(by: 61) { await table.room.settled() }
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2")
         let line = try #require(table.state(table.host)["chat"]?.arrayValue?.last)
@@ -181,10 +181,10 @@ import Runtime
         #expect(table.turn(table.host) == "p2")
         table.room.disconnected(bob.id)
         await table.room.settled()
-        table.clock.advance(by: 9)
+        await table.clock.advance(by: 9) { await table.room.settled() }
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2", "the grace is 10 s")
-        table.clock.advance(by: 1.5)
+        await table.clock.advance(by: 1.5) { await table.room.settled() }
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p3")
         #expect(table.chatTexts(table.host).last == "Bob's turn was skipped: disconnected")
@@ -195,10 +195,10 @@ import Runtime
         let skips = table.state(table.host)["chat"]!.arrayValue!.filter { $0["notice"]?.stringValue == "skip" }
         #expect(skips.count == 1)
         #expect(table.turn(table.host) == "p2")
-        table.clock.advance(by: 5)
+        await table.clock.advance(by: 5) { await table.room.settled() }
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p2")
-        table.clock.advance(by: 5.5)
+        await table.clock.advance(by: 5.5) { await table.room.settled() }
         try await table.sync([table.host])
         #expect(table.turn(table.host) == "p3")
     }
@@ -211,7 +211,7 @@ import Runtime
         table.room.disconnected(table.host.id)
         table.room.disconnected(bob.id)
         await table.room.settled()
-        table.clock.advance(by: 30)
+        await table.clock.advance(by: 30) { await table.room.settled() }
         let (_, state) = await table.room.snapshot()
         #expect(state["snowman"]?["turn"]?.stringValue == "p2", "nobody is there to take the turn")
         let chat = state["chat"]?.arrayValue ?? []

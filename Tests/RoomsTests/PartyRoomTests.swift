@@ -46,9 +46,9 @@ import WordGames
         // The room arms its next timer on its own thread after one fires: settle after each step, or a step can
         // pass before the next deadline is set.
         for _ in 0..<3 {
-            fixture.timers.advance(by: 30)
+            await fixture.timers.advance(by: 30) { await fixture.room.settled() }
             await fixture.room.settled()
-            fixture.timers.advance(by: 5)
+            await fixture.timers.advance(by: 5) { await fixture.room.settled() }
             await fixture.room.settled()
         }
         try await fixture.sync([fixture.host])
@@ -94,7 +94,7 @@ import WordGames
         fixture.room.disconnected(cleo.id)
         try await fixture.sync([fixture.host])
         #expect(Self.noticeTexts(fixture.views[fixture.host.id]!.state, "leave") == ["Bob left"])
-        fixture.timers.advance(by: RoomConfiguration().resumeGraceSeconds + 1)
+        await fixture.timers.advance(by: RoomConfiguration().resumeGraceSeconds + 1) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         let state = try #require(fixture.views[fixture.host.id]?.state)
         #expect(Self.noticeTexts(state, "kick") == ["Dan was removed by the host"])
@@ -177,7 +177,7 @@ import WordGames
             fixture.room.receive(.react(emoji: emoji), from: fixture.host.id)
             // The room reads its clock when it gets to the message.
             await fixture.room.settled()
-            fixture.timers.advance(by: 3)
+            await fixture.timers.advance(by: 3) { await fixture.room.settled() }
         }
         try await fixture.sync([fixture.host])
         let view = try #require(fixture.views[fixture.host.id])
@@ -192,7 +192,7 @@ import WordGames
         for _ in 0..<5 {
             fixture.room.receive(.react(emoji: "🔥"), from: bob.id)
             await fixture.room.settled()
-            fixture.timers.advance(by: 1)
+            await fixture.timers.advance(by: 1) { await fixture.room.settled() }
         }
         fixture.room.receive(.react(emoji: "🔥"), from: bob.id)
         // Another member has a budget of their own.
@@ -204,7 +204,7 @@ import WordGames
         #expect(refused["message"]?.stringValue == "You can send 5 reactions every 10 seconds. Try again in 5 seconds.")
         #expect(fixture.views[fixture.host.id]?.other.count == 6, "five of Bob's and Ana's own")
         #expect(fixture.views[fixture.host.id]?.errors.isEmpty == true)
-        fixture.timers.advance(by: 5)
+        await fixture.timers.advance(by: 5) { await fixture.room.settled() }
         fixture.room.receive(.react(emoji: "🔥"), from: bob.id)
         try await fixture.sync([fixture.host, bob])
         #expect(fixture.views[bob.id]?.errors.count == 1)
@@ -365,11 +365,11 @@ import WordGames
                 fixture.room.receive(.word(word), from: bob.id)
                 await fixture.room.settled()
             }
-            fixture.timers.advance(by: Self.roundAndABit)
+            await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
             try await fixture.sync([fixture.host, bob])
             // Ticks that change nothing announce nothing again.
             fixture.room.tick()
-            fixture.timers.advance(by: 5)
+            await fixture.timers.advance(by: 5) { await fixture.room.settled() }
             try await fixture.sync([fixture.host, bob])
         }
         let state = try #require(fixture.views[fixture.host.id]?.state)
@@ -393,7 +393,7 @@ import WordGames
         try await fixture.sync([fixture.host, bob, cleo, dan])
         #expect(fixture.views[bob.id]?.errors.last?["code"]?.stringValue == "not-in-break")
         #expect(fixture.views[bob.id]?.errors.last?["move"]?.stringValue == "ready")
-        fixture.timers.advance(by: 30)
+        await fixture.timers.advance(by: 30) { await fixture.room.settled() }
         // Dan is away: the room waits only on who is here.
         fixture.room.disconnected(dan.id)
         fixture.room.receive(ClientMessage.ready, from: bob.id)
@@ -421,7 +421,7 @@ import WordGames
         let bob = fixture.join("Bob")
         fixture.room.receive(.newGame, from: fixture.host.id)
         try await fixture.sync([fixture.host, bob])
-        fixture.timers.advance(by: 30)
+        await fixture.timers.advance(by: 30) { await fixture.room.settled() }
         fixture.room.receive(ClientMessage.ready, from: fixture.host.id)
         try await fixture.sync([fixture.host])
         var scramble = try #require(fixture.views[fixture.host.id]?.state["scramble"])
@@ -432,7 +432,7 @@ import WordGames
         #expect(scramble["phase"]?.stringValue == "playing")
         #expect(scramble["round"]?.intValue == 2)
         // The round ends on its own, with nobody sending anything.
-        fixture.timers.advance(by: 31)
+        await fixture.timers.advance(by: 31) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         scramble = try #require(fixture.views[fixture.host.id]?.state["scramble"])
         #expect(scramble["phase"]?.stringValue == "intermission")
@@ -447,7 +447,7 @@ import WordGames
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]?.errors.last?["code"]?.stringValue == "setting-out-of-range")
         #expect(fixture.views[fixture.host.id]?.state["scramble"]?["settings"]?["breakSeconds"]?.intValue == 5)
-        fixture.timers.advance(by: Self.roundAndABit)
+        await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]?.state["scramble"]?["phase"]?.stringValue == "intermission")
         let endsAt = fixture.views[fixture.host.id]?.state["scramble"]?["phaseEndsAt"]?.doubleValue
@@ -460,7 +460,7 @@ import WordGames
         try await fixture.sync([fixture.host])
         let first = try #require(fixture.views[fixture.host.id]?.state["scramble"]?["root"]?.stringValue)
         let total = try Self.words(in: fixture.views[fixture.host.id]!.state).count
-        fixture.timers.advance(by: Self.roundAndABit)
+        await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         let played = try #require(fixture.views[fixture.host.id]?.state["scramble"]?["roundsPlayed"]?.arrayValue)
         #expect(played.count == 1)
@@ -469,9 +469,9 @@ import WordGames
         #expect(played[0]["found"]?.intValue == 0)
         #expect(played[0]["missed"]?.arrayValue?.count == total)
         for _ in 0..<2 {
-            fixture.timers.advance(by: 5)
+            await fixture.timers.advance(by: 5) { await fixture.room.settled() }
             await fixture.room.settled()
-            fixture.timers.advance(by: Self.roundAndABit)
+            await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
             await fixture.room.settled()
         }
         fixture.room.receive(.newGame, from: fixture.host.id)
@@ -493,7 +493,7 @@ import WordGames
                                              name: "Ana")
         room.receive(.newGame, from: host.id)
         await room.settled()
-        timers.advance(by: Self.roundAndABit)
+        await timers.advance(by: Self.roundAndABit) { await room.settled() }
         await room.settled()
         #expect(Self.noticeTexts(await room.snapshot().state, "result").count == 1)
         journal.writeSnapshot(of: [room])
@@ -509,9 +509,9 @@ import WordGames
         await back.settled()
         #expect(Self.noticeTexts(await back.snapshot().state, "result").count == 1)
         // The next round's result is announced as usual.
-        later.advance(by: 5)
+        await later.advance(by: 5) { await back.settled() }
         await back.settled()
-        later.advance(by: Self.roundAndABit)
+        await later.advance(by: Self.roundAndABit) { await back.settled() }
         await back.settled()
         let results = Self.noticeTexts(await back.snapshot().state, "result")
         #expect(results.count == 2)
@@ -523,7 +523,7 @@ import WordGames
         let bob = fixture.join("Bob")
         fixture.room.receive(.newGame, from: fixture.host.id)
         await fixture.room.settled()
-        fixture.timers.advance(by: Self.roundAndABit)
+        await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
         fixture.room.receive(ClientMessage.ready, from: bob.id)
         try await fixture.sync([fixture.host])
         let record = await fixture.room.record(version: 1)
@@ -542,7 +542,7 @@ import WordGames
         var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
         fixture.room.receive(.newGame, from: fixture.host.id)
         await fixture.room.settled()
-        fixture.timers.advance(by: Self.roundAndABit)
+        await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
         await fixture.room.settled()
         var snapshot = await fixture.room.record(version: 1).snapshot
         for key in ["ready", "resultNumber", "resultText"] { snapshot[key] = nil }

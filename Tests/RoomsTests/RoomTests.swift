@@ -271,10 +271,10 @@ import WordGames
         let token = fixture.views[bob.id]!.token!
         fixture.room.disconnected(bob.id)
         await fixture.room.settled()
-        fixture.timers.advance(by: grace - 0.01)
+        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]!.state["members"]!.arrayValue!.count == 2, "the grace is not over")
-        fixture.timers.advance(by: 0.02)
+        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
         try await fixture.sync([fixture.host])
         #expect(fixture.views[fixture.host.id]!.state["members"]!.arrayValue!.count == 1)
         let late = MemoryLink()
@@ -289,10 +289,10 @@ import WordGames
         #expect(await fixture.registry.count == 1)
         fixture.room.disconnected(fixture.host.id)
         await fixture.room.settled()
-        fixture.timers.advance(by: grace - 0.01)
+        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
         await fixture.room.settled()
         #expect(await fixture.registry.count == 1, "the grace is not over")
-        fixture.timers.advance(by: 0.02)
+        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
         await fixture.room.settled()
         #expect(await fixture.registry.count == 0)
         #expect(await fixture.registry.room(fixture.room.code) == nil)
@@ -383,7 +383,7 @@ import WordGames
         fixture.room.receive(.word("zzzz"), from: fixture.host.id)
         try await fixture.sync(links)
         #expect(fixture.views[fixture.host.id]!.errors.map { $0["code"]!.stringValue! } == ["already-found", "cannot-spell"])
-        fixture.timers.advance(by: 31)
+        await fixture.timers.advance(by: 31) { await fixture.room.settled() }
         try await fixture.sync(links)
         let after = fixture.views[bob.id]!.state["scramble"]!
         #expect(after["phase"]?.stringValue == "intermission")

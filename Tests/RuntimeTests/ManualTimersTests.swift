@@ -56,4 +56,44 @@ import Testing
         #expect(log.all == ["first", "second at 2.0"])
         #expect(timers.pendingCount == 1)
     }
+
+    /// Work a timer hands to an actor, which reads the clock there and schedules the next step from it.
+    actor Stepper {
+        let timers: ManualTimers
+        let log: Log
+        private let started = Mutex<[Task<Void, Never>]>([])
+        init(timers: ManualTimers, log: Log) { self.timers = timers; self.log = log }
+
+        nonisolated func wake(_ step: Int) {
+            let task = Task { await self.run(step) }
+            started.withLock { $0.append(task) }
+        }
+
+        private func run(_ step: Int) {
+            log.add("step \(step) at \(timers.now)")
+            guard step < 3 else { return }
+            timers.schedule(after: 1) { [self] in wake(step + 1) }
+        }
+
+        /// Waits for every step woken so far to have run.
+        nonisolated func settled() async {
+            while let task = started.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                await task.value
+            }
+        }
+    }
+
+    @Test func aSettlingAdvanceWaitsForEachTimersWorkBeforeMovingOn() async {
+        let timers = ManualTimers(start: 0)
+        let log = Log()
+        let stepper = Stepper(timers: timers, log: log)
+        timers.schedule(after: 1) { stepper.wake(1) }
+        // Each step runs on the actor after its timer fires and only then schedules the next one: without the
+        // wait, the advance could finish with the clock at 10 before step 2's timer existed, or step 2 could read
+        // a clock already moved past its deadline.
+        await timers.advance(by: 10) { await stepper.settled() }
+        #expect(log.all == ["step 1 at 1.0", "step 2 at 2.0", "step 3 at 3.0"])
+        #expect(timers.now == 10)
+        #expect(timers.pendingCount == 0)
+    }
 }

@@ -395,7 +395,7 @@ public actor Room {
         }
     }
 
-    private func publishIfQueued() {
+    func publishIfQueued() {
         guard publishQueued, !disposed else { return }
         let now = clock()
         publish(now: now)
@@ -812,10 +812,7 @@ public actor Room {
         #else
         if stateBuilder.needsGame(version: gameVersion) { game = self.game }
         #endif
-        let operations = stateBuilder.update(RoomStateBuilder.Parts(
-            code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
-            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion,
-            playedMoveVersion: playedMoveVersion))
+        let operations = stateBuilder.update(stateParts(game: game))
         guard !operations.isEmpty else {
             if unsavedChange {
                 unsavedChange = false
@@ -839,6 +836,14 @@ public actor Room {
         // would hold a second framing (compressed) of each of the history's patches: 256 of them per room.
         message.streamForm = nil
         reportSummary()
+    }
+
+    /// What the state is built from, as the room holds it now.
+    func stateParts(game: (any RoomGame)?) -> RoomStateBuilder.Parts {
+        RoomStateBuilder.Parts(
+            code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
+            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion,
+            playedMoveVersion: playedMoveVersion)
     }
 
     /// Hands a broadcast to the room's stream when some recipient follows it (the stream is made then, so rooms

@@ -323,15 +323,16 @@ public final class RoomJournal: Sendable {
 
 /// One journal or snapshot record: a room's latest state, or its removal (`room` nil).
 ///
-/// The payload is `{"format":2,"code":...,"version":...,"room":{...}|null}`. Records without `format` were
-/// written by the Codable journal of earlier versions, and are still read (see `RoomRecord.init(saved:legacy:)`).
+/// The payload is `{"format":3,"code":...,"version":...,"room":{...}|null}`. Records of format 2 (with the
+/// state) and those without `format`, written by the Codable journal of earlier versions, are still read (see
+/// `RoomRecord.init(saved:format:)`).
 struct JournalEntry: Sendable {
     var code: String
     var version: Int
     var room: RoomRecord?
 
     /// The `format` of the records this version writes.
-    static let format = 2
+    static let format = 3
 
     init(code: String, version: Int, room: RoomRecord?) {
         self.code = code
@@ -348,14 +349,18 @@ struct JournalEntry: Sendable {
     }
 
     /// The code and version of a record of this version, read from the front of its payload without parsing
-    /// the room (`{"format":2,"code":"QHTW","version":12,"room":...`, as `payload` writes it); nil for any
-    /// other shape, which the full parse then reads.
+    /// the room (`{"format":3,"code":"QHTW","version":12,"room":...`, as `payload` writes it, or format 2);
+    /// nil for any other shape, which the full parse then reads.
     static func peek(_ payload: [UInt8]) -> (code: String, version: Int)? {
-        let opening = Array(#"{"format":2,"code":""#.utf8)
+        let formatKey = Array(#"{"format":"#.utf8)
+        let codeKey = Array(#","code":""#.utf8)
         let versionKey = Array(#"","version":"#.utf8)
         let roomKey = Array(#","room":"#.utf8)
-        guard payload.count > opening.count, payload[..<opening.count].elementsEqual(opening) else { return nil }
-        var index = opening.count
+        let opening = formatKey.count + 1 + codeKey.count
+        guard payload.count > opening, payload[..<formatKey.count].elementsEqual(formatKey),
+              (UInt8(ascii: "2")...UInt8(ascii: "3")).contains(payload[formatKey.count]),
+              payload[(formatKey.count + 1)..<opening].elementsEqual(codeKey) else { return nil }
+        var index = opening
         let codeStart = index
         // Room codes are a few letters and digits: anything needing an escape is left to the parser.
         while index < payload.count, index - codeStart <= 16, payload[index] != UInt8(ascii: "\""),
@@ -390,7 +395,7 @@ struct JournalEntry: Sendable {
         code = try saved.string("code")
         version = try saved.int("version")
         room = try saved.optional("room").map { (room) throws(SavedObject.Unreadable) in
-            try RoomRecord(saved: room, legacy: format < 2)
+            try RoomRecord(saved: room, format: format)
         }
     }
 }
@@ -398,6 +403,9 @@ struct JournalEntry: Sendable {
 extension Room {
     /// A journal entry with this room's current state and the next version number.
     func journalEntry() -> JournalEntry {
+        // The record's state at `seq` is rebuilt from its parts on restore: a change still waiting for its
+        // publish would be in the parts but not in what clients at `seq` have.
+        publishIfQueued()
         persistedVersion += 1
         return JournalEntry(code: code.rawValue, version: persistedVersion,
                             room: disposed ? nil : record(version: persistedVersion))

@@ -4,8 +4,8 @@ import WordGames
 /// A room as saved in the data directory: everything needed to bring it back after a restart, including the
 /// secret word (the data directory is the server's own) and the players' resume tokens.
 ///
-/// Written as one JSON object (`json`), with the game's snapshot and the state as JSON values of their own. The
-/// reader also takes the records of the Codable journal that came before (`init(saved:legacy:)`).
+/// Written as one JSON object (`json`), with the game's snapshot as a JSON value of its own. The reader also
+/// takes the records of earlier formats (`init(saved:format:)`).
 struct RoomRecord: Sendable {
     struct MemberRecord: Sendable, Equatable {
         var id: String
@@ -43,8 +43,13 @@ struct RoomRecord: Sendable {
     var announcedResult: Int?
     var random: SplitMix64
     var seq: Int
-    /// The state at `seq`, as clients last saw it, so a client resuming at `seq` stays exact.
-    var state: JSONValue
+    /// The state at `seq` as clients saw it, in records of format 2 and before. Records of format 3 leave it out
+    /// (it was half of every record, and a busy room is written once a second) and name `connected` instead:
+    /// the state at `seq` is then rebuilt from the record, as the room built it.
+    var state: JSONValue?
+    /// The members who had a connection when the record was taken (format 3): the one part of the state at
+    /// `seq` that the rest of the record does not hold.
+    var connected: [String]?
     /// Increases with every record written for this room; on replay the highest wins.
     var version: Int
 
@@ -88,16 +93,19 @@ struct RoomRecord: Sendable {
         // The generator's 64 bits as a signed integer: JSON integers beyond Int64 would come back rounded.
         object["random"] = .integer(Int64(bitPattern: random.state))
         object["seq"] = JSONValue(seq)
-        object["state"] = state
+        if let state { object["state"] = state }
+        if let connected { object["connected"] = .array(connected.map { JSONValue($0) }) }
         object["version"] = JSONValue(version)
         return .object(object)
     }
 
     /// Reads a record back.
     ///
-    /// - Parameter legacy: the record was written by the Codable journal: the game is `{"snowman": {"_0": ...}}`,
-    ///   the state a JSON string, the generator `{"state": n}`.
-    init(saved value: JSONValue, legacy: Bool) throws(SavedObject.Unreadable) {
+    /// - Parameter format: the record's `JournalEntry` format. 1 is the Codable journal's: the game is
+    ///   `{"snowman": {"_0": ...}}`, the state a JSON string, the generator `{"state": n}`. 2 holds the state
+    ///   as a JSON value; 3 leaves it out and names the members then `connected`.
+    init(saved value: JSONValue, format: Int) throws(SavedObject.Unreadable) {
+        let legacy = format < 2
         let saved = try SavedObject(value, "room")
         code = try saved.string("code")
         isPublic = try saved.bool("isPublic")
@@ -151,14 +159,18 @@ struct RoomRecord: Sendable {
                 throw SavedObject.Unreadable("the room's random generator is not a 64-bit integer")
             }
             random = SplitMix64(seed: UInt64(bitPattern: bits))
-            state = try saved.value("state")
+            if format < 3 {
+                state = try saved.value("state")
+            } else {
+                connected = try saved.optionalArray("connected", GameJSON.strings) ?? []
+            }
         }
     }
 
     init(code: String, isPublic: Bool, game: String, snapshot: JSONValue, members: [MemberRecord], host: String?,
          chat: [ChatLine], chatCounter: Int, memberCounter: Int, bans: [BanRecord]?, banCounter: Int?,
-         locked: Bool?, announcedResult: Int? = nil, random: SplitMix64, seq: Int, state: JSONValue,
-         version: Int) {
+         locked: Bool?, announcedResult: Int? = nil, random: SplitMix64, seq: Int, state: JSONValue? = nil,
+         connected: [String]? = nil, version: Int) {
         self.code = code
         self.isPublic = isPublic
         self.game = game
@@ -175,6 +187,7 @@ struct RoomRecord: Sendable {
         self.random = random
         self.seq = seq
         self.state = state
+        self.connected = connected
         self.version = version
     }
 }
@@ -213,7 +226,7 @@ extension Room {
                 .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue)
             },
             banCounter: banCounter, locked: locked, announcedResult: announcedResult, random: random, seq: seq,
-            state: state, version: version)
+            connected: members.compactMap { $0.linkID == nil ? nil : $0.id.rawValue }, version: version)
     }
 
     /// Brings the room back: every member is away (their connections died with the old process) and has the
@@ -250,7 +263,17 @@ extension Room {
         announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
         random = record.random
         seq = record.seq
-        state = record.state
+        if let saved = record.state {
+            state = saved
+        } else {
+            // Rebuilt as the old process built it: the same parts, the same builder, the members shown as they
+            // were connected then. The publish below then tells clients that everyone is away.
+            var builder = RoomStateBuilder()
+            var parts = stateParts(game: game)
+            parts.shownConnected = Set((record.connected ?? []).map { PlayerID($0) })
+            _ = builder.update(parts)
+            state = builder.state
+        }
         publish(now: now)
         scheduleTimer(now: now)
     }

@@ -59,6 +59,9 @@ struct RoomStateBuilder {
         /// built at the version before, that move is the game's only change: it is written straight from the
         /// move (`RoomGame.showPlayedMove`) instead of through `show`.
         var playedMoveVersion: Int? = nil
+        /// Who the members part shows as connected, in place of who has a link: set only to rebuild the state
+        /// a restored room's clients last saw (the links died with the old process).
+        var shownConnected: Set<PlayerID>? = nil
     }
 
     /// Updates whose game part was written from the move just played rather than by `show` (for tests and
@@ -107,7 +110,9 @@ struct RoomStateBuilder {
                 editor.set(&top, "bans", bans.value(for: parts.bans, Self.json))
                 builtHostControls = (parts.locked, parts.bans)
             }
-            editor.set(&top, "members", members.value(for: parts.membersVersion) { _ in Self.json(parts.members) })
+            editor.set(&top, "members", members.value(for: parts.membersVersion) { _ in
+                Self.json(parts.members, shownConnected: parts.shownConnected)
+            })
             editor.update(&top, "chat", log: &chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
             // The move just played is the only change since the last build: written from the move.
@@ -152,7 +157,9 @@ struct RoomStateBuilder {
         object["locked"] = JSONValue(parts.locked)
         object["bans"] = bans.value(for: parts.bans, Self.json)
         builtHostControls = (parts.locked, parts.bans)
-        object["members"] = members.value(for: parts.membersVersion) { _ in Self.json(parts.members) }
+        object["members"] = members.value(for: parts.membersVersion) { _ in
+            Self.json(parts.members, shownConnected: parts.shownConnected)
+        }
         object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
         var game = JSONObject()
         game.reserveCapacity(17)
@@ -167,13 +174,13 @@ struct RoomStateBuilder {
 
     // MARK: Room parts as JSON
 
-    private static func json(_ members: [Member]) -> JSONValue {
+    private static func json(_ members: [Member], shownConnected: Set<PlayerID>?) -> JSONValue {
         .array(members.map { member -> JSONValue in
             [
                 "id": JSONValue(member.id.rawValue),
                 "name": JSONValue(member.name),
                 "role": member.isSpectator ? "spectator" : "player",
-                "connected": JSONValue(member.link != nil),
+                "connected": JSONValue(shownConnected.map { $0.contains(member.id) } ?? (member.link != nil)),
             ]
         })
     }

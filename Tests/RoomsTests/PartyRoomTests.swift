@@ -527,7 +527,7 @@ import WordGames
         fixture.room.receive(ClientMessage.ready, from: bob.id)
         try await fixture.sync([fixture.host])
         let record = await fixture.room.record(version: 1)
-        let read = try RoomRecord(saved: record.json, legacy: false)
+        let read = try RoomRecord(saved: record.json, format: JournalEntry.format)
         #expect(read.announcedResult == 1)
         #expect(read.chat.last?.notice == .result)
         let game = try read.game(lists: RoomTests.lists)

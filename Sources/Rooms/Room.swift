@@ -87,6 +87,13 @@ public actor Room {
             stateText = nil
         }
     }
+    /// Takes the state a restored room's clients have, as `builder` built it from the room's record; the next
+    /// update goes on from what `builder` kept instead of building everything anew.
+    func restoreState(builtBy builder: RoomStateBuilder) {
+        stateBuilder = builder
+        stateText = nil
+    }
+
     /// `state` as JSON text at `seq`, kept from one whole-state message to the next until the state changes:
     /// after a restart most of a room's members come back within the same moment, and each welcome (or
     /// `resync` answer) wrote the same 8-10 KB again.

@@ -78,7 +78,13 @@ public struct Lexicon: Sendable {
         var found: [String] = []
         collect(from: present[...], subset: LetterCounts(), length: 0, minimumLength: max(minimumLength, 1),
                 into: &found)
-        return found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        // Lexicon words are lowercase ASCII: their byte length is their length, and byte order is String's order.
+        // `String.count` and `<` go through grapheme breaking and Unicode ordering, and sorting the hundred words
+        // of a root that way was most of a round's start (about a million instructions).
+        return found.sorted {
+            let (left, right) = ($0.utf8.count, $1.utf8.count)
+            return left != right ? left > right : $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
     }
 
     /// Visits every sub-multiset of the root's letters, choosing 0 to n copies of each distinct letter in turn.

@@ -263,6 +263,10 @@ extension Room {
         announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
         random = record.random
         seq = record.seq
+        // Versions go on from the record's: the data directory still holds it (and maybe older ones), and on the
+        // next start the highest version of a room wins. Counting again from 1 made the records of this process
+        // lose to the one restored from until they outnumbered it, so a crash brought back the older state.
+        persistedVersion = record.version
         if let saved = record.state {
             state = saved
         } else {

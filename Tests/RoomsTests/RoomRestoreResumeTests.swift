@@ -134,7 +134,10 @@ import Testing
 
         let directory = try RoomJournalTests.dataDirectory(with: [])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Data(RecordFile.header + RecordFile.frame(entry.payload))
+        // Saved as the room's 40th record (a room long in play, or restored before).
+        var saved = room
+        saved.version = 40
+        try Data(RecordFile.header + RecordFile.frame(JournalEntry(code: entry.code, version: 40, room: saved).payload))
             .write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
         let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
         defer { journal.stop() }
@@ -144,7 +147,8 @@ import Testing
         let restored = try #require(await registry.room(fixture.room.code))
         await restored.settled()
         // Its next record outranks the one it came from, which the data directory still holds.
-        #expect(await restored.persistedVersion == entry.version)
+        // (It may have written one since: the journal flushes on a real-time timer.)
+        #expect(await restored.persistedVersion >= 40)
         for (link, index) in [(fixture.host, 0), (bob, 1), (cleo, 2)] {
             let token = try #require(fixture.views[link.id]?.token.flatMap(ResumeToken.init))
             let back = MemoryLink()

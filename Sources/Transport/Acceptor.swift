@@ -47,24 +47,30 @@ struct Acceptor: ~Copyable {
                 // ENOBUFS, ENOMEM, EPERM (a firewall)...: transient.
                 return nil
             }
-            if let budget, !budget.acquire() {
-                // Full: say so in one write (the socket buffer of a new connection has room) and close.
-                counters.connectionsRefused += 1
-                Self.busyResponse.withUnsafeBytes { bytes in
-                    // Best effort: a peer that cannot take 150 bytes is refused all the same.
-                    _ = try? Syscall.send(accepted.fd, bytes)
-                }
-                Syscall.close(accepted.fd)
-                continue
-            }
-            do {
-                try Syscall.disableNagle(accepted.fd)
-            } catch {
-                // The connection works without it, only with delayed small writes.
-                Log.error("\(error)")
-            }
-            return accepted
+            if admit(accepted.fd, counters: &counters) { return accepted }
         }
+    }
+
+    /// Whether a connection accepted here or by a `ConnectionHold` fits the budget; if not, it is refused and
+    /// closed. Admitted ones get `TCP_NODELAY`.
+    func admit(_ fd: Int32, counters: inout TransportCounters) -> Bool {
+        if let budget, !budget.acquire() {
+            // Full: say so in one write (the socket buffer of a new connection has room) and close.
+            counters.connectionsRefused += 1
+            Self.busyResponse.withUnsafeBytes { bytes in
+                // Best effort: a peer that cannot take 150 bytes is refused all the same.
+                _ = try? Syscall.send(fd, bytes)
+            }
+            Syscall.close(fd)
+            return false
+        }
+        do {
+            try Syscall.disableNagle(fd)
+        } catch {
+            // The connection works without it, only with delayed small writes.
+            Log.error("\(error)")
+        }
+        return true
     }
 
     /// Gives back the budget of a connection that was registered and is now closed.

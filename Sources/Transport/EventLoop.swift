@@ -358,6 +358,18 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Serves connections a `ConnectionHold` accepted on this loop's listener, in the order they came, then
+    /// accepts here.
+    func adopt(_ held: [ConnectionHold.Accepted]) {
+        for accepted in held where acceptor.admit(accepted.fd, counters: &counters) {
+            register(fd: accepted.fd, peer: accepted.peer)
+        }
+        startListening()
+    }
+
+    /// The listening socket's descriptor (-1 once closed), for a `ConnectionHold` before the loop accepts.
+    var listenFD: Int32 { acceptor.listenFD }
+
     /// Stops taking new connections.
     func closeListener() {
         if listening {

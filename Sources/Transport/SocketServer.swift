@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Synchronization
 
 /// Listens on one port with one event-loop thread per configured thread, and shuts down gracefully.
 public final class SocketServer: Sendable {
@@ -9,6 +10,8 @@ public final class SocketServer: Sendable {
     /// The bound port (useful when the configuration asked for port 0).
     public let port: Int
     public let group: EventLoopGroup
+    /// Connections accepted before the loops serve them (see `start(holdingConnections:)`).
+    private let hold = Mutex<ConnectionHold?>(nil)
 
     /// Binds the port and prepares the loops; nothing is accepted until `start()`.
     public init(configuration: TransportConfiguration, application: any HTTPApplication) throws(SystemError) {
@@ -44,23 +47,55 @@ public final class SocketServer: Sendable {
         for _ in group.loops { done.wait() }
     }
 
-    /// Starts the event-loop threads; with `accepting` false, connections wait in the backlog until
-    /// `startAccepting()` (for work that must run on the loops before the first client, such as restoring rooms).
-    public func start(accepting: Bool = true) {
+    /// Starts the event-loop threads, accepting connections on every loop.
+    ///
+    /// With `holdingConnections`, connections are accepted on a thread of their own instead and left unread
+    /// until `serveHeldConnections()`: for work that must run on the loops before any client is served (restoring
+    /// saved rooms), during which a reconnect storm would overflow the kernel's backlog (see `ConnectionHold`).
+    public func start(holdingConnections: Bool = false) {
         group.start()
-        if accepting { startAccepting() }
-    }
-
-    /// Starts accepting connections on every loop.
-    public func startAccepting() {
+        if holdingConnections {
+            do {
+                let hold = try ConnectionHold(listeners: group.loops.map(\.listenFD))
+                hold.start()
+                self.hold.withLock { $0 = hold }
+                return
+            } catch {
+                // No eventfd to stop it with: connections wait in the backlog instead.
+                Log.error("cannot hold connections at start: \(error)")
+            }
+        }
         for loop in group.loops {
             loop.execute { $0.startListening() }
         }
     }
 
+    /// Hands the connections held since `start(holdingConnections: true)` to their loops, which read them and
+    /// accept from then on. Does nothing when none are held.
+    ///
+    /// - Returns: How many connections were held.
+    @discardableResult
+    public func serveHeldConnections() -> Int {
+        guard let hold = hold.withLock({ $0.take() }) else { return 0 }
+        let held = hold.release()
+        for (loop, accepted) in zip(group.loops, held) {
+            loop.execute { $0.adopt(accepted) }
+        }
+        return held.reduce(0) { $0 + $1.count }
+    }
+
+    /// Connections accepted and not served yet (see `start(holdingConnections:)`); 0 once they are served.
+    public var heldConnections: Int {
+        hold.withLock { $0?.count.load(ordering: .relaxed) ?? 0 }
+    }
+
     /// Stops accepting, sends close 1001 to every WebSocket client and waits for the loops to finish, at most
     /// about `configuration.shutdownTimeoutSeconds`.
     public func shutdown() {
+        // Held connections were never served: they are closed, as the loops close theirs.
+        if let hold = hold.withLock({ $0.take() }) {
+            for accepted in hold.release().joined() { Syscall.close(accepted.fd) }
+        }
         group.shutdown()
     }
 

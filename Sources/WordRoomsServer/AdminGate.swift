@@ -26,7 +26,7 @@ struct AdminGate: Sendable {
         let presented = AdminToken.presented(authorization: request.value(of: "authorization"), query: request.query,
                                              allowingQuery: request.path == socketPath)
         var response: HTTPResponse
-        if let presented, wrongTokens.isExhausted(address, now: now) {
+        if presented != nil, wrongTokens.isExhausted(address, now: now) {
             response = .text("Too many wrong admin tokens from your address; try again in a few seconds.\n",
                              status: 429)
             response.headers.append(("Retry-After", "5"))

@@ -77,14 +77,18 @@ public final class WordRoomsServer: Sendable {
         for (loop, executor) in zip(transport.eventLoops, executors) {
             _ = LoopRoomHost(loop: loop, executor: executor)
         }
-        // Saved rooms are restored on the running loops before the first client is accepted (clients that
-        // connect meanwhile wait in the backlog), so that a resuming player finds their room.
-        transport.start(accepting: false)
+        // Saved rooms are restored on the running loops before any client is served, so that a resuming player
+        // finds their room. Clients that connect meanwhile are accepted and held: after a restart under load
+        // they are thousands at once, more than the kernel's backlog keeps.
+        transport.start(holdingConnections: journal != nil)
         if let journal {
             let restored = Blocking.run { await registry.restoreSavedRooms { Log.info("data: \($0)") } }
-            if restored > 0 { Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)") }
+            let held = transport.serveHeldConnections()
+            if restored > 0 {
+                let waited = held > 0 ? "; \(held) connection\(held == 1 ? "" : "s") came meanwhile and are served now" : ""
+                Log.info("restored \(restored) room\(restored == 1 ? "" : "s") from \(journal.directory)\(waited)")
+            }
         }
-        transport.startAccepting()
         application.admin.start()
     }
 

@@ -33,20 +33,14 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private var queue: [Work] = []
     /// An emptied batch array kept for reuse (hosted executors).
     private var spare: [Work] = []
-    /// Pending timers, soonest last (popped from the end); guarded by `mutex`.
-    private var timers: [Timer] = []
+    /// Pending timers; guarded by `mutex`.
+    private var timers = TimerQueue<@Sendable () -> Void>()
     private var nextTimerID: UInt64 = 0
     private var thread = pthread_t()
     private let name: String
     /// Set for an executor without a thread of its own (guarded by `mutex`; attached once).
     private let hosted: Bool
     private var host: (any ThreadExecutorHost)?
-
-    private struct Timer {
-        let deadline: Double
-        let id: UInt64
-        let body: @Sendable () -> Void
-    }
 
     /// Starts the executor's thread; it runs for the life of the process.
     public convenience init(name: String = "rooms") {
@@ -103,9 +97,7 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
         pthread_mutex_lock(mutex)
         nextTimerID += 1
         let id = nextTimerID
-        let index = timers.firstIndex { $0.deadline < deadline } ?? timers.count
-        timers.insert(Timer(deadline: deadline, id: id, body: body), at: index)
-        let soonest = index == timers.count - 1
+        let soonest = timers.insert(deadline: deadline, id: id, body: body)
         let host = self.host
         pthread_mutex_unlock(mutex)
         if soonest { signal(host) }
@@ -115,7 +107,7 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     /// Cancels a timer that has not run yet.
     public func cancel(_ id: UInt64) {
         pthread_mutex_lock(mutex)
-        timers.removeAll { $0.id == id }
+        timers.cancel(id)
         pthread_mutex_unlock(mutex)
     }
 
@@ -188,14 +180,13 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if !queue.isEmpty { return 0 }
-        return timers.last?.deadline
+        return timers.earliestDeadline
     }
 
     /// Moves the timers due by `now` to the queue; called with `mutex` held.
     private func moveDueTimers(now: Double) {
-        while let last = timers.last, last.deadline <= now {
-            queue.append(.closure(last.body))
-            timers.removeLast()
+        while let due = timers.popDue(now: now) {
+            queue.append(.closure(due.body))
         }
     }
 
@@ -206,8 +197,8 @@ public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
             while true {
                 moveDueTimers(now: MonotonicClock.seconds())
                 if !queue.isEmpty { break }
-                if let next = timers.last {
-                    var wake = timespec(tv_sec: Int(next.deadline), tv_nsec: Int((next.deadline - next.deadline.rounded(.down)) * 1e9))
+                if let next = timers.earliestDeadline {
+                    var wake = timespec(tv_sec: Int(next), tv_nsec: Int((next - next.rounded(.down)) * 1e9))
                     pthread_cond_timedwait(condition, mutex, &wake)
                 } else {
                     pthread_cond_wait(condition, mutex)

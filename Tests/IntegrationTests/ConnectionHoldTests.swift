@@ -33,14 +33,22 @@ import WebSocket
         for _ in 0..<1000 where server.heldConnections < count { usleep(10_000) }
     }
 
+    /// `count` clients that each sent `GET /`, once `server` holds them all (or after 10 s).
+    private func heldRequests(_ count: Int, on server: SocketServer) throws -> [TestClient] {
+        let clients = try (0..<count).map { _ in try TestClient(port: server.port) }
+        for client in clients { try client.send(Self.request) }
+        waitUntilHolding(count, server)
+        return clients
+    }
+
+    private static let request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+
     @Test func heldConnectionsAreAcceptedAtOnceAndAnsweredOnlyWhenServed() async throws {
         let (server, counter) = try server()
         server.start(holdingConnections: true)
         defer { server.shutdown() }
         try await onThread {
-            let clients = try (0..<24).map { _ in try TestClient(port: server.port) }
-            for client in clients { try client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") }
-            waitUntilHolding(clients.count, server)
+            let clients = try heldRequests(24, on: server)
             #expect(server.heldConnections == clients.count, "accepted out of the backlog while held")
             // Nothing reads them yet: no request has reached the application, and no byte came back.
             var quiet = pollfd(fd: clients[0].fd, events: Int16(POLLIN), revents: 0)
@@ -56,7 +64,7 @@ import WebSocket
             }
             // From now on the loops accept themselves.
             let late = try TestClient(port: server.port)
-            try late.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            try late.send(Self.request)
             #expect(try late.readHTTPResponse().status == 200)
         }
         #expect(counter.served.load(ordering: .relaxed) == 25)
@@ -67,9 +75,7 @@ import WebSocket
         server.start(holdingConnections: true)
         defer { server.shutdown() }
         try await onThread {
-            let clients = try (0..<8).map { _ in try TestClient(port: server.port) }
-            for client in clients { try client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") }
-            waitUntilHolding(clients.count, server)
+            let clients = try heldRequests(8, on: server)
             #expect(server.serveHeldConnections() == clients.count)
             let statuses = try clients.map { try $0.readHTTPResponse().status }
             // Five fit the budget; the others hear why they are turned away.
@@ -96,7 +102,7 @@ import WebSocket
         #expect(server.serveHeldConnections() == 0)
         try await onThread {
             let client = try TestClient(port: server.port)
-            try client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            try client.send(Self.request)
             #expect(try client.readHTTPResponse().status == 200)
         }
         #expect(counter.served.load(ordering: .relaxed) == 1)

@@ -60,8 +60,8 @@ private struct Differ {
         let cost: Int
         switch (old, new) {
         case (.object(let oldObject), .object(let newObject)):
-            if oldObject.isIdentical(to: newObject) { return 0 }
-            cost = diffObjects(oldObject, newObject)
+            if oldObject.isIdentical(to: newObject) || oldObject.hasSameFrozenText(as: newObject) { return 0 }
+            cost = diffObjects(oldObject.plain, newObject.plain)
         case (.array(let oldElements), .array(let newElements)):
             if JSONValue.isIdentical(oldElements, newElements) { return 0 }
             cost = diffArrays(oldElements, newElements)
@@ -283,6 +283,10 @@ extension JSONValue {
                 element.addEstimatedSize(to: &total, limit: limit)
             }
         case .object(let object):
+            if let length = object.withFrozenText({ $0.count }) {
+                total += length
+                return
+            }
             total += 1 + object.count
             for (key, member) in object where total <= limit {
                 total += key.utf8.count + 3

@@ -7,10 +7,11 @@
 /// Small objects are searched linearly; above a few dozen members a hash index is kept so lookups stay O(1) for
 /// large maps such as players keyed by id.
 ///
-/// An object can be *frozen* (`frozen()`): kept as its serialized text, a third of the memory of the members for
-/// a typical entry of a room's list (a chat line, a found word, a finished game). Nothing tells a frozen object
-/// from its plain form but cost: it is written by copying its text and compared by its bytes, while reading a
-/// member parses it and changing one makes it plain again. For values that are written and compared, not read.
+/// An object can be *frozen* (`frozen()`): kept as its serialized text in one allocation, instead of an array of
+/// members with their keys and values, for the entries of a room's lists (a chat line, a found word, a finished
+/// game), which never change once added. Nothing tells a frozen object from its plain form but cost: it is
+/// written by copying its text and compared by its bytes, while reading a member parses it and changing one makes
+/// it plain again. For values that are written and compared, not read.
 ///
 /// Sendable though its side storage is a `ManagedBuffer` (which the standard library keeps from being Sendable):
 /// that storage is immutable while shared, as a copy-on-write buffer is.

@@ -185,6 +185,7 @@ struct RoomStateBuilder {
         })
     }
 
+    /// Frozen: a line never changes once posted, and a room keeps dozens of them (see `JSONObject.frozen()`).
     private static func json(_ line: ChatLine) -> JSONValue {
         var object: JSONObject = [
             "id": JSONValue(line.id),
@@ -197,7 +198,7 @@ struct RoomStateBuilder {
             object["system"] = true
             if let notice = line.notice { object["notice"] = JSONValue(notice.rawValue) }
         }
-        return .object(object)
+        return .object(object.frozen())
     }
 
     private static func json(_ bans: [Ban]) -> JSONValue {

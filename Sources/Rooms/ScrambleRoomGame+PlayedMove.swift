@@ -15,7 +15,7 @@ extension ScrambleRoomGame {
         let scoreboard = game.scoreboard
         guard kept.scoreboard.holds(count: scoreboard.count) else { return false }
 
-        guard editor.insert(&object, "found", at: 0, Self.json(word)) else { return false }
+        guard editor.insert(&object, "found", at: 0, Self.shownJSON(word)) else { return false }
         kept.found.noteAdded(word)
         // Only a word the list does not show changes the round's count (counting it is a pass over the words).
         if game.addsToTotalWords(word) { editor.set(&object, "totalWords", JSONValue(game.totalWords)) }

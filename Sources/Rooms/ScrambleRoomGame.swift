@@ -158,7 +158,7 @@ struct ScrambleRoomGame: RoomGame {
         editor.set(&object, "minWordLength", JSONValue(view.minWordLength))
         editor.set(&object, "totalWords", nullable(view.totalWords))
         editor.update(&object, "found", log: &kept.found, view.found,
-                      generation: foundGeneration, ordinal: nil, Self.json)
+                      generation: foundGeneration, ordinal: nil, Self.shownJSON)
         editor.set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
         editor.update(&object, "scores", rows: &kept.scores, view.players, Self.json)
         editor.update(&object, "scoreboard", rows: &kept.scoreboard, view.scoreboard, GameJSON.json)
@@ -183,7 +183,7 @@ struct ScrambleRoomGame: RoomGame {
             "number": JSONValue(summary.number),
             "root": JSONValue(summary.root.uppercased()),
             "totalWords": JSONValue(summary.totalWords),
-            "found": .array(summary.found.map { json($0) }),
+            "found": .array(summary.found.map(Self.shownJSON)),
             "missed": .array(summary.missed.map { JSONValue($0) }),
         ]
     }
@@ -197,6 +197,10 @@ struct ScrambleRoomGame: RoomGame {
             "missed": .array(summary.missed.map { JSONValue($0) }),
         ]
     }
+
+    /// A found word in the state: frozen, as it never changes once found and a round finds dozens (see
+    /// `JSONObject.frozen()`).
+    static func shownJSON(_ found: ScrambleGame.FoundWord) -> JSONValue { json(found).frozen }
 
     /// Shown and saved alike.
     static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {

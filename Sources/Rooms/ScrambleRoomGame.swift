@@ -193,7 +193,7 @@ struct ScrambleRoomGame: RoomGame {
         [
             "round": JSONValue(summary.number),
             "root": JSONValue(summary.root.uppercased()),
-            "found": JSONValue(summary.found.count),
+            "found": JSONValue(summary.foundCount),
             "missed": .array(summary.missed.map { JSONValue($0) }),
         ]
     }
@@ -238,7 +238,7 @@ struct ScrambleRoomGame: RoomGame {
                 [
                     "number": JSONValue(summary.number), "root": JSONValue(summary.root),
                     "totalWords": JSONValue(summary.totalWords), "found": .array(summary.found.map(Self.json)),
-                    "missed": .array(summary.missed.map { JSONValue($0) }),
+                    "foundCount": JSONValue(summary.foundCount), "missed": .array(summary.missed.map { JSONValue($0) }),
                 ]
             }),
             "scores": GameJSON.json(saved.scores),
@@ -279,7 +279,8 @@ struct ScrambleRoomGame: RoomGame {
             ScrambleGame.RoundSummary(
                 number: try round.int("number"), root: try round.string("root"),
                 totalWords: try round.int("totalWords"), found: try round.objects("found", readFound),
-                missed: try round.array("missed", GameJSON.strings))
+                // Absent from snapshots saved before older rounds let their words go.
+                foundCount: try round.optionalInt("foundCount"), missed: try round.array("missed", GameJSON.strings))
         }
         let scores = try GameJSON.scores(saved.value("scores"))
         let finalScoreboard = try saved.optionalArray("finalScoreboard", GameJSON.scoreLine)

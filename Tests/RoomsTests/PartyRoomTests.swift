@@ -538,6 +538,34 @@ import WordGames
         #expect(game.snapshot["settings"]?["breakSeconds"]?.intValue == 42)
     }
 
+    @Test func aSavedRoundKeepsTheCountOfWordsItLetGo() async throws {
+        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+        fixture.room.receive(.newGame, from: fixture.host.id)
+        await fixture.room.settled()
+        let word = try #require(try Self.words(in: await fixture.room.snapshot().state).first)
+        fixture.room.receive(.move(GameMove(type: "word", text: word)), from: fixture.host.id)
+        await fixture.room.settled()
+        // Round 1 ends, its break runs out and round 2 starts: round 1 keeps only its count.
+        await fixture.timers.advance(by: Self.roundAndABit) { await fixture.room.settled() }
+        await fixture.room.settled()
+        await fixture.timers.advance(by: 5.01) { await fixture.room.settled() }
+        await fixture.room.settled()
+        #expect(await fixture.room.snapshot().state["scramble"]?["roundsPlayed"]?[0]?["found"] == 1)
+        var snapshot = await fixture.room.record(version: 1).snapshot
+        #expect(snapshot["completedRounds"]?[0]?["found"] == [])
+        #expect(snapshot["completedRounds"]?[0]?["foundCount"] == 1)
+        let game = try GameRegistry.restore("scramble", snapshot: snapshot, lists: RoomTests.lists)
+        #expect(game.snapshot == snapshot)
+
+        // Saved before the count was: the words are all there and are counted.
+        snapshot["completedRounds"]![0]!["foundCount"] = nil
+        let player = try #require(snapshot["players"]?[0])
+        snapshot["completedRounds"]![0]!["found"] = [["word": .string(word), "player": player["id"]!,
+                                                      "name": player["name"]!]]
+        let old = try GameRegistry.restore("scramble", snapshot: snapshot, lists: RoomTests.lists)
+        #expect(old.snapshot["completedRounds"]?[0]?["foundCount"] == 1)
+    }
+
     @Test func aSnapshotFromBeforeBreaksStillLoads() async throws {
         var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
         fixture.room.receive(.newGame, from: fixture.host.id)

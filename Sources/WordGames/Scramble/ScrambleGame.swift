@@ -48,21 +48,20 @@ public struct ScrambleGame: Sendable {
         /// The word, lowercase.
         public var word: String
         /// Its length in letters.
-        public var length: Int
+        public var length: Int { word.count }
         /// Who found it.
         public var player: PlayerID
         /// The finder's display name at the time.
         public var name: String
         /// Points scored (the length).
-        public var points: Int
+        public var points: Int { length }
 
-        /// Creates a found word; `length` and `points` are derived from `word`.
+        /// Creates a found word. `length` and `points` follow from `word` and are not stored: a round keeps dozens
+        /// of found words.
         public init(word: String, player: PlayerID, name: String) {
             self.word = word
-            self.length = word.count
             self.player = player
             self.name = name
-            self.points = word.count
         }
     }
 
@@ -74,17 +73,21 @@ public struct ScrambleGame: Sendable {
         public var root: String
         /// How many valid words the root offered: `found` plus `missed` (unshown words count only when found).
         public var totalWords: Int
-        /// Words found, newest first.
+        /// Words found, newest first; empty once the next round starts (see `foundCount`).
         public var found: [FoundWord]
+        /// How many words were found: kept when `found` is let go.
+        public var foundCount: Int
         /// Valid words nobody found, except unshown ones: longest first, then alphabetical.
         public var missed: [String]
 
-        /// Creates a summary.
-        public init(number: Int, root: String, totalWords: Int, found: [FoundWord], missed: [String]) {
+        /// Creates a summary; `foundCount` defaults to the words in `found`.
+        public init(number: Int, root: String, totalWords: Int, found: [FoundWord], foundCount: Int? = nil,
+                    missed: [String]) {
             self.number = number
             self.root = root
             self.totalWords = totalWords
             self.found = found
+            self.foundCount = foundCount ?? found.count
             self.missed = missed
         }
     }
@@ -344,6 +347,9 @@ public struct ScrambleGame: Sendable {
         solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength)
             .filter { $0 != root && lexicon.isShown($0) }
         found = []
+        // A round's words are shown only until the next round starts (`view.lastRound`); after that only their
+        // count is (`view.roundsPlayed`). A match of five rounds would otherwise hold every word of all five.
+        for index in completedRounds.indices { completedRounds[index].found = [] }
         ready = []
         phase = .playing
         phaseEndsAt = start + Double(settings.roundSeconds)

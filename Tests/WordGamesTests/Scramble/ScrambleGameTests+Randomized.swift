@@ -78,8 +78,11 @@ extension ScrambleGameTests {
             check(LetterCounts(game.root ?? "")!.canSpell(LetterCounts(word)!), "\(word) is spelled from the root")
         }
 
-        let allFound = game.completedRounds.flatMap(\.found) + (game.phase == .playing ? game.found : [])
-        check(game.scores.values.reduce(0, +) == allFound.map(\.length).reduce(0, +), "scores add up to word lengths")
+        check(game.scores.values.reduce(0, +) == points.values.reduce(0, +), "scores add up to the words' points")
+        // Only the round shown between rounds keeps its words; the others keep their count.
+        let keptWords = game.phase == .playing ? [] : game.completedRounds.last.map { [$0.foundCount] } ?? []
+        check(game.completedRounds.map(\.found.count) == Array(repeating: 0, count: game.completedRounds.count
+                - keptWords.count) + keptWords, "rounds before the one shown let their words go")
         check(game.scores.filter { $0.value != 0 } == points.filter { $0.value != 0 }, "scores match the moves")
 
         for summary in game.completedRounds {
@@ -87,7 +90,7 @@ extension ScrambleGameTests {
             let missed = Set(summary.missed)
             check(found.isDisjoint(with: missed), "round \(summary.number): found and missed are disjoint")
             check(missed.allSatisfy(lexicon.isShown), "round \(summary.number): no unshown word is missed")
-            check(found.count + missed.count == summary.totalWords, "round \(summary.number): found + missed = total")
+            check(summary.foundCount + missed.count == summary.totalWords, "round \(summary.number): found + missed = total")
         }
 
         switch game.phase {

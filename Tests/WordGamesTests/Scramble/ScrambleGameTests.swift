@@ -190,6 +190,27 @@ import Testing
         #expect(game.phaseEndsAt == 190)
     }
 
+    @Test func aRoundKeepsItsWordsUntilTheNextStartsAndThenOnlyTheirCount() throws {
+        var game = try Fixtures.scramble(settings: try ScrambleSettings(rounds: 3, breakSeconds: 10),
+                                         players: ["alice", "bob"])
+        try game.submit("probe", by: "alice", now: 1)
+        try game.submit("poems", by: "bob", now: 2)
+        game.tick(now: 90)
+        #expect(game.view.lastRound?.found.map(\.word) == ["poems", "probe"])
+        #expect(game.view.lastRound?.foundCount == 2)
+        game.tick(now: 100)
+        #expect(game.completedRounds[0].found.isEmpty)
+        #expect(game.view.roundsPlayed.map(\.foundCount) == [2])
+        try game.submit("mob", by: "bob", now: 101)
+        game.tick(now: 190)
+        #expect(game.view.roundsPlayed.map(\.foundCount) == [2, 1])
+        #expect(game.view.lastRound?.found.map(\.word) == ["mob"])
+
+        let restored = try ScrambleGame(snapshot: game.snapshot, lexicon: Fixtures.problemsLexicon, roots: ["problems"])
+        #expect(restored.view.roundsPlayed.map(\.foundCount) == [2, 1])
+        #expect(restored.completedRounds == game.completedRounds)
+    }
+
     @Test func matchEndsAfterItsLastRoundWithAFinalScoreboard() throws {
         var game = try Fixtures.scramble(settings: try ScrambleSettings(rounds: 3, breakSeconds: 10),
                                          players: ["alice", "bob", "carol"])

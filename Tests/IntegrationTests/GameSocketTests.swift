@@ -44,11 +44,13 @@ import WordGames
         let word = try #require(clients[0].snowman["word"]?.stringValue)
         for client in clients {
             let texts = client.received.map { String(decoding: $0, as: UTF8.self) }
-            let first = texts.firstIndex { $0.contains("\"\(word)\"") || $0.contains(word.lowercased()) }
+            // As a JSON string only: a bare substring would also match keys and names ("player", "score"...),
+            // which some secrets are.
+            let first = texts.firstIndex { $0.contains("\"\(word)\"") || $0.contains("\"\(word.lowercased())\"") }
             let firstIndex = try #require(first, sourceLocation: sourceLocation)
             let revealing = texts[firstIndex]
             #expect(revealing.contains("\"/snowman/status\"") || revealing.contains("\"type\":\"snapshot\""),
-                    "the word appeared before the game ended: \(revealing.prefix(200))", sourceLocation: sourceLocation)
+                    "the word \(word) appeared before the game ended: \(revealing.prefix(200))", sourceLocation: sourceLocation)
         }
     }
 

@@ -139,6 +139,9 @@ public final class Connection {
 
     private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
         guard isOpen else { return }
+        // One strong reference for the whole send: every use of an `unowned(unsafe)` property makes its own
+        // (a retain and a release each), and this runs once per echoed message.
+        let loop = self.loop
         // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
         let key = isClient ? loop.maskingKeys.next() : nil
         loop.counters.messagesOut += 1

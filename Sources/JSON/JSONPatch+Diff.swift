@@ -111,9 +111,11 @@ private struct Differ {
     private mutating func diffArrays(_ old: [JSONValue], _ new: [JSONValue]) -> Int {
         let shorter = min(old.count, new.count)
         var prefix = 0
-        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < shorter, Self.same(old[prefix], new[prefix]) { prefix += 1 }
         var suffix = 0
-        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        while suffix < shorter - prefix, Self.same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) {
+            suffix += 1
+        }
         let oldMiddle = old[prefix..<old.count - suffix]
         let newMiddle = new[prefix..<new.count - suffix]
         if oldMiddle.isEmpty, newMiddle.isEmpty { return 0 }
@@ -190,7 +192,7 @@ private struct Differ {
                     ? furthest[center + diagonal + 1]
                     : furthest[center + diagonal - 1] + 1
                 var y = x - diagonal
-                while x < oldCount, y < newCount, old[old.startIndex + x] == new[new.startIndex + y] {
+                while x < oldCount, y < newCount, same(old[old.startIndex + x], new[new.startIndex + y]) {
                     x += 1
                     y += 1
                 }
@@ -201,6 +203,19 @@ private struct Differ {
             }
         }
         return nil
+    }
+
+    /// Equal as far as aligning arrays goes. Two frozen objects with different texts count as different without
+    /// parsing them (`==` would parse both, as they may still hold the same members in another order): an
+    /// alignment compares most elements of two logs of frozen entries (chat lines, found words) with many
+    /// others, and parsing each pair made the updates of a restored room's overdue timers (a burst of notices
+    /// shifting the chat) cost 5.5 million instructions each instead of 1.1. Taking an equal pair for different
+    /// only costs a larger patch, never a wrong one.
+    static func same(_ old: JSONValue, _ new: JSONValue) -> Bool {
+        if case .object(let left) = old, case .object(let right) = new, left.isFrozen, right.isFrozen {
+            return left.isIdentical(to: right) || left.hasSameFrozenText(as: right)
+        }
+        return old == new
     }
 
     /// Whether the best path to `diagonal` comes from `diagonal + 1` (an insertion) rather than `diagonal - 1`.

@@ -109,18 +109,20 @@ struct SavedObject {
         return try objects(key, element)
     }
 
-    static func string(_ value: JSONValue, _ what: String) throws(Unreadable) -> String {
-        guard let text = value.stringValue else { throw Unreadable("\(what) is not a string") }
+    // `what` is only for the error: written out on every read, it cost a string interpolation per member, 6% of
+    // a restart that restores 1,250 rooms.
+    static func string(_ value: JSONValue, _ what: @autoclosure () -> String) throws(Unreadable) -> String {
+        guard let text = value.stringValue else { throw Unreadable("\(what()) is not a string") }
         return text
     }
 
-    static func int(_ value: JSONValue, _ what: String) throws(Unreadable) -> Int {
-        guard let number = value.intValue else { throw Unreadable("\(what) is not a whole number") }
+    static func int(_ value: JSONValue, _ what: @autoclosure () -> String) throws(Unreadable) -> Int {
+        guard let number = value.intValue else { throw Unreadable("\(what()) is not a whole number") }
         return number
     }
 
-    static func bool(_ value: JSONValue, _ what: String) throws(Unreadable) -> Bool {
-        guard let flag = value.boolValue else { throw Unreadable("\(what) is not true or false") }
+    static func bool(_ value: JSONValue, _ what: @autoclosure () -> String) throws(Unreadable) -> Bool {
+        guard let flag = value.boolValue else { throw Unreadable("\(what()) is not true or false") }
         return flag
     }
 

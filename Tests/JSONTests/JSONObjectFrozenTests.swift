@@ -93,6 +93,33 @@ import Testing
         #expect(try patch.apply(to: old) == new)
     }
 
+    @Test func aShiftedLogOfFrozenEntriesDiffsAsItsPlainForm() throws {
+        func line(_ id: Int) -> JSONObject {
+            ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
+        }
+        // A chat log at its cap of 30: the five oldest lines go, five new ones come.
+        let old = JSONValue.array((0..<30).map { .object(line($0).frozen()) })
+        let new = JSONValue.array((5..<35).map { .object(line($0).frozen()) })
+        let patch = JSONPatch.diff(from: old, to: new)
+        let plain = JSONPatch.diff(from: .array((0..<30).map { .object(line($0)) }),
+                                   to: .array((5..<35).map { .object(line($0)) }))
+        #expect(patch == plain)
+        #expect(patch.operations.count == 10)
+        #expect(try patch.apply(to: old) == new)
+    }
+
+    @Test func frozenEntriesEqualInAnotherOrderStillPatchRight() throws {
+        // Equal objects whose texts differ (members in another order): the diff may replace one with the other,
+        // and the result must still equal the new document.
+        let forward: JSONObject = ["a": 1, "b": 2]
+        let backward: JSONObject = ["b": 2, "a": 1]
+        #expect(forward.frozen() == backward.frozen())
+        let old: JSONValue = [.object(forward.frozen()), "x", .object(["c": 3] as JSONObject).frozen]
+        let new: JSONValue = ["y", .object(backward.frozen()), "x", .object(["c": 3] as JSONObject).frozen]
+        let patch = JSONPatch.diff(from: old, to: new)
+        #expect(try patch.apply(to: old) == new)
+    }
+
     @Test func patchesReachIntoAFrozenEntry() throws {
         let document: JSONValue = ["found": [.object(Self.entry.frozen())]]
         let patch = JSONPatch([.replace(path: try JSONPointer("/found/0/id"), value: 1),

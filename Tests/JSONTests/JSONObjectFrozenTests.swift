@@ -108,6 +108,22 @@ import Testing
         #expect(try patch.apply(to: old) == new)
     }
 
+    @Test func aLogMovedFurtherThanAnAlignmentFollowsIsReplacedEntryByEntry() throws {
+        func line(_ id: Int) -> JSONObject {
+            ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
+        }
+        // Twenty new lines in a log of thirty: more edits than the alignment looks for, so entries pair by
+        // position, and frozen ones are replaced whole without diffing their members.
+        var oldLines = (0..<30).map { JSONValue.object(line($0).frozen()) }
+        var newLines = (20..<50).map { JSONValue.object(line($0).frozen()) }
+        oldLines[15] = .object(line(99).frozen())
+        newLines[15] = .object(line(99).frozen())
+        let old = JSONValue.array(oldLines), new = JSONValue.array(newLines)
+        let patch = JSONPatch.diff(from: old, to: new)
+        #expect(try patch.apply(to: old) == new)
+        #expect(try JSONPatch.diff(from: new, to: old).apply(to: new) == old)
+    }
+
     @Test func frozenEntriesEqualInAnotherOrderStillPatchRight() throws {
         // Equal objects whose texts differ (members in another order): the diff may replace one with the other,
         // and the result must still equal the new document.

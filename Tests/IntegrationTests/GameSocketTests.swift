@@ -39,18 +39,29 @@ import WordGames
         }
     }
 
+    /// Whether `text` (JSON) has the string `value` as a value somewhere: quoted, and not a member's name.
+    static func holdsValue(_ value: String, in text: String) -> Bool {
+        var rest = text[...]
+        while let range = rest.range(of: "\"\(value)\"") {
+            if !rest[range.upperBound...].hasPrefix(":") { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
+    }
+
     /// The secret word never travels before the message that ends the game.
     static func expectSecretKept(_ clients: [GameClient], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let word = try #require(clients[0].snowman["word"]?.stringValue)
         for client in clients {
             let texts = client.received.map { String(decoding: $0, as: UTF8.self) }
-            // As a JSON string only: a bare substring would also match keys and names ("player", "score"...),
-            // which some secrets are.
-            let first = texts.firstIndex { $0.contains("\"\(word)\"") || $0.contains("\"\(word.lowercased())\"") }
+            // As a JSON string value only: a bare substring, or a key, would also match the protocol's own names
+            // ("player", "score", "letter"...), which some secrets are.
+            let first = texts.firstIndex { Self.holdsValue(word, in: $0) || Self.holdsValue(word.lowercased(), in: $0) }
             let firstIndex = try #require(first, sourceLocation: sourceLocation)
             let revealing = texts[firstIndex]
             #expect(revealing.contains("\"/snowman/status\"") || revealing.contains("\"type\":\"snapshot\""),
-                    "the word \(word) appeared before the game ended: \(revealing.prefix(200))", sourceLocation: sourceLocation)
+                    "the word \(word) appeared before the game ended: \(revealing.prefix(200))",
+                    sourceLocation: sourceLocation)
         }
     }
 

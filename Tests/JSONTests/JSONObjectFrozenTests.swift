@@ -108,7 +108,7 @@ import Testing
         #expect(try patch.apply(to: old) == new)
     }
 
-    @Test func aLogMovedFurtherThanAnAlignmentFollowsIsReplacedEntryByEntry() throws {
+    @Test func aLogMovedFurtherThanAnAlignmentFollowsStillPatchesRight() throws {
         func line(_ id: Int) -> JSONObject {
             ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
         }

@@ -90,7 +90,8 @@ extension ScrambleGameTests {
             let missed = Set(summary.missed)
             check(found.isDisjoint(with: missed), "round \(summary.number): found and missed are disjoint")
             check(missed.allSatisfy(lexicon.isShown), "round \(summary.number): no unshown word is missed")
-            check(summary.foundCount + missed.count == summary.totalWords, "round \(summary.number): found + missed = total")
+            check(summary.foundCount + missed.count == summary.totalWords,
+                  "round \(summary.number): found + missed = total")
         }
 
         switch game.phase {

@@ -8,6 +8,11 @@ import Testing
         "none": nil, "flag": true, "list": [1, 2.5, "three", [:], []], "nested": ["deep": ["er": [-7]]],
     ]
 
+    /// A chat line, as a log of them holds.
+    private static func line(_ id: Int) -> JSONObject {
+        ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
+    }
+
     private static func text(_ value: JSONValue) -> String {
         String(decoding: JSONWriter().serialize(value), as: UTF8.self)
     }
@@ -94,30 +99,24 @@ import Testing
     }
 
     @Test func aShiftedLogOfFrozenEntriesDiffsAsItsPlainForm() throws {
-        func line(_ id: Int) -> JSONObject {
-            ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
-        }
         // A chat log at its cap of 30: the five oldest lines go, five new ones come.
-        let old = JSONValue.array((0..<30).map { .object(line($0).frozen()) })
-        let new = JSONValue.array((5..<35).map { .object(line($0).frozen()) })
+        let old = JSONValue.array((0..<30).map { .object(Self.line($0).frozen()) })
+        let new = JSONValue.array((5..<35).map { .object(Self.line($0).frozen()) })
         let patch = JSONPatch.diff(from: old, to: new)
-        let plain = JSONPatch.diff(from: .array((0..<30).map { .object(line($0)) }),
-                                   to: .array((5..<35).map { .object(line($0)) }))
+        let plain = JSONPatch.diff(from: .array((0..<30).map { .object(Self.line($0)) }),
+                                   to: .array((5..<35).map { .object(Self.line($0)) }))
         #expect(patch == plain)
         #expect(patch.operations.count == 10)
         #expect(try patch.apply(to: old) == new)
     }
 
     @Test func aLogMovedFurtherThanAnAlignmentFollowsStillPatchesRight() throws {
-        func line(_ id: Int) -> JSONObject {
-            ["id": JSONValue(id), "name": JSONValue("Bot \(id % 8)"), "text": JSONValue("line \(id)")]
-        }
         // Twenty new lines in a log of thirty: more edits than the alignment looks for, so entries pair by
         // position, and frozen ones are replaced whole without diffing their members.
-        var oldLines = (0..<30).map { JSONValue.object(line($0).frozen()) }
-        var newLines = (20..<50).map { JSONValue.object(line($0).frozen()) }
-        oldLines[15] = .object(line(99).frozen())
-        newLines[15] = .object(line(99).frozen())
+        var oldLines = (0..<30).map { JSONValue.object(Self.line($0).frozen()) }
+        var newLines = (20..<50).map { JSONValue.object(Self.line($0).frozen()) }
+        oldLines[15] = .object(Self.line(99).frozen())
+        newLines[15] = .object(Self.line(99).frozen())
         let old = JSONValue.array(oldLines), new = JSONValue.array(newLines)
         let patch = JSONPatch.diff(from: old, to: new)
         #expect(try patch.apply(to: old) == new)

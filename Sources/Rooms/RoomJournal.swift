@@ -78,12 +78,34 @@ public final class RoomJournal: Sendable {
     // MARK: Loading
 
     /// The saved rooms: the snapshot, then the journal on top. Problems are logged, never fatal.
+    func load() -> [RoomRecord] {
+        read().records
+    }
+
+    /// The saved rooms, as `load` reads them, for a server about to run them. When the journal held records
+    /// (after `kill -9`, up to `compactionBytes` of them), the newest of each room are written as the new
+    /// snapshot and the journal is emptied, on the journal's thread, from the bytes just read: left as it was,
+    /// the journal passed `compactionBytes` with the first records of the restarted rooms, and a compaction
+    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm.
+    func loadForRestore() -> [RoomRecord] {
+        let (records, newest, journalRecords) = read()
+        guard journalRecords > 0 else { return records }
+        worker.execute { [self] in
+            replaceSnapshot { write in
+                for payload in newest { write(payload) }
+            }
+        }
+        return records
+    }
+
+    /// What `load` reads, with the payload of each room's newest readable record (none for a room whose newest
+    /// is its removal) and how many records the journal held.
     ///
     /// After `kill -9` the journal holds many records of each room (every flush appends the rooms that changed);
     /// only each room's newest readable one matters, so records are first told apart by the code and version at
     /// the front of their payload (`JournalEntry.peek`), and parsed in full only when they win. Start-up is
     /// what a reconnect storm waits for.
-    func load() -> [RoomRecord] {
+    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: Int) {
         struct Candidate {
             enum Content {
                 /// Not parsed yet (`peek` read its code and version).
@@ -93,27 +115,32 @@ public final class RoomJournal: Sendable {
             }
             var version: Int
             var content: Content
+            var payload: [UInt8]
             var file: String
         }
         var candidates: [String: [Candidate]] = [:]
         var undecodable: [String: Int] = [:]
+        var journalRecords = 0
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
+            if path == journalPath { journalRecords = contents.records.count }
             for payload in contents.records {
                 if let (code, version) = JournalEntry.peek(payload) {
                     candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
-                                                                   file: name))
+                                                                   payload: payload, file: name))
                 } else if let entry = try? JournalEntry(payload: payload) {
                     candidates[entry.code, default: []].append(Candidate(version: entry.version,
-                                                                         content: .read(entry.room), file: name))
+                                                                         content: .read(entry.room),
+                                                                         payload: payload, file: name))
                 } else {
                     undecodable[name, default: 0] += 1
                 }
             }
         }
         var records: [RoomRecord] = []
+        var newest: [[UInt8]] = []
         for (code, list) in candidates {
             // Newest first; of equal versions the later record (the journal over the snapshot) wins.
             let ordered = list.enumerated().sorted {
@@ -132,14 +159,17 @@ public final class RoomJournal: Sendable {
                     }
                     room = entry.room
                 }
-                if let room { records.append(room) }
+                if let room {
+                    records.append(room)
+                    newest.append(candidate.payload)
+                }
                 break
             }
         }
         for (name, count) in undecodable.sorted(by: { $0.key > $1.key }) {
             log("\(name): skipped \(count) records that could not be read")
         }
-        return records.sorted { $0.code < $1.code }
+        return (records.sorted { $0.code < $1.code }, newest, journalRecords)
     }
 
     // MARK: Recording changes
@@ -147,6 +177,20 @@ public final class RoomJournal: Sendable {
     /// The room changed; its record is written with the next flush.
     nonisolated func roomChanged(_ room: Room) {
         dirty.withLock { $0.rooms[room.code] = room }
+    }
+
+    /// The room was just restored from its record: what it holds follows from that record, which is on disk
+    /// (everyone shown away, and the deadlines that passed while the server was down, both of which the next
+    /// start works out again), so it waits for its next change; under load that change waits `busyRoomSeconds`
+    /// like any room's second record. Otherwise every room, back at once, was written again within 100 ms: in
+    /// the first second of the reconnect storm. A client ahead of the record after another crash gets the
+    /// whole state (`restoredSeq`).
+    nonisolated func roomRestored(_ room: Room) {
+        let now = MonotonicClock.seconds()
+        dirty.withLock { dirty in
+            dirty.rooms[room.code] = nil
+            dirty.written[room.code] = now
+        }
     }
 
     /// The room is gone for good.
@@ -250,37 +294,49 @@ public final class RoomJournal: Sendable {
         done.wait()
     }
 
-    /// On the worker thread: gathers a record from every room (each on its own thread), writes the snapshot
-    /// atomically, then truncates the journal.
+    /// On the worker thread: gathers a record from every room (each on its own thread) into a new snapshot.
     ///
-    /// Records are written as the rooms hand them over, through a buffer of `snapshotChunkBytes`, rather than
-    /// gathered into one array first: with 10,000 players the gathered records and the whole file were two
-    /// copies of 19 MB at once, every few seconds.
+    /// A room is no longer waiting for the next flush once it handed its record over: the snapshot holds that
+    /// change, and a change after it marks the room again (on the same thread, so never in between). A stop
+    /// wrote every room that changed in its last second twice, once here and once more to the journal.
     private func compact(rooms: [Room]) {
         let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
-            room.executor.execute {
+            room.executor.execute { [self] in
                 let entry = room.assumeIsolated { $0.journalEntry() }
+                dirty.withLock { _ = $0.rooms.removeValue(forKey: room.code) }
                 handedOver.withLock { $0.append(entry) }
                 gathered.signal()
             }
         }
+        replaceSnapshot { write in
+            for _ in rooms {
+                gathered.wait()
+                let entries = handedOver.withLock { entries in
+                    let taken = entries
+                    entries.removeAll(keepingCapacity: true)
+                    return taken
+                }
+                for entry in entries { write(entry.payload) }
+            }
+        }
+    }
+
+    /// On the worker thread: writes the payloads `produce` hands to its argument as the snapshot, atomically (a
+    /// temporary file, fsynced and renamed over the old one), then truncates the journal.
+    ///
+    /// Records are written as they come, through a buffer of `snapshotChunkBytes`, rather than gathered into
+    /// one array first: with 10,000 players the gathered records and the whole file were two copies of 19 MB at
+    /// once, every few seconds.
+    private func replaceSnapshot(_ produce: ((_ payload: [UInt8]) -> Void) -> Void) {
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         var chunk = RecordFile.header
         chunk.reserveCapacity(Self.snapshotChunkBytes + RecordFile.header.count)
         var written = fd >= 0
-        for _ in rooms {
-            gathered.wait()
-            let entries = handedOver.withLock { entries in
-                let taken = entries
-                entries.removeAll(keepingCapacity: true)
-                return taken
-            }
-            for entry in entries {
-                chunk += RecordFile.frame(entry.payload)
-            }
+        produce { payload in
+            chunk += RecordFile.frame(payload)
             if written, chunk.count >= Self.snapshotChunkBytes {
                 written = RecordFile.writeAll(fd, chunk)
                 chunk.removeAll(keepingCapacity: true)

@@ -281,6 +281,7 @@ extension Room {
             restoreState(builtBy: builder)
         }
         publish(now: now)
+        journal?.roomRestored(self)
         scheduleTimer(now: now)
     }
 

@@ -105,7 +105,7 @@ public actor RoomRegistry {
     public func restoreSavedRooms(log: @Sendable (String) -> Void) async -> Int {
         guard let journal else { return 0 }
         var built: [(room: Room, record: RoomRecord)] = []
-        for record in journal.load() {
+        for record in journal.loadForRestore() {
             guard let code = RoomCode(record.code), rooms[code] == nil else { continue }
             let game: any RoomGame
             do {

@@ -300,6 +300,105 @@ import WordGames
         #expect(lines.withLock { $0 } == ["rooms.journal: skipped 1 records that could not be read"])
     }
 
+    /// A start after kill -9 finds the journal full of records (up to `compactionBytes`); it writes each room's
+    /// newest as the snapshot and empties the journal, so that the restarted rooms' first records do not set off
+    /// a compaction in the middle of the reconnect storm. What a later start reads is the same.
+    @Test func aRestartWritesTheNewestRecordsAsTheSnapshotAndEmptiesTheJournal() throws {
+        let directory = try Self.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var snapshot = RecordFile.header
+        var journal = RecordFile.header
+        for (code, version) in [("QHTW", 4), ("BBBB", 1), ("CCCC", 2)] {
+            snapshot += RecordFile.frame(try Self.entry(code, version: version).payload)
+        }
+        for (code, version) in [("QHTW", 5), ("QHTW", 6), ("CCCC", 1)] {
+            journal += RecordFile.frame(try Self.entry(code, version: version).payload)
+        }
+        journal += RecordFile.frame(JournalEntry(code: "BBBB", version: 2, room: nil).payload)
+        try Data(snapshot).write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
+        try Data(journal).write(to: URL(fileURLWithPath: directory + "/rooms.journal"))
+
+        let restarted = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        #expect(restarted.loadForRestore().map(\.seq) == [20, 60])
+        restarted.stop()
+        let journalBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))
+        #expect(Array(journalBytes) == RecordFile.header)
+        let written = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))),
+                                       name: "rooms.snapshot")
+        #expect(written.problem == nil)
+        #expect(try written.records.map { try JournalEntry(payload: $0) }.map { "\($0.code) \($0.version)" }.sorted()
+                == ["CCCC 2", "QHTW 6"])
+        let again = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { again.stop() }
+        #expect(again.load().map(\.seq) == [20, 60])
+    }
+
+    /// Without records in the journal (the last stop was graceful and nothing changed after its snapshot), the
+    /// snapshot is left as it is.
+    @Test func aRestartAfterACleanStopLeavesTheSnapshotAlone() throws {
+        let directory = try Self.dataDirectory(with: ["rooms.snapshot"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        #expect(journal.loadForRestore().count == 2)
+        journal.stop()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot")) == before)
+    }
+
+    /// A restored room holds what its record on disk says (everyone shown away): it is written again only once
+    /// it changes, not with the first flush after the restart, when every room came back at once.
+    @Test func aRestoredRoomIsWrittenAgainOnlyOnceItChanges() async throws {
+        let directory = try Self.dataDirectory(with: ["rooms.snapshot"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: { 1_764_600_010 })
+        #expect(await registry.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 2)
+        let room = try #require(await registry.room(RoomCode("TDGH")!))
+        await room.settled()
+        let tokens = try Self.expected()["TDGH"]?["tokens"]?.arrayValue ?? []
+        let token = try #require(tokens.first?.stringValue.flatMap(ResumeToken.init))
+        let ana = MemoryLink()
+        room.join(ana, name: nil, token: token, lastSeq: nil, spectator: false)
+        room.receive(.chat("back again"), from: ana.id)
+        await room.settled()
+        // The stop's flush writes every room still waiting for a record: only the one that changed.
+        journal.stop()
+        let records = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))),
+                                       name: "rooms.journal").records
+        #expect(try records.map { try JournalEntry(payload: $0).code } == ["TDGH"])
+        #expect(try JournalEntry(payload: try #require(records.first)).room?.chat.last?.text == "back again")
+    }
+
+    /// A snapshot holds each room's latest change: the next flush (here, the stop's) writes only the rooms that
+    /// changed after it, not every room that changed before it a second time.
+    @Test func aSnapshotTakesItsRoomsOffTheNextFlush() async throws {
+        let directory = try Self.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: { 1_764_600_010 })
+        let host = MemoryLink()
+        let quiet = try await registry.create(.snowman, isPublic: true, settings: [:], creator: host, name: "Ana")
+        let other = MemoryLink()
+        let busy = try await registry.create(.snowman, isPublic: true, settings: [:], creator: other, name: "Bob")
+        await quiet.settled()
+        await busy.settled()
+        journal.writeSnapshot(of: [quiet, busy])
+        busy.receive(.chat("after the snapshot"), from: other.id)
+        await busy.settled()
+        journal.stop()
+        let records = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))),
+                                       name: "rooms.journal").records
+        #expect(try records.map { try JournalEntry(payload: $0).code } == [busy.code.rawValue])
+    }
+
+    /// A record of `code` at `version`, its seq ten times the version.
+    private static func entry(_ code: String, version: Int) throws -> JournalEntry {
+        var record = try RoomRecord(saved: Self.minimalRecord, format: JournalEntry.format)
+        record.code = code
+        record.seq = version * 10
+        return JournalEntry(code: code, version: version, room: record)
+    }
+
     /// Few changed rooms are all written at every flush; under load a room waits `busyRoomSeconds` between
     /// records, and the last flush at a stop writes every one.
     @Test func underLoadARoomIsWrittenAtMostOnceAnInterval() throws {

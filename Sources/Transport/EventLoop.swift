@@ -184,6 +184,9 @@ public final class EventLoop: @unchecked Sendable {
                 nextSweepMillis = nowMillis + (shutdownDeadline == nil ? 1000 : 100)
             }
             flushDirty()
+            // The last close handshake just ended: a restart waits for this process to exit, so the loop
+            // does not wait for the next sweep (up to 100 ms) to notice.
+            if shutdownDeadline != nil, connections.count == 0 { running = false }
         }
         for connection in connections.all {
             run(connection.machine.hangUp(), on: connection)

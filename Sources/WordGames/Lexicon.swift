@@ -29,6 +29,8 @@ public struct Lexicon: Sendable {
     ///     ignored.
     public init(words: some Sequence<String>, unshown: some Sequence<String> = [String]()) {
         var anagrams: [LetterCounts: [String]] = [:]
+        // Most anagram classes hold one word: sized for all of them, the index is never rehashed as it grows.
+        anagrams.reserveCapacity(words.underestimatedCount)
         var count = 0
         for word in words {
             guard !word.isEmpty, let letters = LetterCounts(word) else { continue }

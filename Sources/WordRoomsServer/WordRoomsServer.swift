@@ -126,9 +126,9 @@ public final class WordRoomsServer: Sendable {
         return InterfaceAddresses.shareable(includingIPv6: includingIPv6).map { InterfaceAddresses.url($0, port: port) }
     }
 
-    /// Closes every client with 1001 and stops, within the transport's shutdown timeout.
     /// Stops accepting, saves every room (with `--data`), closes every client with 1001 and stops, within the
-    /// transport's shutdown timeout.
+    /// transport's shutdown timeout. Logs how long the save and the closing took: together with the process's
+    /// exit they are the time a restart keeps players waiting.
     public func shutdown() {
         application.stopping.store(true, ordering: .relaxed)
         // Before the save: a move played after it would be lost with the process (seen in the reconnect storm:
@@ -136,14 +136,24 @@ public final class WordRoomsServer: Sendable {
         application.rooms.stopping.store(true, ordering: .releasing)
         application.admin.stop()
         transport.stopAccepting()
+        let began = MonotonicClock.seconds()
+        var saved = ""
         if let journal = registry.journal {
-            journal.writeSnapshot(of: registry.roomsNow())
+            let rooms = registry.roomsNow()
+            journal.writeSnapshot(of: rooms)
             // While the rooms' threads still run, so that `stop` gets their last records at once.
             journal.stop()
+            saved = "saved \(rooms.count) room\(rooms.count == 1 ? "" : "s") in \(Self.seconds(since: began)), "
         }
+        let closing = MonotonicClock.seconds()
         transport.shutdown()
+        Log.info("stopped: \(saved)closed the connections in \(Self.seconds(since: closing))")
         registry.executors.stop()
         lobby?.stop()
+    }
+
+    private static func seconds(since start: Double) -> String {
+        String(format: "%.2f s", MonotonicClock.seconds() - start)
     }
 
     /// Why the server could not start, in words for the operator.

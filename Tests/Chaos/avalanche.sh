@@ -77,6 +77,11 @@ start_server() {
     [ -n "$port" ] || { echo "avalanche: the server did not start"; cat "$work/server.err"; exit 1; }
 }
 
+# Seconds from $1 to $2 (default now), both `date +%s.%N`.
+since() {
+    python3 -c "import sys, time; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "${2:-$(date +%s.%N)}"
+}
+
 # One storm: bots play, the server gets signal $2 under them and is started again; $1 names the report.
 storm() {
     local name="$1" signal="$2" started
@@ -94,8 +99,15 @@ storm() {
     started=$(date +%s.%N)
     kill "-$signal" "$server_pid"
     { wait "$server_pid"; } 2>/dev/null || true
+    gone=$(date +%s.%N)
     start_server "$port"
-    echo "avalanche ($name): SIG$signal; the new server's start line came $(python3 -c "import time; print(f'{time.time() - $started:.2f}')") s after the signal (port $port)"
+    echo "avalanche ($name): SIG$signal; the old server was gone $(since "$started" "$gone") s after the signal, the new one's start line came $(since "$started") s after it (port $port)"
+    if [ "$signal" = TERM ]; then
+        # The stop's own account of where its time went (the save, the closing handshakes).
+        stopped="$(grep '^stopped: ' "$work/server.err" | tail -n 1)"
+        [ -n "$stopped" ] || { echo "FAIL: the server's log has no 'stopped:' line after SIGTERM"; return 1; }
+        echo "avalanche ($name): the old server's last line: $stopped"
+    fi
     local status=0
     wait "$bots_pid" || status=$?
     bots_pid=""

@@ -403,8 +403,10 @@ public final class EventLoop: @unchecked Sendable {
         guard shutdownDeadline == nil else { return }
         shutdownDeadline = nowMillis + UInt64(configuration.shutdownTimeoutSeconds * 1000)
         closeListener()
+        var closing = timeouts
+        closing.close = min(closing.close, UInt64(configuration.shutdownCloseTimeoutSeconds * 1000))
         for connection in connections.all {
-            run(connection.machine.shutdown(now: nowMillis, timeouts: timeouts), on: connection)
+            run(connection.machine.shutdown(now: nowMillis, timeouts: closing), on: connection)
         }
         nextSweepMillis = nowMillis
     }

@@ -72,7 +72,7 @@ start_server() {
     "${server_cmd[@]}" --host 127.0.0.1 --port "$1" --data "$work/data" \
         > "$work/server.out" 2>> "$work/server.err" &
     server_pid=$!
-    for _ in $(seq 100); do grep -q "running at" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 500); do grep -q "running at" "$work/server.out" 2>/dev/null && break; sleep 0.02; done
     port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/server.out" | head -n 1)"
     [ -n "$port" ] || { echo "avalanche: the server did not start"; cat "$work/server.err"; exit 1; }
 }

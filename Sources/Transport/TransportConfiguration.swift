@@ -31,7 +31,8 @@ public struct TransportConfiguration: Sendable {
     /// At shutdown, the time a peer has to answer our close frame (instead of `closeTimeoutSeconds`), counted
     /// from the moment it is queued. A restart waits for the old process to exit, so the slowest peers kept
     /// every player waiting: in the reconnect storm, with the load generator's core busy, the answers took 0.4
-    /// to 2.7 s. They were told (the frame went out first); the TCP connection just closes sooner.
+    /// to 2.7 s. Their close frame was queued before anything else could be; only the TCP connection closes
+    /// sooner.
     public var shutdownCloseTimeoutSeconds: Double = 1
     /// 0: an idle loop sleeps in `epoll_wait` until something happens. Otherwise it polls: it looks without
     /// waiting, and if nothing is ready sleeps this many microseconds before looking again. For a load tester

@@ -48,6 +48,8 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     /// The most connections one tick starts, as the time the ramp takes to start them: behind schedule, the
     /// ramp catches up in bursts of this size rather than all at once (the server's listen backlog is finite).
     private static let maxRampBurstNanoseconds = 100_000_000.0
+    /// Connections this loop has asked for, which picks each one's source address in turn.
+    private var connectsOpened = 0
     private var wordCache: [String: [String]] = [:]
     private var scratch: [UInt8] = []
 
@@ -174,8 +176,10 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     func connect(_ endpoint: any WebSocketEndpoint, path: String? = nil) {
         stats.connectAttempts += 1
         let url = context.options.url
+        let source = context.options.sourceAddress(ofConnection: connectsOpened)
+        connectsOpened &+= 1
         loop.connect(address: url.host, port: url.port, path: path ?? context.options.path, hostHeader: url.hostHeader,
-                     endpoint: endpoint, compression: context.options.compression)
+                     endpoint: endpoint, compression: context.options.compression, localAddress: source)
     }
 
     /// Serializes `message` and sends it as one text frame.

@@ -10,12 +10,19 @@ extension EventLoop {
     /// Opens a client WebSocket connection; `endpoint` hears `didOpen`, messages and `didClose`, or
     /// `connectionFailed`. Callable from any thread.
     ///
-    /// - Parameter compression: offer permessage-deflate (RFC 7692) with this compressor size; when the server
-    ///   accepts, messages are compressed both ways as agreed.
+    /// - Parameters:
+    ///   - compression: offer permessage-deflate (RFC 7692) with this compressor size; when the server accepts,
+    ///     messages are compressed both ways as agreed.
+    ///   - localAddress: a numeric address of this host to connect from (its port is still chosen by the
+    ///     kernel, at `connect`), or nil to let the kernel choose both. Thousands of connections to one
+    ///     server from one address make each `connect` search that address's ports past every connection
+    ///     and TIME_WAIT to the same server; spread over several addresses, each search is short.
     public func connect(address: String, port: Int, path: String, hostHeader: String,
-                        endpoint: any WebSocketEndpoint, compression: ClientCompression? = nil) {
+                        endpoint: any WebSocketEndpoint, compression: ClientCompression? = nil,
+                        localAddress: String? = nil) {
         submit(.connect(ClientConnection(address: address, port: port, path: path, hostHeader: hostHeader,
-                                         endpoint: endpoint, compression: compression)))
+                                         endpoint: endpoint, compression: compression,
+                                         localAddress: localAddress)))
     }
 
     func startConnecting(_ request: ClientConnection) {
@@ -33,6 +40,15 @@ extension EventLoop {
         }
         do {
             try Syscall.disableNagle(fd)
+            if let local = request.localAddress {
+                guard let (from, fromLength, fromFamily) = SocketAddress.numeric(host: local, port: 0),
+                      fromFamily == family else {
+                    Syscall.close(fd)
+                    request.endpoint.connectionFailed(reason: "'\(local)' is not a local address of the server's family")
+                    return
+                }
+                try Syscall.bindForConnect(fd, to: from, length: fromLength, family: family)
+            }
             _ = try Syscall.connect(fd, to: address, length: length)
         } catch {
             Syscall.close(fd)

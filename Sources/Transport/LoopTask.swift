@@ -20,4 +20,6 @@ struct ClientConnection: Sendable {
     let hostHeader: String
     let endpoint: any WebSocketEndpoint
     let compression: ClientCompression?
+    /// The local address to connect from (numeric, port chosen at connect), or nil for the kernel's choice.
+    let localAddress: String?
 }

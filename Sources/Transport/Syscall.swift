@@ -89,6 +89,22 @@ enum Syscall {
         throw SystemError("connect", errno: errno)
     }
 
+    /// bind(2) of a socket about to `connect` to a local address, leaving the port to `connect`.
+    ///
+    /// `IP_BIND_ADDRESS_NO_PORT` (Linux 4.2) defers the port: a plain bind to port 0 would pick one now, unique
+    /// among every socket of the address, instead of unique for the connection's four values.
+    static func bindForConnect(_ fd: Int32, to address: sockaddr_storage, length: socklen_t,
+                               family: Int32) throws(SystemError) {
+        if family == AF_INET {
+            try setOption(fd, Int32(IPPROTO_IP), 24 /* IP_BIND_ADDRESS_NO_PORT */, Int32(1), "IP_BIND_ADDRESS_NO_PORT")
+        }
+        var storage = address
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) }
+        }
+        guard result == 0 else { throw SystemError("bind", errno: errno) }
+    }
+
     /// setsockopt(2) for an option of type `T` (`Int32` for flags, `timeval` for timeouts).
     static func setOption<T>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: T,
                              _ call: StaticString) throws(SystemError) {

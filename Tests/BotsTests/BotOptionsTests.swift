@@ -42,6 +42,28 @@ import Testing
         #expect(try parsed([]).pollMicroseconds == 0, "by default idle loops sleep in epoll")
     }
 
+    @Test func loopbackConnectionsComeFromSeveralAddressesInTurn() throws {
+        let options = try parsed([])
+        #expect(options.sourceAddresses == 64)
+        #expect(options.sourceAddress(ofConnection: 0) == "127.128.0.1")
+        #expect(options.sourceAddress(ofConnection: 1) == "127.128.0.2")
+        #expect(options.sourceAddress(ofConnection: 63) == "127.128.0.64")
+        #expect(options.sourceAddress(ofConnection: 64) == "127.128.0.1", "the 65th connection reuses the first")
+        let all = Set((0..<1000).compactMap { options.sourceAddress(ofConnection: $0) })
+        #expect(all.count == 64)
+
+        let wide = try parsed(["--source-addresses", "300", "--url", "ws://localhost:9000"])
+        #expect(wide.sourceAddress(ofConnection: 255) == "127.128.1.0")
+        #expect(wide.sourceAddress(ofConnection: 299) == "127.128.1.44")
+
+        #expect(try parsed(["--source-addresses", "1"]).sourceAddress(ofConnection: 5) == nil,
+                "one address: the kernel chooses")
+        #expect(try parsed(["--url", "ws://[::1]:8080"]).sourceAddress(ofConnection: 5) == nil,
+                "IPv6 loopback has one address")
+        #expect(try parsed(["--url", "ws://10.0.0.5:8080"]).sourceAddress(ofConnection: 5) == nil,
+                "a server elsewhere: only this host's own address can reach it")
+    }
+
     @Test func deflateOffersASmallCompressor() throws {
         #expect(try parsed([]).compression == nil, "by default the bots offer no extension")
         for scenario in BotOptions.Scenario.allCases {
@@ -139,6 +161,7 @@ import Testing
         (["--seed", "-3"], "--seed needs a whole number from 0 to 18446744073709551615, not '-3'"),
         (["--chat-share", "2"], "--chat-share needs a number from 0 to 1, not '2'"),
         (["--poll-us", "200000"], "--poll-us needs a whole number from 0 to 100000, not '200000'"),
+        (["--source-addresses", "0"], "--source-addresses needs a whole number from 1 to 4096, not '0'"),
     ])
     func badFlagsAreRefusedWithTheReason(arguments: [String], message: String) {
         #expect(throws: BotOptions.ParseError(description: message)) {

@@ -18,6 +18,8 @@
 #   --pin      the server on core 0 with one event-loop thread, the bots on core 1 with one (taskset), as
 #              Tests/Bench/run-benchmarks.sh runs them: the figures of README's reconnect storm
 #   --out DIR  keeps each storm's report (term.json, term.txt, kill.json, kill.txt) and the server's log.
+# AVALANCHE_BOTS_FLAGS adds flags to the bots' command line (e.g. "--source-addresses 1", to measure the bots
+# connecting from one address as they did before 2026-12-04).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH=/opt/swift/usr/bin:$PATH
@@ -87,6 +89,7 @@ storm() {
     local name="$1" signal="$2" started
     "${bots_cmd[@]}" avalanche --url "ws://127.0.0.1:$port" --rooms "$rooms" --players "$players" \
         --rate "$rate" --drop server --drop-after "$drop_after" --give-up "$give_up" --quiet \
+        ${AVALANCHE_BOTS_FLAGS:-} \
         --json "$work/$name.json" > "$work/$name.txt" 2> "$work/$name.err" &
     bots_pid=$!
     for _ in $(seq 600); do

@@ -13,8 +13,12 @@
 # saved at the stop, but changes the server made between the save and the close still reach clients; those
 # bots get the whole state too.
 #
+# The kill -9 storm runs on the server the SIGTERM storm left, so its restart restores both storms' rooms
+# (twice --rooms, half of them with nobody coming back to them); with --separate it gets a new server and data
+# directory of its own, and restores only its own --rooms.
+#
 # Usage: Tests/Chaos/avalanche.sh [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S]
-#                                 [--give-up S] [--pin] [--out DIR]
+#                                 [--give-up S] [--pin] [--separate] [--out DIR]
 #   --pin      the server on core 0 with one event-loop thread, the bots on core 1 with one (taskset), as
 #              Tests/Bench/run-benchmarks.sh runs them: the figures of README's reconnect storm
 #   --out DIR  keeps each storm's report (term.json, term.txt, kill.json, kill.txt) and the server's log.
@@ -29,6 +33,7 @@ players=8
 rate=1
 out=""
 pin=0
+separate=0
 drop_after=3
 give_up=20
 while [ $# -gt 0 ]; do
@@ -40,8 +45,9 @@ while [ $# -gt 0 ]; do
         --drop-after) drop_after="$2"; shift 2 ;;
         --give-up) give_up="$2"; shift 2 ;;
         --pin) pin=1; shift ;;
+        --separate) separate=1; shift ;;
         --out) out="$2"; shift 2 ;;
-        *) echo "usage: $0 [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S] [--give-up S] [--pin] [--out DIR]" >&2
+        *) echo "usage: $0 [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S] [--give-up S] [--pin] [--separate] [--out DIR]" >&2
            exit 2 ;;
     esac
 done
@@ -68,10 +74,11 @@ if [ "$pin" = 1 ]; then
     bots_cmd=(taskset -c 1 .build/release/wordrooms-bots --threads 1)
 fi
 
-# Starts the server on port $1 (0: any free one) and sets $port.
+# Starts the server on port $1 (0: any free one) with data directory $work/$data and sets $port.
+data=data
 start_server() {
     : > "$work/server.out"
-    "${server_cmd[@]}" --host 127.0.0.1 --port "$1" --data "$work/data" \
+    "${server_cmd[@]}" --host 127.0.0.1 --port "$1" --data "$work/$data" \
         > "$work/server.out" 2>> "$work/server.err" &
     server_pid=$!
     for _ in $(seq 500); do grep -q "running at" "$work/server.out" 2>/dev/null && break; sleep 0.02; done
@@ -136,6 +143,14 @@ start_server 0
 echo "avalanche: server on port $port, $((rooms * players)) bots in $rooms rooms"
 status=0
 storm term TERM || status=1
+if [ "$separate" = 1 ]; then
+    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "FAIL: the server is not healthy after the SIGTERM storm"; status=1; }
+    kill "$server_pid"
+    { wait "$server_pid"; } 2>/dev/null || true
+    data=data-kill
+    start_server 0
+    echo "avalanche: a new server with a new data directory on port $port for the kill -9 storm"
+fi
 storm kill KILL || status=1
 [ -n "$out" ] && cp "$work/server.err" "$out/server.log"
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "FAIL: the server is not healthy afterwards"; status=1; }

@@ -156,7 +156,7 @@ class RoomBot: WebSocketEndpoint, WakeableBot, LoadBot, @unchecked Sendable {
         }
         let message: JSONValue
         do {
-            message = try Self.withSharedState(text, room: room) ?? JSONParser().parse(text)
+            message = try JSONParser().parse(text)
         } catch {
             worker.stats.protocolError("bad-json")
             return
@@ -180,30 +180,6 @@ class RoomBot: WebSocketEndpoint, WakeableBot, LoadBot, @unchecked Sendable {
         default:
             worker.stats.protocolError("unexpected-message")
         }
-    }
-
-    /// A welcome or snapshot whose `state` member comes last, as the server writes them, parsed with its state
-    /// shared among the room's bots (`RoomPlan.state(parsing:)`); nil for any other message, which is parsed
-    /// whole. Only the bytes before `,"state":` (the first 256 at most) are searched, so a state's own
-    /// contents are never taken for the member. Whatever does not parse this way is left to the whole parse,
-    /// which reports it.
-    static func withSharedState(_ text: UnsafeRawBufferPointer, room: RoomPlan) -> JSONValue? {
-        let welcome = Array(#"{"type":"welcome","#.utf8), snapshot = Array(#"{"type":"snapshot","#.utf8)
-        let marker = Array(#","state":"#.utf8)
-        guard text.count > 2, text[text.count - 1] == UInt8(ascii: "}"),
-              text.starts(with: welcome) || text.starts(with: snapshot) else { return nil }
-        let searchEnd = min(256, text.count - 1 - marker.count)
-        guard searchEnd > 0,
-              let at = (0..<searchEnd).first(where: { index in
-                  text[index] == marker[0] && text[index..<(index + marker.count)].elementsEqual(marker)
-              }) else { return nil }
-        var head = Array(text[..<at])
-        head.append(UInt8(ascii: "}"))
-        guard var object = (try? JSONParser().parse(head))?.objectValue, object["state"] == nil,
-              let state = try? room.state(parsing: UnsafeRawBufferPointer(
-                  rebasing: text[(at + marker.count)..<(text.count - 1)])) else { return nil }
-        object["state"] = state
-        return .object(object)
     }
 
     private func receivedWelcome(_ message: JSONValue, now: UInt64) {

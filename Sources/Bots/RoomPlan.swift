@@ -22,12 +22,6 @@ final class RoomPlan {
     private var recentPatches: [DecodedPatch] = []
     private static let recentPatchCount = 4
 
-    /// The `state` of the last welcome or snapshot a bot of this room parsed, and its bytes: after a restart the
-    /// room's members get the same 8-10 KB state one after the other, so one parse serves them all, and their
-    /// copies share storage (which `AvalancheReplicaPool` then tells equal at once).
-    private var lastStateText: [UInt8] = []
-    private var lastState: JSONValue?
-
     /// The room's state, shared by its players and spectators (churners keep their own).
     var states = RoomStates()
 
@@ -54,18 +48,6 @@ final class RoomPlan {
     /// The decoding of `text` if a bot of the room decoded the same bytes lately.
     func decodedPatch(matching text: UnsafeRawBufferPointer) -> DecodedPatch? {
         recentPatches.last { $0.matches(text) }
-    }
-
-    /// `text` (a state's JSON, checked UTF-8) parsed, or the value a room-mate parsed from the same bytes.
-    func state(parsing text: UnsafeRawBufferPointer) throws(JSONParser.Error) -> JSONValue {
-        if let lastState, lastStateText.count == text.count, let bytes = text.baseAddress,
-           lastStateText.withUnsafeBytes({ memcmp($0.baseAddress!, bytes, text.count) == 0 }) {
-            return lastState
-        }
-        let state = try JSONParser().parse(validatedUTF8: text)
-        lastStateText = Array(text)
-        lastState = state
-        return state
     }
 
     /// Keeps a patch message's decoding for the other members.

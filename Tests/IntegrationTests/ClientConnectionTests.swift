@@ -44,56 +44,53 @@ import WebSocket
         }
     }
 
-    /// A listening socket of the test's own, to see the address a client connection comes from.
-    private func listenOnLoopback() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects from `localAddress` to a listening socket of the test's own (to see where the connection comes
+    /// from), then runs `body` with the listener and what the client side heard.
+    private func connect(from localAddress: String,
+                         _ body: (_ listener: Int32, _ recorder: Recorder) async throws -> Void) async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
         }
-        try #require(bound == 0 && listen(fd, 8) == 0)
+        try #require(bound == 0 && listen(listener, 8) == 0)
         _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        let group = try EventLoopGroup(clientThreads: 1)
+        group.start()
+        defer { group.shutdown() }
+        let recorder = Recorder()
+        group.next().connect(address: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)), path: "/echo",
+                             hostHeader: "localhost", endpoint: recorder, localAddress: localAddress)
+        try await body(listener, recorder)
     }
 
     @Test func aConnectionComesFromTheLocalAddressAsked() async throws {
-        let (listener, port) = try listenOnLoopback()
-        defer { close(listener) }
-        let group = try EventLoopGroup(clientThreads: 1)
-        group.start()
-        defer { group.shutdown() }
-        let recorder = Recorder()
-        group.next().connect(address: "127.0.0.1", port: port, path: "/echo", hostHeader: "localhost",
-                             endpoint: recorder, localAddress: "127.128.0.7")
-        var peer = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let accepted = withUnsafeMutablePointer(to: &peer) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+        try await connect(from: "127.128.0.7") { listener, _ in
+            var peer = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let accepted = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
+            try #require(accepted >= 0)
+            defer { close(accepted) }
+            #expect(String(cString: inet_ntoa(peer.sin_addr)) == "127.128.0.7")
+            #expect(UInt16(bigEndian: peer.sin_port) != 0, "the kernel chose the port at connect")
         }
-        try #require(accepted >= 0)
-        defer { close(accepted) }
-        #expect(String(cString: inet_ntoa(peer.sin_addr)) == "127.128.0.7")
-        #expect(UInt16(bigEndian: peer.sin_port) != 0, "the kernel chose the port at connect")
     }
 
     @Test func aLocalAddressOfAnotherFamilyFailsTheConnection() async throws {
-        let (listener, port) = try listenOnLoopback()
-        defer { close(listener) }
-        let group = try EventLoopGroup(clientThreads: 1)
-        group.start()
-        defer { group.shutdown() }
-        let recorder = Recorder()
-        group.next().connect(address: "127.0.0.1", port: port, path: "/echo", hostHeader: "localhost",
-                             endpoint: recorder, localAddress: "::1")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(recorder.events.withLock { $0 } == ["failed"])
-        _ = fcntl(listener, F_SETFL, O_NONBLOCK)
-        #expect(accept(listener, nil, nil) == -1, "no connection was attempted")
+        try await connect(from: "::1") { listener, recorder in
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(recorder.events.withLock { $0 } == ["failed"])
+            _ = fcntl(listener, F_SETFL, O_NONBLOCK)
+            #expect(accept(listener, nil, nil) == -1, "no connection was attempted")
+        }
     }
 
     @Test func refusedConnectionsReportFailureNotClose() async throws {

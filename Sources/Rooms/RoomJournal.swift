@@ -18,8 +18,12 @@ import Runtime
 ///   with 5,000 players (user CPU per move 2.9 times that of the same load without `--data`). A crash then
 ///   loses at most about 1.2 s of a busy room's play; a room's first change after a quiet second still goes
 ///   out with the next flush.
-/// - Writing happens on the journal's own thread; rooms only hand over their records (encoded on their own
-///   thread), so no event loop ever waits on the disk.
+/// - Writing records happens on the journal's own thread; rooms only hand over their records (encoded on their
+///   own thread), so no event loop waits for a record or an fsync.
+/// - **Patches** go to the journal too, between a room's records (`JournalPatch`): each is appended to a buffer
+///   as the room publishes it, and the event loop writes the buffer (one `write` into the page cache, never an
+///   fsync) before the frames of that pass leave (`writePendingPatches`). A `kill -9` therefore loses no patch
+///   a client has seen, and a restart answers the clients' seqs with patches instead of whole states.
 ///
 /// On start, the snapshot is read, then the journal on top of it (per room, the record with the highest version
 /// wins); a torn or corrupt tail is skipped with a log line.
@@ -45,6 +49,12 @@ public final class RoomJournal: Sendable {
     private let dirty = Mutex<(rooms: [RoomCode: Room], written: [RoomCode: Double])>(([:], [:]))
     private let journalFD: Int32
     private let state = Mutex<(appendedBytes: Int, unsynced: Bool, stopped: Bool)>((0, false, false))
+    /// Framed patch records not written yet, and, while a snapshot replaces the journal, the patches written
+    /// since it began (`retained`), to be written again after the journal is emptied: a record taken for the
+    /// snapshot is followed by patches that must outlive the truncation.
+    private let patchLog = Mutex<(pending: [UInt8], retained: [UInt8]?)>(([], nil))
+    /// Whether `patchLog` has pending bytes: the loops ask before every send, mostly to hear no.
+    private let hasPendingPatches = Atomic<Bool>(false)
     private let log: @Sendable (String) -> Void
 
     private var snapshotPath: String { directory + "/rooms.snapshot" }
@@ -90,6 +100,8 @@ public final class RoomJournal: Sendable {
     func loadForRestore() -> [RoomRecord] {
         let (records, newest, journalRecords) = read()
         guard journalRecords > 0 else { return records }
+        // The restored rooms publish (and write) patches before the snapshot below replaces the journal.
+        patchLog.withLock { $0.retained = $0.retained ?? [] }
         worker.execute { [self] in
             replaceSnapshot { write in
                 for payload in newest { write(payload) }
@@ -98,8 +110,8 @@ public final class RoomJournal: Sendable {
         return records
     }
 
-    /// What `load` reads, with the payload of each room's newest readable record (none for a room whose newest
-    /// is its removal) and how many records the journal held.
+    /// What `load` reads, with the payloads of each room's newest readable record and of the patches that follow
+    /// it (none for a room whose newest record is its removal), and how many records the journal held.
     ///
     /// After `kill -9` the journal holds many records of each room (every flush appends the rooms that changed);
     /// only each room's newest readable one matters, so records are first told apart by the code and version at
@@ -119,6 +131,7 @@ public final class RoomJournal: Sendable {
             var file: String
         }
         var candidates: [String: [Candidate]] = [:]
+        var patches: [String: [JournalPatch]] = [:]
         var undecodable: [String: Int] = [:]
         var journalRecords = 0
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
@@ -127,7 +140,9 @@ public final class RoomJournal: Sendable {
             if let problem = contents.problem { log(problem) }
             if path == journalPath { journalRecords = contents.records.count }
             for payload in contents.records {
-                if let (code, version) = JournalEntry.peek(payload) {
+                if let patch = JournalPatch(payload: payload) {
+                    patches[patch.code, default: []].append(patch)
+                } else if let (code, version) = JournalEntry.peek(payload) {
                     candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
                                                                    payload: payload, file: name))
                 } else if let entry = try? JournalEntry(payload: payload) {
@@ -159,9 +174,16 @@ public final class RoomJournal: Sendable {
                     }
                     room = entry.room
                 }
-                if let room {
-                    records.append(room)
+                if var room {
+                    let after = patches[code] ?? []
+                    room.patchesAfter = JournalPatch.run(after: room.seq, version: candidate.version, in: after)
+                    room.newestVersion = max(list.map(\.version).max() ?? 0, after.map(\.version).max() ?? 0)
                     newest.append(candidate.payload)
+                    for (offset, message) in room.patchesAfter.enumerated() {
+                        newest.append(JournalPatch(code: code, version: candidate.version, seq: room.seq + 1 + offset,
+                                                   message: message).payload)
+                    }
+                    records.append(room)
                 }
                 break
             }
@@ -183,13 +205,48 @@ public final class RoomJournal: Sendable {
     /// (everyone shown away, and the deadlines that passed while the server was down, both of which the next
     /// start works out again), so it waits for its next change; under load that change waits `busyRoomSeconds`
     /// like any room's second record. Otherwise every room, back at once, was written again within 100 ms: in
-    /// the first second of the reconnect storm. A client ahead of the record after another crash gets the
-    /// whole state (`restoredSeq`).
+    /// the first second of the reconnect storm. Its patches go on being written, so after another crash its
+    /// clients still resume with patches (`Member.restoredSeqs`).
     nonisolated func roomRestored(_ room: Room) {
         let now = MonotonicClock.seconds()
         dirty.withLock { dirty in
             dirty.rooms[room.code] = nil
             dirty.written[room.code] = now
+        }
+    }
+
+    /// The room sent patch `seq` (its JSON, `message`) while its latest record had `version`: buffered here, on
+    /// the room's thread, and written before the patch's frames leave (`writePendingPatches`).
+    nonisolated func roomPublished(_ code: RoomCode, version: Int, seq: Int, message: [UInt8]) {
+        patchLog.withLock { log in
+            JournalPatch.appendFramed(code: code.rawValue, version: version, seq: seq, message: message,
+                                      to: &log.pending)
+        }
+        hasPendingPatches.store(true, ordering: .releasing)
+    }
+
+    /// Writes the patches published since the last call: an event loop calls this before it sends (see
+    /// `LoopCompanion.willSend`), so that no client sees a patch the data directory does not hold, and the
+    /// journal's own flush calls it for rooms that run elsewhere. One `write` into the page cache; the fsync
+    /// stays on the journal's thread.
+    public func writePendingPatches() {
+        guard hasPendingPatches.load(ordering: .acquiring) else { return }
+        let bytes = patchLog.withLock { log -> [UInt8] in
+            hasPendingPatches.store(false, ordering: .relaxed)
+            let taken = log.pending
+            log.pending = []
+            log.pending.reserveCapacity(taken.count)
+            if log.retained != nil { log.retained! += taken }
+            return taken
+        }
+        guard !bytes.isEmpty else { return }
+        guard RecordFile.writeAll(journalFD, bytes) else {
+            log("journal: write failed: \(String(cString: strerror(errno)))")
+            return
+        }
+        state.withLock { state in
+            state.appendedBytes += bytes.count
+            state.unsynced = true
         }
     }
 
@@ -217,6 +274,7 @@ public final class RoomJournal: Sendable {
     ///   have stopped already (the server saved a snapshot of every room just before). The periodic flush does
     ///   not wait.
     private func flush(waiting: Bool = false) {
+        writePendingPatches()
         let now = MonotonicClock.seconds()
         let rooms = dirty.withLock { dirty in
             var taken: [RoomCode: Room] = [:]
@@ -241,6 +299,7 @@ public final class RoomJournal: Sendable {
         }
         if waiting { _ = handedOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
         worker.execute { [self] in
+            writePendingPatches()
             let unsynced = state.withLock { state in
                 let value = state.unsynced
                 state.unsynced = false
@@ -300,6 +359,7 @@ public final class RoomJournal: Sendable {
     /// change, and a change after it marks the room again (on the same thread, so never in between). A stop
     /// wrote every room that changed in its last second twice, once here and once more to the journal.
     private func compact(rooms: [Room]) {
+        patchLog.withLock { $0.retained = $0.retained ?? [] }
         let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
@@ -330,6 +390,8 @@ public final class RoomJournal: Sendable {
     /// one array first: with 10,000 players the gathered records and the whole file were two copies of 19 MB at
     /// once, every few seconds.
     private func replaceSnapshot(_ produce: ((_ payload: [UInt8]) -> Void) -> Void) {
+        // Patches are retained only until the journal is emptied (or the attempt fails).
+        defer { patchLog.withLock { $0.retained = nil } }
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         var chunk = RecordFile.header
@@ -357,11 +419,19 @@ public final class RoomJournal: Sendable {
             fsync(directoryFD)
             close(directoryFD)
         }
-        // Every record now in the journal is older than (or equal to) the snapshot's.
+        // Every record now in the journal is older than (or equal to) the snapshot's; the patches written since
+        // the snapshot began may follow its records, and go back in (some twice, if a loop wrote them after the
+        // truncation: the same patch again changes nothing).
         ftruncate(journalFD, 0)
         _ = RecordFile.writeAll(journalFD, RecordFile.header)
+        let retained = patchLog.withLock { log -> [UInt8] in
+            let taken = log.retained ?? []
+            log.retained = nil
+            return taken
+        }
+        _ = RecordFile.writeAll(journalFD, retained)
         fsync(journalFD)
-        state.withLock { $0.appendedBytes = RecordFile.header.count; $0.unsynced = false }
+        state.withLock { $0.appendedBytes = RecordFile.header.count + retained.count; $0.unsynced = false }
     }
 
     /// Flushes what is pending and stops the writer.

@@ -7,11 +7,14 @@ import Runtime
 final class LoopRoomHost: ThreadExecutorHost, LoopCompanion, @unchecked Sendable {
     private let loop: EventLoop
     private let executor: ThreadExecutor
+    /// What must reach the disk before the loop's frames leave: the journal's patches, with `--data`.
+    private let beforeSending: (@Sendable () -> Void)?
 
     /// Attaches `executor` to `loop`; before the loop starts.
-    init(loop: EventLoop, executor: ThreadExecutor) {
+    init(loop: EventLoop, executor: ThreadExecutor, beforeSending: (@Sendable () -> Void)? = nil) {
         self.loop = loop
         self.executor = executor
+        self.beforeSending = beforeSending
         executor.attach(to: self)
         loop.add(self)
     }
@@ -23,4 +26,6 @@ final class LoopRoomHost: ThreadExecutorHost, LoopCompanion, @unchecked Sendable
     func runPending() { executor.runPending() }
 
     func nextDeadline() -> Double? { executor.nextDeadline() }
+
+    func willSend() { beforeSending?() }
 }

@@ -163,4 +163,107 @@ import Testing
             #expect(view.state == (await restored.snapshot()).state)
         }
     }
+
+    /// After a crash the record is behind what the clients saw (a busy room is written at most once a second),
+    /// but the journal holds the patches sent after it. The restarted room takes them back and leads from the
+    /// last of them to the game its record holds (the rewind), so a client at any of those seqs resumes with
+    /// patches and ends on the restored room's state. A seq the journal never held (one of a lower version,
+    /// after a gap) still gets the whole state.
+    @Test(arguments: [GameKind.snowman, .scramble])
+    func aClientAheadOfTheRecordResumesWithPatchesAfterACrash(kind: GameKind) async throws {
+        let settings: JSONObject = kind == .scramble ? PartyRoomTests.quickScramble : [:]
+        var fixture = try await RoomTests.Fixture(kind, settings: settings)
+        let bob = fixture.join("Bob")
+        let cleo = fixture.join("Cleo", spectator: true)
+        let dan = fixture.join("Dan")
+        let everyone = [fixture.host, bob, cleo, dan]
+        try await fixture.sync(everyone)
+        if kind == .scramble {
+            fixture.room.receive(.newGame, from: fixture.host.id)
+            try await fixture.sync(everyone)
+        }
+        fixture.room.receive(.chat("before the save"), from: bob.id)
+        let entry = await fixture.room.journalEntry()
+        try await fixture.sync(everyone)
+        let record = try #require(entry.room)
+        let (savedSeq, savedState) = await fixture.room.snapshot()
+        #expect(record.seq == savedSeq)
+        // Play on after the record: the patches the crash would take from the record but not from the journal.
+        var sent: [ServerMessage] = []
+        for move in 0..<4 {
+            if kind == .snowman {
+                let turn = fixture.views[fixture.host.id]!.state["snowman"]?["turn"]?.stringValue
+                let mover = [fixture.host, bob, dan].first { fixture.views[$0.id]?.you == turn } ?? bob
+                fixture.room.receive(.guess(String(Array("EATO")[move])), from: mover.id)
+            } else {
+                let word = try PartyRoomTests.words(in: fixture.views[bob.id]!.state)[move]
+                fixture.room.receive(.word(word), from: move % 2 == 0 ? bob.id : fixture.host.id)
+            }
+            fixture.room.receive(.chat("after the save \(move)"), from: bob.id)
+            await fixture.room.settled()
+            let messages = cleo.drainMessages()
+            sent += messages.filter { String(decoding: $0.json.prefix(16), as: UTF8.self).contains("patch") }
+            try fixture.views[cleo.id, default: ClientView()].apply(messages.map { try JSONParser().parse($0.json) })
+            try await fixture.sync([fixture.host, bob, dan])
+        }
+        let (lastSeq, lastState) = await fixture.room.snapshot()
+        #expect(sent.count == lastSeq - savedSeq && sent.count >= 4)
+        #expect(lastState != savedState)
+
+        let directory = try RoomJournalTests.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var saved = record
+        saved.version = 40
+        try Data(RecordFile.header + RecordFile.frame(JournalEntry(code: entry.code, version: 40, room: saved).payload))
+            .write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
+        var journalBytes = RecordFile.header
+        for (offset, message) in sent.enumerated() {
+            JournalPatch.appendFramed(code: entry.code, version: 40, seq: savedSeq + 1 + offset, message: message.json,
+                                      to: &journalBytes)
+        }
+        // An older process's patch after a gap: not part of this history.
+        JournalPatch.appendFramed(code: entry.code, version: 39, seq: lastSeq + 2,
+                                  message: Array(#"{"type":"patch","seq":\#(lastSeq + 2),"ops":[]}"#.utf8),
+                                  to: &journalBytes)
+        try Data(journalBytes).write(to: URL(fileURLWithPath: directory + "/rooms.journal"))
+
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { journal.stop() }
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: 9, journal: journal, clock: fixture.timers.clock)
+        #expect(await registry.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 1)
+        let restored = try #require(await registry.room(fixture.room.code))
+        await restored.settled()
+        #expect(await restored.persistedVersion >= 41, "above every version the directory holds")
+        let (restoredSeq, restoredState) = await restored.snapshot()
+        #expect(restoredSeq == lastSeq + 2, "the old patches, the rewind and everyone away")
+        // The game is the record's: what was played after it is undone, and everyone shows as away.
+        #expect(restoredState["chat"] == savedState["chat"])
+
+        for (link, lastSeen) in [(fixture.host, lastSeq), (bob, savedSeq + 1), (cleo, savedSeq)] {
+            let token = try #require(fixture.views[link.id]?.token.flatMap(ResumeToken.init))
+            let back = MemoryLink()
+            restored.join(back, name: nil, token: token, lastSeq: lastSeen, spectator: link === cleo)
+            await restored.settled()
+            let messages = back.drain()
+            let welcome = try welcome(messages)
+            #expect(welcome["resumed"]?.boolValue == true, "patches from seq \(lastSeen), not the whole state")
+            var view = ClientView(state: savedState, seq: savedSeq)
+            try view.apply(sent.prefix(lastSeen - savedSeq).map { try JSONParser().parse($0.json) })
+            #expect(view.seq == lastSeen)
+            try view.apply(messages)
+            #expect(view.gaps == 0)
+            #expect(view.state == (await restored.snapshot()).state)
+        }
+        // A seq beyond what the journal held (a patch lost with the crash): the whole state.
+        let token = try #require(fixture.views[dan.id]?.token.flatMap(ResumeToken.init))
+        let back = MemoryLink()
+        restored.join(back, name: nil, token: token, lastSeq: lastSeq + 1, spectator: false)
+        await restored.settled()
+        let messages = back.drain()
+        #expect(try welcome(messages)["resumed"] == nil)
+        var view = ClientView()
+        try view.apply(messages)
+        #expect(view.gaps == 0)
+        #expect(view.state == (await restored.snapshot()).state)
+    }
 }

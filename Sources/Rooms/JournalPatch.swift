@@ -149,4 +149,30 @@ struct JournalPatch: Sendable, Equatable {
         }
         return run
     }
+
+    /// The patches that led up to a room's record at `seq` with version `version`: `seq`, `seq - 1`, ... back
+    /// without a gap, each the one of highest version below `version` among those with its seq, and never of a
+    /// higher version than the patch after it. A client that had not read the last patches before a crash
+    /// (under load the clients' reading lags the server's sending) is behind the record, not ahead of it.
+    ///
+    /// - Parameters:
+    ///   - patches: one room's patches, in any order.
+    ///   - limit: the most patches returned (the nearest the record).
+    /// - Returns: the messages' JSON in seq order, ending with that of `seq`.
+    static func lead(upTo seq: Int, version: Int, in patches: [JournalPatch], limit: Int) -> [[UInt8]] {
+        var bySeq: [Int: JournalPatch] = [:]
+        for patch in patches where patch.seq <= seq && patch.seq > seq - limit && patch.version < version {
+            if let kept = bySeq[patch.seq], kept.version >= patch.version { continue }
+            bySeq[patch.seq] = patch
+        }
+        var lead: [[UInt8]] = []
+        var next = seq
+        var ceiling = version
+        while let patch = bySeq[next], patch.version <= ceiling {
+            lead.append(patch.message)
+            ceiling = patch.version
+            next -= 1
+        }
+        return lead.reversed()
+    }
 }

@@ -33,6 +33,9 @@ public final class RoomJournal: Sendable {
     static let promptRooms = 64
     /// Beyond `promptRooms`, the shortest time between two records of a room.
     static let busyRoomSeconds = 1.0
+    /// The most patches before a room's record that a restart takes back (`JournalPatch.lead`): more would not
+    /// fit the room's history of patches anyway.
+    static let patchesBeforeRecord = 32
     /// How long `stop` waits for the rooms' threads to hand over their last records.
     static let stopWaitSeconds = 1.0
     public static let compactionBytes = 32 << 20
@@ -96,10 +99,11 @@ public final class RoomJournal: Sendable {
     /// (after `kill -9`, up to `compactionBytes` of them), the newest of each room are written as the new
     /// snapshot and the journal is emptied, on the journal's thread, from the bytes just read: left as it was,
     /// the journal passed `compactionBytes` with the first records of the restarted rooms, and a compaction
-    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm.
+    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm. A
+    /// journal of a few patches (those sent during a graceful stop, after its snapshot) stays as it is.
     func loadForRestore() -> [RoomRecord] {
         let (records, newest, journalRecords) = read()
-        guard journalRecords > 0 else { return records }
+        guard journalRecords.rooms > 0 || journalRecords.bytes > Self.compactionBytes / 4 else { return records }
         // The restored rooms publish (and write) patches before the snapshot below replaces the journal.
         patchLog.withLock { $0.retained = $0.retained ?? [] }
         worker.execute { [self] in
@@ -117,7 +121,7 @@ public final class RoomJournal: Sendable {
     /// only each room's newest readable one matters, so records are first told apart by the code and version at
     /// the front of their payload (`JournalEntry.peek`), and parsed in full only when they win. Start-up is
     /// what a reconnect storm waits for.
-    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: Int) {
+    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: (rooms: Int, bytes: Int)) {
         struct Candidate {
             enum Content {
                 /// Not parsed yet (`peek` read its code and version).
@@ -133,16 +137,19 @@ public final class RoomJournal: Sendable {
         var candidates: [String: [Candidate]] = [:]
         var patches: [String: [JournalPatch]] = [:]
         var undecodable: [String: Int] = [:]
-        var journalRecords = 0
+        var journalRecords = (rooms: 0, bytes: 0)
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
-            if path == journalPath { journalRecords = contents.records.count }
+            if path == journalPath { journalRecords.bytes = bytes.count }
             for payload in contents.records {
                 if let patch = JournalPatch(payload: payload) {
                     patches[patch.code, default: []].append(patch)
-                } else if let (code, version) = JournalEntry.peek(payload) {
+                    continue
+                }
+                if path == journalPath { journalRecords.rooms += 1 }
+                if let (code, version) = JournalEntry.peek(payload) {
                     candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
                                                                    payload: payload, file: name))
                 } else if let entry = try? JournalEntry(payload: payload) {
@@ -177,6 +184,8 @@ public final class RoomJournal: Sendable {
                 if var room {
                     let after = patches[code] ?? []
                     room.patchesAfter = JournalPatch.run(after: room.seq, version: candidate.version, in: after)
+                    room.patchesBefore = JournalPatch.lead(upTo: room.seq, version: candidate.version, in: after,
+                                                           limit: Self.patchesBeforeRecord)
                     room.newestVersion = max(list.map(\.version).max() ?? 0, after.map(\.version).max() ?? 0)
                     newest.append(candidate.payload)
                     for (offset, message) in room.patchesAfter.enumerated() {
@@ -231,22 +240,27 @@ public final class RoomJournal: Sendable {
     /// stays on the journal's thread.
     public func writePendingPatches() {
         guard hasPendingPatches.load(ordering: .acquiring) else { return }
-        let bytes = patchLog.withLock { log -> [UInt8] in
+        // Written under the lock: a snapshot empties the journal under it too, and a write between its truncation
+        // and its header would put patches where the header belongs (the whole journal then reads as damaged).
+        let written = patchLog.withLock { log -> Int in
             hasPendingPatches.store(false, ordering: .relaxed)
-            let taken = log.pending
-            log.pending = []
-            log.pending.reserveCapacity(taken.count)
-            if log.retained != nil { log.retained! += taken }
-            return taken
+            guard !log.pending.isEmpty else { return 0 }
+            guard RecordFile.writeAll(journalFD, log.pending) else {
+                log.pending.removeAll(keepingCapacity: true)
+                return -1
+            }
+            if log.retained != nil { log.retained! += log.pending }
+            let count = log.pending.count
+            log.pending.removeAll(keepingCapacity: true)
+            return count
         }
-        guard !bytes.isEmpty else { return }
-        guard RecordFile.writeAll(journalFD, bytes) else {
+        if written < 0 {
             log("journal: write failed: \(String(cString: strerror(errno)))")
-            return
-        }
-        state.withLock { state in
-            state.appendedBytes += bytes.count
-            state.unsynced = true
+        } else if written > 0 {
+            state.withLock { state in
+                state.appendedBytes += written
+                state.unsynced = true
+            }
         }
     }
 
@@ -420,18 +434,17 @@ public final class RoomJournal: Sendable {
             close(directoryFD)
         }
         // Every record now in the journal is older than (or equal to) the snapshot's; the patches written since
-        // the snapshot began may follow its records, and go back in (some twice, if a loop wrote them after the
-        // truncation: the same patch again changes nothing).
-        ftruncate(journalFD, 0)
-        _ = RecordFile.writeAll(journalFD, RecordFile.header)
-        let retained = patchLog.withLock { log -> [UInt8] in
-            let taken = log.retained ?? []
+        // the snapshot began may follow its records, and go back in, under the lock the loops write them with.
+        let retained = patchLog.withLock { log -> Int in
+            ftruncate(journalFD, 0)
+            _ = RecordFile.writeAll(journalFD, RecordFile.header)
+            let retained = log.retained ?? []
             log.retained = nil
-            return taken
+            _ = RecordFile.writeAll(journalFD, retained)
+            return retained.count
         }
-        _ = RecordFile.writeAll(journalFD, retained)
         fsync(journalFD)
-        state.withLock { $0.appendedBytes = RecordFile.header.count + retained.count; $0.unsynced = false }
+        state.withLock { $0.appendedBytes = RecordFile.header.count + retained; $0.unsynced = false }
     }
 
     /// Flushes what is pending and stops the writer.

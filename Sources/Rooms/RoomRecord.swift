@@ -55,6 +55,9 @@ struct RoomRecord: Sendable {
     /// Not part of the record: the JSON of the patches the journal held after it (`seq + 1` onward, as
     /// `JournalPatch.run` chains them), which clients may have seen before a crash.
     var patchesAfter: [[UInt8]] = []
+    /// Not part of the record: the JSON of the patches the journal held up to it (`seq` and before, as
+    /// `JournalPatch.lead` chains them), for clients that had not read them all before a crash.
+    var patchesBefore: [[UInt8]] = []
     /// Not part of the record: the highest version the data directory held for this room, records and
     /// patches alike; a restored room numbers on from above it.
     var newestVersion: Int?
@@ -288,11 +291,12 @@ extension Room {
             _ = builder.update(parts)
             restoreState(builtBy: builder)
         }
-        let lastKnown = replayJournaledPatches(record.patchesAfter)
-        if lastKnown > record.seq {
-            for index in members.indices { members[index].restoredSeqs = record.seq...lastKnown }
+        let known = replayJournaledPatches(before: record.patchesBefore, after: record.patchesAfter)
+        if known.seqs != record.seq...record.seq {
+            for index in members.indices { members[index].restoredSeqs = known.seqs }
         }
-        publish(now: now)
+        let latest = known.latest
+        publish(now: now, from: latest)
         journal?.roomRestored(self)
         scheduleTimer(now: now)
     }

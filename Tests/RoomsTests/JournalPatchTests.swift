@@ -57,4 +57,19 @@ import Testing
         #expect(JournalPatch.run(after: 10, version: 7, in: patches)
                 == [Self.patch(11, version: 7, "old").message, Self.patch(12, version: 9, "new").message])
     }
+
+    /// The patches before a record: back from its seq without a gap, below its version, newest process first.
+    @Test func theLeadEndsAtTheRecordAndGoesBackWithoutAGap() {
+        let patches = [Self.patch(10, version: 6), Self.patch(9, version: 6, "old"), Self.patch(9, version: 5, "older"),
+                       Self.patch(8, version: 5), Self.patch(6, version: 5), Self.patch(11, version: 7),
+                       Self.patch(10, version: 7, "not before the record")]
+        #expect(JournalPatch.lead(upTo: 10, version: 7, in: patches, limit: 32)
+                == [Self.patch(8, version: 5).message, Self.patch(9, version: 6, "old").message,
+                    Self.patch(10, version: 6).message])
+        #expect(JournalPatch.lead(upTo: 10, version: 7, in: patches, limit: 2).count == 2)
+        #expect(JournalPatch.lead(upTo: 12, version: 7, in: patches, limit: 32).isEmpty)
+        // Going back, a later process's patch never comes before an older one's.
+        let mixed = [Self.patch(10, version: 5), Self.patch(9, version: 6)]
+        #expect(JournalPatch.lead(upTo: 10, version: 7, in: mixed, limit: 32) == [Self.patch(10, version: 5).message])
+    }
 }

@@ -168,7 +168,8 @@ import Testing
     /// but the journal holds the patches sent after it. The restarted room takes them back and leads from the
     /// last of them to the game its record holds (the rewind), so a client at any of those seqs resumes with
     /// patches and ends on the restored room's state. A seq the journal never held (one of a lower version,
-    /// after a gap) still gets the whole state.
+    /// after a gap) still gets the whole state. A client behind the record (it had not read the last patches
+    /// before it) resumes with patches too: the journal holds those that led up to the record.
     @Test(arguments: [GameKind.snowman, .scramble])
     func aClientAheadOfTheRecordResumesWithPatchesAfterACrash(kind: GameKind) async throws {
         let settings: JSONObject = kind == .scramble ? PartyRoomTests.quickScramble : [:]
@@ -176,18 +177,26 @@ import Testing
         let bob = fixture.join("Bob")
         let cleo = fixture.join("Cleo", spectator: true)
         let dan = fixture.join("Dan")
-        let everyone = [fixture.host, bob, cleo, dan]
+        let eve = fixture.join("Eve")
+        let everyone = [fixture.host, bob, cleo, dan, eve]
         try await fixture.sync(everyone)
         if kind == .scramble {
             fixture.room.receive(.newGame, from: fixture.host.id)
             try await fixture.sync(everyone)
         }
+        // Dan's client falls behind: it has not read the last two patches before the record.
+        let (behindSeq, behindState) = await fixture.room.snapshot()
         fixture.room.receive(.chat("before the save"), from: bob.id)
+        await fixture.room.settled()
+        fixture.room.receive(.chat("just before the save"), from: eve.id)
+        await fixture.room.settled()
+        let before = cleo.drainMessages()
+        try fixture.views[cleo.id, default: ClientView()].apply(before.map { try JSONParser().parse($0.json) })
         let entry = await fixture.room.journalEntry()
         try await fixture.sync(everyone)
         let record = try #require(entry.room)
         let (savedSeq, savedState) = await fixture.room.snapshot()
-        #expect(record.seq == savedSeq)
+        #expect(record.seq == savedSeq && before.count == 2 && behindSeq == savedSeq - 2)
         // Play on after the record: the patches the crash would take from the record but not from the journal.
         var sent: [ServerMessage] = []
         for move in 0..<4 {
@@ -204,7 +213,7 @@ import Testing
             let messages = cleo.drainMessages()
             sent += messages.filter { String(decoding: $0.json.prefix(16), as: UTF8.self).contains("patch") }
             try fixture.views[cleo.id, default: ClientView()].apply(messages.map { try JSONParser().parse($0.json) })
-            try await fixture.sync([fixture.host, bob, dan])
+            try await fixture.sync([fixture.host, bob, dan, eve])
         }
         let (lastSeq, lastState) = await fixture.room.snapshot()
         #expect(sent.count == lastSeq - savedSeq && sent.count >= 4)
@@ -217,6 +226,10 @@ import Testing
         try Data(RecordFile.header + RecordFile.frame(JournalEntry(code: entry.code, version: 40, room: saved).payload))
             .write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
         var journalBytes = RecordFile.header
+        for (offset, message) in before.enumerated() {
+            JournalPatch.appendFramed(code: entry.code, version: 39, seq: behindSeq + 1 + offset, message: message.json,
+                                      to: &journalBytes)
+        }
         for (offset, message) in sent.enumerated() {
             JournalPatch.appendFramed(code: entry.code, version: 40, seq: savedSeq + 1 + offset, message: message.json,
                                       to: &journalBytes)
@@ -235,11 +248,15 @@ import Testing
         await restored.settled()
         #expect(await restored.persistedVersion >= 41, "above every version the directory holds")
         let (restoredSeq, restoredState) = await restored.snapshot()
-        #expect(restoredSeq == lastSeq + 2, "the old patches, the rewind and everyone away")
+        #expect(restoredSeq == lastSeq + 1, "the old patches, then one back to the record's game with everyone away")
         // The game is the record's: what was played after it is undone, and everyone shows as away.
         #expect(restoredState["chat"] == savedState["chat"])
 
-        for (link, lastSeen) in [(fixture.host, lastSeq), (bob, savedSeq + 1), (cleo, savedSeq)] {
+        var clients = [(fixture.host, lastSeq), (bob, savedSeq + 1), (cleo, savedSeq)].map {
+            (link: $0.0, lastSeen: $0.1, view: ClientView(state: savedState, seq: savedSeq))
+        }
+        clients.append((dan, behindSeq, ClientView(state: behindState, seq: behindSeq)))
+        for (link, lastSeen, start) in clients {
             let token = try #require(fixture.views[link.id]?.token.flatMap(ResumeToken.init))
             let back = MemoryLink()
             restored.join(back, name: nil, token: token, lastSeq: lastSeen, spectator: link === cleo)
@@ -247,15 +264,15 @@ import Testing
             let messages = back.drain()
             let welcome = try welcome(messages)
             #expect(welcome["resumed"]?.boolValue == true, "patches from seq \(lastSeen), not the whole state")
-            var view = ClientView(state: savedState, seq: savedSeq)
-            try view.apply(sent.prefix(lastSeen - savedSeq).map { try JSONParser().parse($0.json) })
+            var view = start
+            try view.apply(sent.prefix(max(0, lastSeen - savedSeq)).map { try JSONParser().parse($0.json) })
             #expect(view.seq == lastSeen)
             try view.apply(messages)
             #expect(view.gaps == 0)
             #expect(view.state == (await restored.snapshot()).state)
         }
         // A seq beyond what the journal held (a patch lost with the crash): the whole state.
-        let token = try #require(fixture.views[dan.id]?.token.flatMap(ResumeToken.init))
+        let token = try #require(fixture.views[eve.id]?.token.flatMap(ResumeToken.init))
         let back = MemoryLink()
         restored.join(back, name: nil, token: token, lastSeq: lastSeq + 1, spectator: false)
         await restored.settled()

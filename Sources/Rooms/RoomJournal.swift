@@ -51,6 +51,10 @@ public final class RoomJournal: Sendable {
     /// Rooms changed since their last record, and when each room's last record was taken (monotonic seconds).
     private let dirty = Mutex<(rooms: [RoomCode: Room], written: [RoomCode: Double])>(([:], [:]))
     private let journalFD: Int32
+    /// `appendedBytes` counts the rooms' records in the journal, not the patches: compaction (a record of every
+    /// room) is due when the records pass `compactionBytes`. Patches are cheap to read back (no JSON parse unless
+    /// they follow a room's newest record) and about as many bytes again; counted, they made compaction twice
+    /// as frequent.
     private let state = Mutex<(appendedBytes: Int, unsynced: Bool, stopped: Bool)>((0, false, false))
     /// Framed patch records not written yet, and, while a snapshot replaces the journal, the patches written
     /// since it began (`retained`), to be written again after the journal is emptied: a record taken for the
@@ -257,10 +261,7 @@ public final class RoomJournal: Sendable {
         if written < 0 {
             log("journal: write failed: \(String(cString: strerror(errno)))")
         } else if written > 0 {
-            state.withLock { state in
-                state.appendedBytes += written
-                state.unsynced = true
-            }
+            state.withLock { $0.unsynced = true }
         }
     }
 
@@ -435,16 +436,14 @@ public final class RoomJournal: Sendable {
         }
         // Every record now in the journal is older than (or equal to) the snapshot's; the patches written since
         // the snapshot began may follow its records, and go back in, under the lock the loops write them with.
-        let retained = patchLog.withLock { log -> Int in
+        patchLog.withLock { log in
             ftruncate(journalFD, 0)
             _ = RecordFile.writeAll(journalFD, RecordFile.header)
-            let retained = log.retained ?? []
+            _ = RecordFile.writeAll(journalFD, log.retained ?? [])
             log.retained = nil
-            _ = RecordFile.writeAll(journalFD, retained)
-            return retained.count
         }
         fsync(journalFD)
-        state.withLock { $0.appendedBytes = RecordFile.header.count + retained; $0.unsynced = false }
+        state.withLock { $0.appendedBytes = RecordFile.header.count; $0.unsynced = false }
     }
 
     /// Flushes what is pending and stops the writer.

@@ -19,12 +19,11 @@ struct Member: Sendable {
     private(set) var linkID: UInt64?
     /// When the connection dropped; the seat is released `resumeGraceSeconds` later.
     var disconnectedAt: Double?
-    /// The seqs of the old process that this one knows, for a member restored from the data directory who has
-    /// not been back since: the seq the room was saved at and those of the patches the journal held after it.
-    /// The seq their client names comes from the old process, and only these are known to mean the same states
-    /// here (a patch the journal lost, or one sent after a graceful stop's last write, numbers a state the
-    /// restored room gives another seq to). nil once they are back.
-    var restoredSeqs: ClosedRange<Int>?
+    /// The `seq` the room was saved at, for a member restored from the data directory who has not been back
+    /// since: the seq their client names comes from the old process, and only this one is known to mean the same
+    /// state here (a crash loses the last changes, and a graceful stop may send some after the save, so the
+    /// restored room numbers other states with the seqs that followed). nil once they are back.
+    var restoredSeq: Int?
 
     init(id: PlayerID, name: String, token: ResumeToken, client: ClientID? = nil, isSpectator: Bool,
          link: (any ClientLink)?, disconnectedAt: Double?) {

@@ -94,42 +94,6 @@ public actor Room {
         stateText = nil
     }
 
-    /// Takes back the patches the journal held after the record this room was restored from (`state` is the
-    /// state at `seq`, rebuilt from the record): clients of the old process may have seen any of them before a
-    /// crash. They go back into the history, numbered as they were, and `seq` moves to the last of them; the
-    /// restore's first publish then diffs from where they lead (`publish(now:from:)`), back to the game the
-    /// record holds. A client at any of those seqs resumes with the patches it missed and that one, a few
-    /// hundred bytes, instead of the whole state (8-10 KB): after a crash that was nearly every client of a
-    /// busy room, whose record is up to a second older than its last patch.
-    ///
-    /// The patches that led up to the record (`before`, ending with that of `seq`) go into the history first,
-    /// for clients that had not read them all: they are behind the record, not ahead of it.
-    ///
-    /// - Returns: the state the patches after the record lead to (nil when none was held; they are taken up to
-    ///   the first that does not apply, which a journal of this server never holds), and the old process's seqs
-    ///   now known here.
-    func replayJournaledPatches(before: [[UInt8]], after: [[UInt8]]) -> (latest: JSONValue?, seqs: ClosedRange<Int>) {
-        let savedSeq = seq
-        var latest = state
-        var applied = 0
-        for json in after {
-            guard let message = try? JSONParser().parse(json), message["seq"]?.intValue == savedSeq + applied + 1,
-                  let operations = message["ops"], let patch = try? JSONPatch(json: operations),
-                  (try? patch.applyInPlace(to: &latest)) != nil else { break }
-            applied += 1
-        }
-        for (offset, json) in before.enumerated() {
-            history.append(ServerMessage(json: json), seq: savedSeq - before.count + 1 + offset)
-        }
-        for (offset, json) in after.prefix(applied).enumerated() {
-            history.append(ServerMessage(json: json), seq: savedSeq + 1 + offset)
-        }
-        seq = savedSeq + applied
-        // The history may not have kept the oldest (it is bounded in bytes); a seq before what it holds gets the
-        // whole state anyway.
-        return (applied > 0 ? latest : nil, (savedSeq - before.count)...seq)
-    }
-
     /// `state` as JSON text at `seq`, kept from one whole-state message to the next until the state changes:
     /// after a restart most of a room's members come back within the same moment, and each welcome (or
     /// `resync` answer) wrote the same 8-10 KB again.
@@ -413,8 +377,8 @@ public actor Room {
         members[index].disconnectedAt = nil
         emptySince = nil
         // A seq from before a restart other than the saved one may name a state this process never had.
-        let trusted = members[index].restoredSeqs.map { lastSeq.map($0.contains) ?? false } ?? true
-        members[index].restoredSeqs = nil
+        let trusted = members[index].restoredSeq.map { $0 == lastSeq } ?? true
+        members[index].restoredSeq = nil
         // The resumer first gets what it missed (or the whole state), then the change its return causes.
         if trusted, let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
             link.send(welcome(members[index], state: nil, seq: lastSeq))
@@ -831,9 +795,7 @@ public actor Room {
 
     /// Brings the state up to date; when it changed, broadcasts one patch message to every connected member
     /// (except `except`, which gets a welcome instead).
-    /// - Parameter base: what clients at `seq` hold when it is not the state the builder last built: the state
-    ///   a restored room's journaled patches lead to (`replayJournaledPatches`). The patch then goes from it.
-    func publish(now: Double, except: UInt64? = nil, from base: JSONValue? = nil) {
+    func publish(now: Double, except: UInt64? = nil) {
         publishQueued = false
         settleGame(now: now)
         // Members are looked at in place (by index) throughout: copying one out retains all its fields. Plain
@@ -857,8 +819,7 @@ public actor Room {
         #else
         if stateBuilder.needsGame(version: gameVersion) { game = self.game }
         #endif
-        var operations = stateBuilder.update(stateParts(game: game))
-        if let base { operations = JSONPatch.diff(from: base, to: state).operations }
+        let operations = stateBuilder.update(stateParts(game: game))
         guard !operations.isEmpty else {
             if unsavedChange {
                 unsavedChange = false
@@ -872,7 +833,6 @@ public actor Room {
         let message = ServerMessage.patch(seq: seq, ops: JSONPatch(operations))
         encodeInStream(message, except: except)
         history.append(message, seq: seq)
-        journal?.roomPublished(code, version: persistedVersion, seq: seq, message: message.json)
         journal?.roomChanged(self)
         for index in members.indices {
             if let link = members[index].link, link.id != except {

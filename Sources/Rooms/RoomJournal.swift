@@ -18,12 +18,8 @@ import Runtime
 ///   with 5,000 players (user CPU per move 2.9 times that of the same load without `--data`). A crash then
 ///   loses at most about 1.2 s of a busy room's play; a room's first change after a quiet second still goes
 ///   out with the next flush.
-/// - Writing records happens on the journal's own thread; rooms only hand over their records (encoded on their
-///   own thread), so no event loop waits for a record or an fsync.
-/// - **Patches** go to the journal too, between a room's records (`JournalPatch`): each is appended to a buffer
-///   as the room publishes it, and the event loop writes the buffer (one `write` into the page cache, never an
-///   fsync) before the frames of that pass leave (`writePendingPatches`). A `kill -9` therefore loses no patch
-///   a client has seen, and a restart answers the clients' seqs with patches instead of whole states.
+/// - Writing happens on the journal's own thread; rooms only hand over their records (encoded on their own
+///   thread), so no event loop ever waits on the disk.
 ///
 /// On start, the snapshot is read, then the journal on top of it (per room, the record with the highest version
 /// wins); a torn or corrupt tail is skipped with a log line.
@@ -33,9 +29,6 @@ public final class RoomJournal: Sendable {
     static let promptRooms = 64
     /// Beyond `promptRooms`, the shortest time between two records of a room.
     static let busyRoomSeconds = 1.0
-    /// The most patches before a room's record that a restart takes back (`JournalPatch.lead`): more would not
-    /// fit the room's history of patches anyway.
-    static let patchesBeforeRecord = 32
     /// How long `stop` waits for the rooms' threads to hand over their last records.
     static let stopWaitSeconds = 1.0
     public static let compactionBytes = 32 << 20
@@ -51,17 +44,7 @@ public final class RoomJournal: Sendable {
     /// Rooms changed since their last record, and when each room's last record was taken (monotonic seconds).
     private let dirty = Mutex<(rooms: [RoomCode: Room], written: [RoomCode: Double])>(([:], [:]))
     private let journalFD: Int32
-    /// `appendedBytes` counts the rooms' records in the journal, not the patches: compaction (a record of every
-    /// room) is due when the records pass `compactionBytes`. Patches are cheap to read back (no JSON parse unless
-    /// they follow a room's newest record) and about as many bytes again; counted, they made compaction twice
-    /// as frequent.
     private let state = Mutex<(appendedBytes: Int, unsynced: Bool, stopped: Bool)>((0, false, false))
-    /// Framed patch records not written yet, and, while a snapshot replaces the journal, the patches written
-    /// since it began (`retained`), to be written again after the journal is emptied: a record taken for the
-    /// snapshot is followed by patches that must outlive the truncation.
-    private let patchLog = Mutex<(pending: [UInt8], retained: [UInt8]?)>(([], nil))
-    /// Whether `patchLog` has pending bytes: the loops ask before every send, mostly to hear no.
-    private let hasPendingPatches = Atomic<Bool>(false)
     private let log: @Sendable (String) -> Void
 
     private var snapshotPath: String { directory + "/rooms.snapshot" }
@@ -103,13 +86,10 @@ public final class RoomJournal: Sendable {
     /// (after `kill -9`, up to `compactionBytes` of them), the newest of each room are written as the new
     /// snapshot and the journal is emptied, on the journal's thread, from the bytes just read: left as it was,
     /// the journal passed `compactionBytes` with the first records of the restarted rooms, and a compaction
-    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm. A
-    /// journal of a few patches (those sent during a graceful stop, after its snapshot) stays as it is.
+    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm.
     func loadForRestore() -> [RoomRecord] {
         let (records, newest, journalRecords) = read()
-        guard journalRecords.rooms > 0 || journalRecords.bytes > Self.compactionBytes / 4 else { return records }
-        // The restored rooms publish (and write) patches before the snapshot below replaces the journal.
-        patchLog.withLock { $0.retained = $0.retained ?? [] }
+        guard journalRecords > 0 else { return records }
         worker.execute { [self] in
             replaceSnapshot { write in
                 for payload in newest { write(payload) }
@@ -118,14 +98,14 @@ public final class RoomJournal: Sendable {
         return records
     }
 
-    /// What `load` reads, with the payloads of each room's newest readable record and of the patches that follow
-    /// it (none for a room whose newest record is its removal), and how many records the journal held.
+    /// What `load` reads, with the payload of each room's newest readable record (none for a room whose newest
+    /// is its removal) and how many records the journal held.
     ///
     /// After `kill -9` the journal holds many records of each room (every flush appends the rooms that changed);
     /// only each room's newest readable one matters, so records are first told apart by the code and version at
     /// the front of their payload (`JournalEntry.peek`), and parsed in full only when they win. Start-up is
     /// what a reconnect storm waits for.
-    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: (rooms: Int, bytes: Int)) {
+    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: Int) {
         struct Candidate {
             enum Content {
                 /// Not parsed yet (`peek` read its code and version).
@@ -139,20 +119,14 @@ public final class RoomJournal: Sendable {
             var file: String
         }
         var candidates: [String: [Candidate]] = [:]
-        var patches: [String: [JournalPatch]] = [:]
         var undecodable: [String: Int] = [:]
-        var journalRecords = (rooms: 0, bytes: 0)
+        var journalRecords = 0
         for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
             guard let bytes = RecordFile.read(path) else { continue }
             let contents = RecordFile.parse(bytes, name: name)
             if let problem = contents.problem { log(problem) }
-            if path == journalPath { journalRecords.bytes = bytes.count }
+            if path == journalPath { journalRecords = contents.records.count }
             for payload in contents.records {
-                if let patch = JournalPatch(payload: payload) {
-                    patches[patch.code, default: []].append(patch)
-                    continue
-                }
-                if path == journalPath { journalRecords.rooms += 1 }
                 if let (code, version) = JournalEntry.peek(payload) {
                     candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
                                                                    payload: payload, file: name))
@@ -185,18 +159,9 @@ public final class RoomJournal: Sendable {
                     }
                     room = entry.room
                 }
-                if var room {
-                    let after = patches[code] ?? []
-                    room.patchesAfter = JournalPatch.run(after: room.seq, version: candidate.version, in: after)
-                    room.patchesBefore = JournalPatch.lead(upTo: room.seq, version: candidate.version, in: after,
-                                                           limit: Self.patchesBeforeRecord)
-                    room.newestVersion = max(list.map(\.version).max() ?? 0, after.map(\.version).max() ?? 0)
-                    newest.append(candidate.payload)
-                    for (offset, message) in room.patchesAfter.enumerated() {
-                        newest.append(JournalPatch(code: code, version: candidate.version, seq: room.seq + 1 + offset,
-                                                   message: message).payload)
-                    }
+                if let room {
                     records.append(room)
+                    newest.append(candidate.payload)
                 }
                 break
             }
@@ -218,50 +183,13 @@ public final class RoomJournal: Sendable {
     /// (everyone shown away, and the deadlines that passed while the server was down, both of which the next
     /// start works out again), so it waits for its next change; under load that change waits `busyRoomSeconds`
     /// like any room's second record. Otherwise every room, back at once, was written again within 100 ms: in
-    /// the first second of the reconnect storm. Its patches go on being written, so after another crash its
-    /// clients still resume with patches (`Member.restoredSeqs`).
+    /// the first second of the reconnect storm. A client ahead of the record after another crash gets the
+    /// whole state (`restoredSeq`).
     nonisolated func roomRestored(_ room: Room) {
         let now = MonotonicClock.seconds()
         dirty.withLock { dirty in
             dirty.rooms[room.code] = nil
             dirty.written[room.code] = now
-        }
-    }
-
-    /// The room sent patch `seq` (its JSON, `message`) while its latest record had `version`: buffered here, on
-    /// the room's thread, and written before the patch's frames leave (`writePendingPatches`).
-    nonisolated func roomPublished(_ code: RoomCode, version: Int, seq: Int, message: [UInt8]) {
-        patchLog.withLock { log in
-            JournalPatch.appendFramed(code: code.rawValue, version: version, seq: seq, message: message,
-                                      to: &log.pending)
-        }
-        hasPendingPatches.store(true, ordering: .releasing)
-    }
-
-    /// Writes the patches published since the last call: an event loop calls this before it sends (see
-    /// `LoopCompanion.willSend`), so that no client sees a patch the data directory does not hold, and the
-    /// journal's own flush calls it for rooms that run elsewhere. One `write` into the page cache; the fsync
-    /// stays on the journal's thread.
-    public func writePendingPatches() {
-        guard hasPendingPatches.load(ordering: .acquiring) else { return }
-        // Written under the lock: a snapshot empties the journal under it too, and a write between its truncation
-        // and its header would put patches where the header belongs (the whole journal then reads as damaged).
-        let written = patchLog.withLock { log -> Int in
-            hasPendingPatches.store(false, ordering: .relaxed)
-            guard !log.pending.isEmpty else { return 0 }
-            guard RecordFile.writeAll(journalFD, log.pending) else {
-                log.pending.removeAll(keepingCapacity: true)
-                return -1
-            }
-            if log.retained != nil { log.retained! += log.pending }
-            let count = log.pending.count
-            log.pending.removeAll(keepingCapacity: true)
-            return count
-        }
-        if written < 0 {
-            log("journal: write failed: \(String(cString: strerror(errno)))")
-        } else if written > 0 {
-            state.withLock { $0.unsynced = true }
         }
     }
 
@@ -289,7 +217,6 @@ public final class RoomJournal: Sendable {
     ///   have stopped already (the server saved a snapshot of every room just before). The periodic flush does
     ///   not wait.
     private func flush(waiting: Bool = false) {
-        writePendingPatches()
         let now = MonotonicClock.seconds()
         let rooms = dirty.withLock { dirty in
             var taken: [RoomCode: Room] = [:]
@@ -314,7 +241,6 @@ public final class RoomJournal: Sendable {
         }
         if waiting { _ = handedOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
         worker.execute { [self] in
-            writePendingPatches()
             let unsynced = state.withLock { state in
                 let value = state.unsynced
                 state.unsynced = false
@@ -374,7 +300,6 @@ public final class RoomJournal: Sendable {
     /// change, and a change after it marks the room again (on the same thread, so never in between). A stop
     /// wrote every room that changed in its last second twice, once here and once more to the journal.
     private func compact(rooms: [Room]) {
-        patchLog.withLock { $0.retained = $0.retained ?? [] }
         let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
@@ -405,8 +330,6 @@ public final class RoomJournal: Sendable {
     /// one array first: with 10,000 players the gathered records and the whole file were two copies of 19 MB at
     /// once, every few seconds.
     private func replaceSnapshot(_ produce: ((_ payload: [UInt8]) -> Void) -> Void) {
-        // Patches are retained only until the journal is emptied (or the attempt fails).
-        defer { patchLog.withLock { $0.retained = nil } }
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         var chunk = RecordFile.header
@@ -434,14 +357,9 @@ public final class RoomJournal: Sendable {
             fsync(directoryFD)
             close(directoryFD)
         }
-        // Every record now in the journal is older than (or equal to) the snapshot's; the patches written since
-        // the snapshot began may follow its records, and go back in, under the lock the loops write them with.
-        patchLog.withLock { log in
-            ftruncate(journalFD, 0)
-            _ = RecordFile.writeAll(journalFD, RecordFile.header)
-            _ = RecordFile.writeAll(journalFD, log.retained ?? [])
-            log.retained = nil
-        }
+        // Every record now in the journal is older than (or equal to) the snapshot's.
+        ftruncate(journalFD, 0)
+        _ = RecordFile.writeAll(journalFD, RecordFile.header)
         fsync(journalFD)
         state.withLock { $0.appendedBytes = RecordFile.header.count; $0.unsynced = false }
     }

@@ -52,15 +52,6 @@ struct RoomRecord: Sendable {
     var connected: [String]?
     /// Increases with every record written for this room; on replay the highest wins.
     var version: Int
-    /// Not part of the record: the JSON of the patches the journal held after it (`seq + 1` onward, as
-    /// `JournalPatch.run` chains them), which clients may have seen before a crash.
-    var patchesAfter: [[UInt8]] = []
-    /// Not part of the record: the JSON of the patches the journal held up to it (`seq` and before, as
-    /// `JournalPatch.lead` chains them), for clients that had not read them all before a crash.
-    var patchesBefore: [[UInt8]] = []
-    /// Not part of the record: the highest version the data directory held for this room, records and
-    /// patches alike; a restored room numbers on from above it.
-    var newestVersion: Int?
 
     /// The game brought back from its snapshot.
     func game(lists: WordLists) throws(SavedObject.Unreadable) -> any RoomGame {
@@ -247,7 +238,7 @@ extension Room {
             var member = Member(id: PlayerID(saved.id), name: saved.name, token: token,
                                 client: saved.client.flatMap(ClientID.init), isSpectator: saved.isSpectator,
                                 link: nil, disconnectedAt: now)
-            member.restoredSeqs = record.seq...record.seq
+            member.restoredSeq = record.seq
             return member
         }
         host = record.host.map { PlayerID($0) }
@@ -275,9 +266,7 @@ extension Room {
         // Versions go on from the record's: the data directory still holds it (and maybe older ones), and on the
         // next start the highest version of a room wins. Counting again from 1 made the records of this process
         // lose to the one restored from until they outnumbered it, so a crash brought back the older state.
-        // Above every version the data directory holds for the room, too: the patches this process writes must
-        // outrank those of the old one with the same seqs (see `JournalPatch`).
-        persistedVersion = max(record.version, record.newestVersion ?? 0) + 1
+        persistedVersion = record.version
         if let saved = record.state {
             state = saved
         } else {
@@ -291,12 +280,7 @@ extension Room {
             _ = builder.update(parts)
             restoreState(builtBy: builder)
         }
-        let known = replayJournaledPatches(before: record.patchesBefore, after: record.patchesAfter)
-        if known.seqs != record.seq...record.seq {
-            for index in members.indices { members[index].restoredSeqs = known.seqs }
-        }
-        let latest = known.latest
-        publish(now: now, from: latest)
+        publish(now: now)
         journal?.roomRestored(self)
         scheduleTimer(now: now)
     }

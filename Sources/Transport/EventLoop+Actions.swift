@@ -106,8 +106,6 @@ extension EventLoop {
     }
 
     func flushDirty() {
-        guard !dirty.isEmpty else { return }
-        for companion in companions { companion.willSend() }
         // A flush can queue more (a slow consumer's close frame): rounds until nothing is left.
         while !dirty.isEmpty {
             swap(&dirty, &flushing)

@@ -32,7 +32,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Tasks submitted on the loop's own thread: no lock and no wake-up, run before the loop next sleeps.
     private var local: [LoopTask] = []
     /// Work run on this loop's thread between events (set before the loop starts).
-    private(set) var companions: [any LoopCompanion] = []
+    private var companions: [any LoopCompanion] = []
     /// `pthread_self()` of the loop's thread once it runs, 0 before.
     private let threadID = Atomic<UInt>(0)
     var connections = ConnectionTable()
@@ -256,7 +256,6 @@ public final class EventLoop: @unchecked Sendable {
             guard connections.holds(connection) else { return }
         }
         if events & EPOLLOUT.rawValue != 0 || connection.isDirty {
-            if connection.isDirty { for companion in companions { companion.willSend() } }
             flush(connection)
         }
     }

@@ -10,13 +10,4 @@ public protocol LoopCompanion: AnyObject {
     /// When the companion next needs to run, in seconds on the monotonic clock (`CLOCK_MONOTONIC`): now or
     /// earlier when work is waiting, nil when nothing is scheduled. The loop sleeps no longer than that.
     func nextDeadline() -> Double?
-
-    /// Called on the loop's thread just before the loop writes what its connections have queued: the last
-    /// moment to put on disk what those frames report (a room's journal writes its patches here, so that a
-    /// crash never loses a change a client has seen). Keep it cheap when there is nothing to do.
-    func willSend()
-}
-
-extension LoopCompanion {
-    public func willSend() {}
 }

@@ -7,14 +7,11 @@ import Runtime
 final class LoopRoomHost: ThreadExecutorHost, LoopCompanion, @unchecked Sendable {
     private let loop: EventLoop
     private let executor: ThreadExecutor
-    /// What must reach the disk before the loop's frames leave: the journal's patches, with `--data`.
-    private let beforeSending: (@Sendable () -> Void)?
 
     /// Attaches `executor` to `loop`; before the loop starts.
-    init(loop: EventLoop, executor: ThreadExecutor, beforeSending: (@Sendable () -> Void)? = nil) {
+    init(loop: EventLoop, executor: ThreadExecutor) {
         self.loop = loop
         self.executor = executor
-        self.beforeSending = beforeSending
         executor.attach(to: self)
         loop.add(self)
     }
@@ -26,6 +23,4 @@ final class LoopRoomHost: ThreadExecutorHost, LoopCompanion, @unchecked Sendable
     func runPending() { executor.runPending() }
 
     func nextDeadline() -> Double? { executor.nextDeadline() }
-
-    func willSend() { beforeSending?() }
 }

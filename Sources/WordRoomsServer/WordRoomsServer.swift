@@ -74,10 +74,8 @@ public final class WordRoomsServer: Sendable {
         } catch {
             throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
         }
-        var writePatches: (@Sendable () -> Void)?
-        if let journal { writePatches = { journal.writePendingPatches() } }
         for (loop, executor) in zip(transport.eventLoops, executors) {
-            _ = LoopRoomHost(loop: loop, executor: executor, beforeSending: writePatches)
+            _ = LoopRoomHost(loop: loop, executor: executor)
         }
         // Saved rooms are restored on the running loops before any client is served, so that a resuming player
         // finds their room. Clients that connect meanwhile are accepted and held: after a restart under load

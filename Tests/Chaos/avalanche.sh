@@ -6,12 +6,12 @@
 # room must be exact: each bot's own copy of its room's state equal to a fresh snapshot from the restarted
 # server.
 #
-# "Exact" after kill -9: a busy room's record is up to a second old, so the restarted game is the record's and
-# the bots' last moves are undone. What the bots must converge to is the restarted server's state, the only one
-# left. The journal also holds every patch the bots saw (written before its frames left), so a bot resumes
-# with the patches it missed and one more that leads back to the record's state; a bot whose seq the new
-# process cannot vouch for gets the whole state in its welcome (counted as a resync), never patches numbered
-# from the same seqs that describe other changes.
+# "Exact" after kill -9: the journal is fsynced every 100 ms, so the restarted server may have lost the last
+# moments of play that the bots saw. What the bots must converge to is the restarted server's state, the only
+# one left: a bot whose seq the new process cannot vouch for gets the whole state in its welcome (counted as a
+# resync), never patches numbered from the same seqs that describe other changes. After SIGTERM the rooms are
+# saved at the stop, but changes the server made between the save and the close still reach clients; those
+# bots get the whole state too.
 #
 # The kill -9 storm runs on the server the SIGTERM storm left, so its restart restores both storms' rooms
 # (twice --rooms, half of them with nobody coming back to them); with --separate it gets a new server and data

@@ -65,6 +65,39 @@ enum RecordFile {
             | UInt32(bytes[offset + 3]) << 24
     }
 
+    /// Where each intact record lies in `bytes` (a whole file, header included), length and checksum
+    /// included: as `parse` reads them, stopping at the first torn or corrupt record, without copying any.
+    static func framedRecords(in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        guard bytes.count >= header.count, bytes[..<header.count].elementsEqual(header) else { return [] }
+        var ranges: [Range<Int>] = []
+        var offset = header.count
+        while bytes.count - offset >= 8 {
+            let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            guard length <= maxRecordBytes, bytes.count - offset - 8 >= length else { break }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
+            guard CRC32.checksum(payload.bindMemory(to: UInt8.self)) == checksum else { break }
+            ranges.append(offset..<(offset + 8 + length))
+            offset += 8 + length
+        }
+        return ranges
+    }
+
+    /// Calls `body` with the file mapped read-only (empty when it does not exist or is empty): for reading a
+    /// large file once without growing the heap by its size.
+    static func withMapped<R>(_ path: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0,
+              let base = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        defer { munmap(base, Int(info.st_size)) }
+        return body(UnsafeRawBufferPointer(start: base, count: Int(info.st_size)))
+    }
+
     /// The whole file, or nil when it does not exist.
     static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

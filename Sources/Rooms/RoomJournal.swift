@@ -269,17 +269,8 @@ public final class RoomJournal: Sendable {
                 state.unsynced = true
                 return state.appendedBytes
             }
-            if size > RoomJournal.compactionBytes, let registry = compactionSource.withLock({ $0 }) {
-                compact(rooms: registry())
-            }
+            if size > RoomJournal.compactionBytes { compactFromFiles() }
         }
-    }
-
-    private let compactionSource = Mutex<(@Sendable () -> [Room])?>(nil)
-
-    /// Where compaction finds every room.
-    func setRooms(_ rooms: @escaping @Sendable () -> [Room]) {
-        compactionSource.withLock { $0 = rooms }
     }
 
     // MARK: Snapshots
@@ -323,6 +314,47 @@ public final class RoomJournal: Sendable {
         }
     }
 
+    /// On the worker thread, when the journal's records pass `compactionBytes`: each room's newest record, read
+    /// back from the snapshot and the journal as they are on disk, becomes the new snapshot, and the journal is
+    /// emptied. No room is asked for anything: a compaction used to take a record of every room on the rooms'
+    /// threads, 1,250 records made back to back between two I/O events of an event loop every few seconds, and
+    /// every move that waited behind them showed it (10,000 bots at half a move a second with `--data`:
+    /// move-to-patch p99 130-146 ms, against 43 ms with compaction turned off and 4.8 ms without `--data`). The
+    /// rooms that changed since their last record are still waiting for the next flush, as before. The files are
+    /// mapped, not read, and records are copied framed as they are (their checksums were just checked): the
+    /// server's heap does not grow by the journal's size each time. Call on the worker thread (internal for tests).
+    func compactFromFiles() {
+        RecordFile.withMapped(snapshotPath) { snapshot in
+            RecordFile.withMapped(journalPath) { journal in
+                let files = [snapshot, journal]
+                // Per room, its newest record: which file, where; of equal versions the journal's wins, as on start.
+                var newest: [String: (version: Int, file: Int, framed: Range<Int>)] = [:]
+                for (file, bytes) in files.enumerated() {
+                    for framed in RecordFile.framedRecords(in: bytes) {
+                        let payload = UnsafeRawBufferPointer(rebasing: bytes[(framed.lowerBound + 8)..<framed.upperBound])
+                        let key: (code: String, version: Int)
+                        if let peeked = JournalEntry.peek(payload.bindMemory(to: UInt8.self)) {
+                            key = peeked
+                        } else if let entry = try? JournalEntry(payload: Array(payload)) {
+                            key = (entry.code, entry.version)
+                        } else {
+                            continue
+                        }
+                        if let kept = newest[key.code], kept.version > key.version { continue }
+                        newest[key.code] = (key.version, file, framed)
+                    }
+                }
+                replaceSnapshot(framed: { write in
+                    for kept in newest.values {
+                        let record = UnsafeRawBufferPointer(rebasing: files[kept.file][kept.framed])
+                        let payload = UnsafeRawBufferPointer(rebasing: record[8...]).bindMemory(to: UInt8.self)
+                        if !JournalEntry.isRemoval(payload) { write(record) }
+                    }
+                })
+            }
+        }
+    }
+
     /// On the worker thread: writes the payloads `produce` hands to its argument as the snapshot, atomically (a
     /// temporary file, fsynced and renamed over the old one), then truncates the journal.
     ///
@@ -330,13 +362,22 @@ public final class RoomJournal: Sendable {
     /// one array first: with 10,000 players the gathered records and the whole file were two copies of 19 MB at
     /// once, every few seconds.
     private func replaceSnapshot(_ produce: ((_ payload: [UInt8]) -> Void) -> Void) {
+        replaceSnapshot(framed: { write in
+            withoutActuallyEscaping(write) { write in
+                produce { payload in RecordFile.frame(payload).withUnsafeBytes(write) }
+            }
+        })
+    }
+
+    /// `replaceSnapshot`, given records already framed (`RecordFile.frame`).
+    private func replaceSnapshot(framed produce: ((_ record: UnsafeRawBufferPointer) -> Void) -> Void) {
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         var chunk = RecordFile.header
         chunk.reserveCapacity(Self.snapshotChunkBytes + RecordFile.header.count)
         var written = fd >= 0
-        produce { payload in
-            chunk += RecordFile.frame(payload)
+        produce { record in
+            chunk.append(contentsOf: record)
             if written, chunk.count >= Self.snapshotChunkBytes {
                 written = RecordFile.writeAll(fd, chunk)
                 chunk.removeAll(keepingCapacity: true)
@@ -408,6 +449,11 @@ struct JournalEntry: Sendable {
     /// the room (`{"format":3,"code":"QHTW","version":12,"room":...`, as `payload` writes it, or format 2);
     /// nil for any other shape, which the full parse then reads.
     static func peek(_ payload: [UInt8]) -> (code: String, version: Int)? {
+        payload.withUnsafeBufferPointer { peek($0) }
+    }
+
+    /// `peek` on bytes in place (a record of a mapped file).
+    static func peek(_ payload: UnsafeBufferPointer<UInt8>) -> (code: String, version: Int)? {
         let formatKey = Array(#"{"format":"#.utf8)
         let codeKey = Array(#","code":""#.utf8)
         let versionKey = Array(#"","version":"#.utf8)
@@ -437,6 +483,12 @@ struct JournalEntry: Sendable {
         guard index > digitsStart, payload.count - index >= roomKey.count,
               payload[index..<(index + roomKey.count)].elementsEqual(roomKey) else { return nil }
         return (code, version)
+    }
+
+    /// Whether the payload is a room's removal (`room` null): read from its end when `peek` reads its front.
+    static func isRemoval(_ payload: UnsafeBufferPointer<UInt8>) -> Bool {
+        if peek(payload) != nil { return payload.reversed().starts(with: Array(#","room":null}"#.utf8).reversed()) }
+        return (try? JournalEntry(payload: Array(payload)))?.room == nil
     }
 
     /// Reads a payload of this version or of the Codable journal.

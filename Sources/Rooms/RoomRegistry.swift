@@ -146,7 +146,6 @@ public actor RoomRegistry {
                 }
             }
         }
-        journal.setRooms { [weak self] in self?.roomsNow() ?? [] }
         return restored
     }
 

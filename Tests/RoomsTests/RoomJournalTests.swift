@@ -333,6 +333,55 @@ import WordGames
         #expect(again.load().map(\.seq) == [20, 60])
     }
 
+    /// A compaction takes each room's newest record from the files as they are, without asking any room: the
+    /// journal's record of a room outranks the snapshot's (of equal versions too), a removal leaves its room out,
+    /// and the records are copied byte for byte. The journal is emptied and a start reads the same rooms.
+    @Test func aCompactionKeepsEachRoomsNewestRecordFromTheFiles() throws {
+        let directory = try Self.dataDirectory(with: [])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var snapshot = RecordFile.header
+        var journal = RecordFile.header
+        for (code, version) in [("QHTW", 4), ("BBBB", 1), ("CCCC", 2), ("DDDD", 3)] {
+            snapshot += RecordFile.frame(try Self.entry(code, version: version).payload)
+        }
+        for (code, version) in [("QHTW", 5), ("QHTW", 6), ("CCCC", 1), ("EEEE", 1)] {
+            journal += RecordFile.frame(try Self.entry(code, version: version).payload)
+        }
+        journal += RecordFile.frame(JournalEntry(code: "BBBB", version: 2, room: nil).payload)
+        var sameVersion = try Self.entry("DDDD", version: 3)
+        sameVersion.room?.seq = 35
+        journal += RecordFile.frame(sameVersion.payload)
+        // A torn record at the end (a write cut short) is left out like on start.
+        journal += Array(RecordFile.frame(try Self.entry("FFFF", version: 1).payload).dropLast(3))
+        try Data(snapshot).write(to: URL(fileURLWithPath: directory + "/rooms.snapshot"))
+        try Data(journal).write(to: URL(fileURLWithPath: directory + "/rooms.journal"))
+
+        let opened = try RoomJournal(directory: directory, log: { _ in })
+        opened.compactFromFiles()
+        let journalBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))
+        #expect(Array(journalBytes) == RecordFile.header)
+        let written = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))),
+                                       name: "rooms.snapshot")
+        #expect(written.problem == nil)
+        let entries = try written.records.map { try JournalEntry(payload: $0) }
+        #expect(entries.map { "\($0.code) \($0.version)" }.sorted() == ["CCCC 2", "DDDD 3", "EEEE 1", "QHTW 6"])
+        #expect(entries.first { $0.code == "DDDD" }?.room?.seq == 35, "the journal's of equal versions")
+        #expect(Set(written.records) == Set([try Self.entry("CCCC", version: 2).payload, sameVersion.payload,
+                                             try Self.entry("EEEE", version: 1).payload,
+                                             try Self.entry("QHTW", version: 6).payload]))
+        opened.stop()
+        let again = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        defer { again.stop() }
+        #expect(again.load().map(\.code) == ["CCCC", "DDDD", "EEEE", "QHTW"])
+    }
+
+    @Test func removalsAreToldFromTheEndOfTheirPayload() throws {
+        let removal = JournalEntry(code: "BBBB", version: 2, room: nil).payload
+        let room = try Self.entry("BBBB", version: 3).payload
+        #expect(removal.withUnsafeBufferPointer { JournalEntry.isRemoval($0) })
+        #expect(!room.withUnsafeBufferPointer { JournalEntry.isRemoval($0) })
+    }
+
     /// Without records in the journal (the last stop was graceful and nothing changed after its snapshot), the
     /// snapshot is left as it is.
     @Test func aRestartAfterACleanStopLeavesTheSnapshotAlone() throws {

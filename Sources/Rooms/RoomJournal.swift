@@ -8,8 +8,9 @@ import Runtime
 
 /// Keeps every room on disk so that neither a restart nor a crash loses a game.
 ///
-/// - A **snapshot** (`rooms.snapshot`) holds every room; it is written on a graceful stop and whenever the
-///   journal grows past `compactionBytes`, to a temporary file that is fsynced and renamed over the old one.
+/// - A **snapshot** (`rooms.snapshot`) holds every room; it is written to a temporary file that is fsynced and
+///   renamed over the old one: on a graceful stop from a record of every room, and whenever the journal grows
+///   past `compactionBytes` from each room's newest record in the files (`compactFromFiles`).
 /// - The **journal** (`rooms.journal`) is append-only: every `flushSeconds` (100 ms) the latest state of each
 ///   room that changed is appended and the file is fsynced. A crash (kill -9, power loss) therefore loses at
 ///   most the changes of the last interval plus the fsync in flight: about 200 ms.

@@ -321,11 +321,7 @@ import WordGames
         let restarted = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
         #expect(restarted.loadForRestore().map(\.seq) == [20, 60])
         restarted.stop()
-        let journalBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))
-        #expect(Array(journalBytes) == RecordFile.header)
-        let written = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))),
-                                       name: "rooms.snapshot")
-        #expect(written.problem == nil)
+        let written = try Self.snapshotAfterEmptiedJournal(in: directory)
         #expect(try written.records.map { try JournalEntry(payload: $0) }.map { "\($0.code) \($0.version)" }.sorted()
                 == ["CCCC 2", "QHTW 6"])
         let again = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
@@ -358,11 +354,7 @@ import WordGames
 
         let opened = try RoomJournal(directory: directory, log: { _ in })
         opened.compactFromFiles()
-        let journalBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))
-        #expect(Array(journalBytes) == RecordFile.header)
-        let written = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))),
-                                       name: "rooms.snapshot")
-        #expect(written.problem == nil)
+        let written = try Self.snapshotAfterEmptiedJournal(in: directory)
         let entries = try written.records.map { try JournalEntry(payload: $0) }
         #expect(entries.map { "\($0.code) \($0.version)" }.sorted() == ["CCCC 2", "DDDD 3", "EEEE 1", "QHTW 6"])
         #expect(entries.first { $0.code == "DDDD" }?.room?.seq == 35, "the journal's of equal versions")
@@ -438,6 +430,20 @@ import WordGames
         let records = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))),
                                        name: "rooms.journal").records
         #expect(try records.map { try JournalEntry(payload: $0).code } == [busy.code.rawValue])
+    }
+
+    /// The snapshot's records, after checking that the journal holds nothing but its header and that the
+    /// snapshot reads without a problem.
+    private static func snapshotAfterEmptiedJournal(in directory: String,
+                                                    sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> RecordFile.Contents
+    {
+        let journalBytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))
+        #expect(Array(journalBytes) == RecordFile.header, sourceLocation: sourceLocation)
+        let written = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.snapshot"))),
+                                       name: "rooms.snapshot")
+        #expect(written.problem == nil, sourceLocation: sourceLocation)
+        return written
     }
 
     /// A record of `code` at `version`, its seq ten times the version.

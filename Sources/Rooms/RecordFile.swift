@@ -28,59 +28,41 @@ enum RecordFile {
     }
 
     static func parse(_ bytes: [UInt8], name: String) -> Contents {
-        var contents = Contents()
+        bytes.withUnsafeBytes { bytes in
+            let (framed, problem) = scan(bytes, name: name)
+            return Contents(records: framed.map { Array(bytes[($0.lowerBound + 8)..<$0.upperBound]) }, problem: problem)
+        }
+    }
+
+    /// Where each intact record lies in `bytes` (a whole file, header included), length and checksum included,
+    /// without copying any: up to the first torn or corrupt record, which `problem` names (for the log, as
+    /// `name`).
+    static func scan(_ bytes: UnsafeRawBufferPointer, name: String) -> (framed: [Range<Int>], problem: String?) {
         guard bytes.count >= header.count else {
-            if !bytes.isEmpty { contents.problem = "\(name) is too short to be a WordRooms file (\(bytes.count) bytes); ignored" }
-            return contents
+            return ([], bytes.isEmpty ? nil : "\(name) is too short to be a WordRooms file (\(bytes.count) bytes); ignored")
         }
-        guard Array(bytes[..<header.count]) == header else {
-            contents.problem = "\(name) does not start with the WordRooms header; ignored"
-            return contents
+        guard bytes[..<header.count].elementsEqual(header) else {
+            return ([], "\(name) does not start with the WordRooms header; ignored")
         }
+        var framed: [Range<Int>] = []
         var offset = header.count
         while offset < bytes.count {
             guard bytes.count - offset >= 8 else {
-                contents.problem = "\(name): skipped a torn record header at byte \(offset) (\(bytes.count - offset) bytes)"
-                break
+                return (framed, "\(name): skipped a torn record header at byte \(offset) (\(bytes.count - offset) bytes)")
             }
-            let length = Int(UInt32(littleEndian: load(bytes, offset)))
-            let checksum = UInt32(littleEndian: load(bytes, offset + 4))
-            guard length <= maxRecordBytes, bytes.count - offset - 8 >= length else {
-                contents.problem = "\(name): skipped a torn or corrupt record at byte \(offset) (\(bytes.count - offset) bytes to the end)"
-                break
-            }
-            let payload = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-            guard CRC32.checksum(payload) == checksum else {
-                contents.problem = "\(name): record at byte \(offset) fails its checksum; skipped it and the \(bytes.count - offset) bytes after it"
-                break
-            }
-            contents.records.append(payload)
-            offset += 8 + length
-        }
-        return contents
-    }
-
-    private static func load(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-            | UInt32(bytes[offset + 3]) << 24
-    }
-
-    /// Where each intact record lies in `bytes` (a whole file, header included), length and checksum
-    /// included: as `parse` reads them, stopping at the first torn or corrupt record, without copying any.
-    static func framedRecords(in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
-        guard bytes.count >= header.count, bytes[..<header.count].elementsEqual(header) else { return [] }
-        var ranges: [Range<Int>] = []
-        var offset = header.count
-        while bytes.count - offset >= 8 {
             let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
             let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-            guard length <= maxRecordBytes, bytes.count - offset - 8 >= length else { break }
+            guard length <= maxRecordBytes, bytes.count - offset - 8 >= length else {
+                return (framed, "\(name): skipped a torn or corrupt record at byte \(offset) (\(bytes.count - offset) bytes to the end)")
+            }
             let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
-            guard CRC32.checksum(payload.bindMemory(to: UInt8.self)) == checksum else { break }
-            ranges.append(offset..<(offset + 8 + length))
+            guard CRC32.checksum(payload.bindMemory(to: UInt8.self)) == checksum else {
+                return (framed, "\(name): record at byte \(offset) fails its checksum; skipped it and the \(bytes.count - offset) bytes after it")
+            }
+            framed.append(offset..<(offset + 8 + length))
             offset += 8 + length
         }
-        return ranges
+        return (framed, nil)
     }
 
     /// Calls `body` with the file mapped read-only (empty when it does not exist or is empty): for reading a

@@ -329,27 +329,27 @@ public final class RoomJournal: Sendable {
             RecordFile.withMapped(journalPath) { journal in
                 let files = [snapshot, journal]
                 // Per room, its newest record: which file, where; of equal versions the journal's wins, as on start.
-                var newest: [String: (version: Int, file: Int, framed: Range<Int>)] = [:]
+                var newest: [String: (version: Int, file: Int, framed: Range<Int>, removal: Bool)] = [:]
                 for (file, bytes) in files.enumerated() {
-                    for framed in RecordFile.framedRecords(in: bytes) {
+                    // A torn tail is left out, as on start; the start that reads the files logs it.
+                    for framed in RecordFile.scan(bytes, name: "").framed {
                         let payload = UnsafeRawBufferPointer(rebasing: bytes[(framed.lowerBound + 8)..<framed.upperBound])
-                        let key: (code: String, version: Int)
-                        if let peeked = JournalEntry.peek(payload.bindMemory(to: UInt8.self)) {
-                            key = peeked
+                            .bindMemory(to: UInt8.self)
+                        let key: (code: String, version: Int, removal: Bool)
+                        if let (code, version) = JournalEntry.peek(payload) {
+                            key = (code, version, JournalEntry.isRemoval(payload))
                         } else if let entry = try? JournalEntry(payload: Array(payload)) {
-                            key = (entry.code, entry.version)
+                            key = (entry.code, entry.version, entry.room == nil)
                         } else {
                             continue
                         }
                         if let kept = newest[key.code], kept.version > key.version { continue }
-                        newest[key.code] = (key.version, file, framed)
+                        newest[key.code] = (key.version, file, framed, key.removal)
                     }
                 }
                 replaceSnapshot(framed: { write in
-                    for kept in newest.values {
-                        let record = UnsafeRawBufferPointer(rebasing: files[kept.file][kept.framed])
-                        let payload = UnsafeRawBufferPointer(rebasing: record[8...]).bindMemory(to: UInt8.self)
-                        if !JournalEntry.isRemoval(payload) { write(record) }
+                    for kept in newest.values where !kept.removal {
+                        write(UnsafeRawBufferPointer(rebasing: files[kept.file][kept.framed]))
                     }
                 })
             }
@@ -486,10 +486,10 @@ struct JournalEntry: Sendable {
         return (code, version)
     }
 
-    /// Whether the payload is a room's removal (`room` null): read from its end when `peek` reads its front.
+    /// Whether a payload that `peek` reads is a room's removal (`room` null, the last member `payload` writes).
     static func isRemoval(_ payload: UnsafeBufferPointer<UInt8>) -> Bool {
-        if peek(payload) != nil { return payload.reversed().starts(with: Array(#","room":null}"#.utf8).reversed()) }
-        return (try? JournalEntry(payload: Array(payload)))?.room == nil
+        let ending = #","room":null}"#.utf8
+        return payload.count >= ending.count && payload.suffix(ending.count).elementsEqual(ending)
     }
 
     /// Reads a payload of this version or of the Codable journal.

@@ -78,99 +78,105 @@ public final class RoomJournal: Sendable {
 
     // MARK: Loading
 
-    /// The saved rooms: the snapshot, then the journal on top. Problems are logged, never fatal.
+    /// The saved rooms, parsed: the snapshot, then the journal on top (see `loadForRestore`). Problems are
+    /// logged, never fatal; a room whose newest record cannot be read is left out.
     func load() -> [RoomRecord] {
-        read().records
+        read().rooms.compactMap { room in
+            do {
+                return try room.record()
+            } catch {
+                log("room \(room.code) was not restored: its newest record cannot be read (\(error))")
+                return nil
+            }
+        }
     }
 
-    /// The saved rooms, as `load` reads them, for a server about to run them. When the journal held records
-    /// (after `kill -9`, up to `compactionBytes` of them), the newest of each room are written as the new
-    /// snapshot and the journal is emptied, on the journal's thread, from the bytes just read: left as it was,
-    /// the journal passed `compactionBytes` with the first records of the restarted rooms, and a compaction
-    /// (a record of every room, built on the rooms' threads) ran in the middle of the reconnect storm.
-    func loadForRestore() -> [RoomRecord] {
-        let (records, newest, journalRecords) = read()
-        guard journalRecords > 0 else { return records }
+    /// Each saved room's newest record, unparsed, for a server about to run them (see `DormantRoom`); removed
+    /// rooms are left out. When the journal held records (after `kill -9`, up to `compactionBytes` of them), the
+    /// newest of each room are written as the new snapshot and the journal is emptied, on the journal's thread:
+    /// left as it was, the journal passed `compactionBytes` with the first records of the restarted rooms, and
+    /// a compaction ran in the middle of the reconnect storm.
+    func loadForRestore() -> [DormantRoom] {
+        let (rooms, journalRecords) = read()
+        guard journalRecords > 0 else { return rooms }
         worker.execute { [self] in
             replaceSnapshot { write in
-                for payload in newest { write(payload) }
+                for room in rooms { write(room.payload) }
             }
         }
-        return records
+        return rooms
     }
 
-    /// What `load` reads, with the payload of each room's newest readable record (none for a room whose newest
-    /// is its removal) and how many records the journal held.
+    /// Each room's newest record in the snapshot and the journal (mapped, not read: only the winners are
+    /// copied), sorted by code, and how many records the journal held.
+    private func read() -> (rooms: [DormantRoom], journalRecords: Int) {
+        RecordFile.withMapped(snapshotPath) { snapshot in
+            RecordFile.withMapped(journalPath) { journal in
+                let files = [snapshot, journal]
+                let newest = Self.newestRecords(in: files, names: ["rooms.snapshot", "rooms.journal"])
+                for problem in newest.problems { log(problem) }
+                var rooms: [DormantRoom] = []
+                rooms.reserveCapacity(newest.picks.count)
+                for (code, pick) in newest.picks where !pick.removal {
+                    let payload = files[pick.file][(pick.framed.lowerBound + 8)..<pick.framed.upperBound]
+                    rooms.append(DormantRoom(code: code, version: pick.version, payload: Array(payload)))
+                }
+                return (rooms.sorted { $0.code < $1.code }, newest.records[1])
+            }
+        }
+    }
+
+    /// Where each room's newest record lies in `files` (whole files as on disk, the later file winning ties).
+    struct NewestRecord {
+        var version: Int
+        /// Index into the files.
+        var file: Int
+        /// The record with its length and checksum.
+        var framed: Range<Int>
+        /// The room's removal rather than its state.
+        var removal: Bool
+    }
+
+    /// Each room's newest record in `files`, as a start and a compaction pick it: records are told apart by the
+    /// code and version at the front of their payload (`JournalEntry.peek`; a shape it does not read is parsed in
+    /// full), and of equal versions the later file's (the journal over the snapshot) wins. After `kill -9` the
+    /// journal holds many records of each room and only one of each matters, so none is parsed here.
     ///
-    /// After `kill -9` the journal holds many records of each room (every flush appends the rooms that changed);
-    /// only each room's newest readable one matters, so records are first told apart by the code and version at
-    /// the front of their payload (`JournalEntry.peek`), and parsed in full only when they win. Start-up is
-    /// what a reconnect storm waits for.
-    private func read() -> (records: [RoomRecord], newest: [[UInt8]], journalRecords: Int) {
-        struct Candidate {
-            enum Content {
-                /// Not parsed yet (`peek` read its code and version).
-                case payload([UInt8])
-                /// Parsed already (a shape `peek` does not read): the room, or nil for a removal.
-                case read(RoomRecord?)
-            }
-            var version: Int
-            var content: Content
-            var payload: [UInt8]
-            var file: String
-        }
-        var candidates: [String: [Candidate]] = [:]
-        var undecodable: [String: Int] = [:]
-        var journalRecords = 0
-        for (path, name) in [(snapshotPath, "rooms.snapshot"), (journalPath, "rooms.journal")] {
-            guard let bytes = RecordFile.read(path) else { continue }
-            let contents = RecordFile.parse(bytes, name: name)
-            if let problem = contents.problem { log(problem) }
-            if path == journalPath { journalRecords = contents.records.count }
-            for payload in contents.records {
+    /// - Returns: the picks by room code (removals included), how many intact records each file held, and the
+    ///   lines to log: torn or corrupt tails, and records that are not a record of any room this version reads
+    ///   (of a newer format, say), which are skipped.
+    static func newestRecords(in files: [UnsafeRawBufferPointer], names: [String])
+        -> (picks: [String: NewestRecord], records: [Int], problems: [String]) {
+        var picks: [String: NewestRecord] = [:]
+        var records: [Int] = []
+        var problems: [String] = []
+        var unreadable: [(name: String, count: Int)] = []
+        for (file, bytes) in files.enumerated() {
+            let scanned = RecordFile.scan(bytes, name: names[file])
+            if let problem = scanned.problem { problems.append(problem) }
+            records.append(scanned.framed.count)
+            var skipped = 0
+            for framed in scanned.framed {
+                let payload = UnsafeRawBufferPointer(rebasing: bytes[(framed.lowerBound + 8)..<framed.upperBound])
+                    .bindMemory(to: UInt8.self)
+                let key: (code: String, version: Int, removal: Bool)
                 if let (code, version) = JournalEntry.peek(payload) {
-                    candidates[code, default: []].append(Candidate(version: version, content: .payload(payload),
-                                                                   payload: payload, file: name))
-                } else if let entry = try? JournalEntry(payload: payload) {
-                    candidates[entry.code, default: []].append(Candidate(version: entry.version,
-                                                                         content: .read(entry.room),
-                                                                         payload: payload, file: name))
+                    key = (code, version, JournalEntry.isRemoval(payload))
+                } else if let entry = try? JournalEntry(payload: Array(payload)) {
+                    key = (entry.code, entry.version, entry.room == nil)
                 } else {
-                    undecodable[name, default: 0] += 1
+                    skipped += 1
+                    continue
                 }
+                if let kept = picks[key.code], kept.version > key.version { continue }
+                picks[key.code] = NewestRecord(version: key.version, file: file, framed: framed, removal: key.removal)
             }
+            if skipped > 0 { unreadable.append((names[file], skipped)) }
         }
-        var records: [RoomRecord] = []
-        var newest: [[UInt8]] = []
-        for (code, list) in candidates {
-            // Newest first; of equal versions the later record (the journal over the snapshot) wins.
-            let ordered = list.enumerated().sorted {
-                $0.element.version != $1.element.version ? $0.element.version > $1.element.version : $0.offset > $1.offset
-            }.map(\.element)
-            for candidate in ordered {
-                let room: RoomRecord?
-                switch candidate.content {
-                case .read(let read):
-                    room = read
-                case .payload(let payload):
-                    guard let entry = try? JournalEntry(payload: payload), entry.code == code,
-                          entry.version == candidate.version else {
-                        undecodable[candidate.file, default: 0] += 1
-                        continue
-                    }
-                    room = entry.room
-                }
-                if let room {
-                    records.append(room)
-                    newest.append(candidate.payload)
-                }
-                break
-            }
+        for (name, count) in unreadable.sorted(by: { $0.name > $1.name }) {
+            problems.append("\(name): skipped \(count) records that could not be read")
         }
-        for (name, count) in undecodable.sorted(by: { $0.key > $1.key }) {
-            log("\(name): skipped \(count) records that could not be read")
-        }
-        return (records.sorted { $0.code < $1.code }, newest, journalRecords)
+        return (picks, records, problems)
     }
 
     // MARK: Recording changes
@@ -277,10 +283,11 @@ public final class RoomJournal: Sendable {
     // MARK: Snapshots
 
     /// Writes every room to the snapshot and empties the journal. Blocks until done; call off the event loops.
-    public func writeSnapshot(of rooms: [Room]) {
+    /// `dormant` are rooms restored at start that nobody has needed since: their records go in as they were read.
+    public func writeSnapshot(of rooms: [Room], dormant: [DormantRoom] = []) {
         let done = DispatchSemaphore(value: 0)
         worker.execute { [self] in
-            compact(rooms: rooms)
+            compact(rooms: rooms, dormant: dormant)
             done.signal()
         }
         done.wait()
@@ -291,7 +298,7 @@ public final class RoomJournal: Sendable {
     /// A room is no longer waiting for the next flush once it handed its record over: the snapshot holds that
     /// change, and a change after it marks the room again (on the same thread, so never in between). A stop
     /// wrote every room that changed in its last second twice, once here and once more to the journal.
-    private func compact(rooms: [Room]) {
+    private func compact(rooms: [Room], dormant: [DormantRoom]) {
         let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
@@ -303,6 +310,7 @@ public final class RoomJournal: Sendable {
             }
         }
         replaceSnapshot { write in
+            for room in dormant { write(room.payload) }
             for _ in rooms {
                 gathered.wait()
                 let entries = handedOver.withLock { entries in
@@ -328,27 +336,11 @@ public final class RoomJournal: Sendable {
         RecordFile.withMapped(snapshotPath) { snapshot in
             RecordFile.withMapped(journalPath) { journal in
                 let files = [snapshot, journal]
-                // Per room, its newest record: which file, where; of equal versions the journal's wins, as on start.
-                var newest: [String: (version: Int, file: Int, framed: Range<Int>, removal: Bool)] = [:]
-                for (file, bytes) in files.enumerated() {
-                    // A torn tail is left out, as on start; the start that reads the files logs it.
-                    for framed in RecordFile.scan(bytes, name: "").framed {
-                        let payload = UnsafeRawBufferPointer(rebasing: bytes[(framed.lowerBound + 8)..<framed.upperBound])
-                            .bindMemory(to: UInt8.self)
-                        let key: (code: String, version: Int, removal: Bool)
-                        if let (code, version) = JournalEntry.peek(payload) {
-                            key = (code, version, JournalEntry.isRemoval(payload))
-                        } else if let entry = try? JournalEntry(payload: Array(payload)) {
-                            key = (entry.code, entry.version, entry.room == nil)
-                        } else {
-                            continue
-                        }
-                        if let kept = newest[key.code], kept.version > key.version { continue }
-                        newest[key.code] = (key.version, file, framed, key.removal)
-                    }
-                }
+                // Torn tails and unreadable records are left out, as on start; the start that reads the files
+                // logs them.
+                let newest = Self.newestRecords(in: files, names: ["rooms.snapshot", "rooms.journal"])
                 replaceSnapshot(framed: { write in
-                    for kept in newest.values where !kept.removal {
+                    for kept in newest.picks.values where !kept.removal {
                         write(UnsafeRawBufferPointer(rebasing: files[kept.file][kept.framed]))
                     }
                 })

@@ -31,6 +31,11 @@ public actor RoomRegistry {
     private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
     private var random: SplitMix64
     var rooms: [RoomCode: Room] = [:]
+    /// Rooms restored at start that nobody has needed yet (see `restoreSavedRooms`).
+    var dormant: [RoomCode: DormantRoom] = [:]
+    private var wakingScheduled = false
+    /// Where rooms that cannot be woken are reported (given to `restoreSavedRooms`).
+    private var restoreLog: (@Sendable (String) -> Void)?
     var summaries: [RoomCode: RoomSummary] = [:]
     private var lobbySubscribers: [UInt64: any ClientLink] = [:]
     private var lobbyBroadcastPending = false
@@ -73,12 +78,12 @@ public actor RoomRegistry {
     /// Creates a room and queues its creator's join (the creator becomes host).
     public func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
                        name: String, client: ClientID? = nil) throws(RoomError) -> Room {
-        guard rooms.count < configuration.maxRooms else {
+        guard rooms.count + dormant.count < configuration.maxRooms else {
             throw RoomError(.serverFull(maxRooms: configuration.maxRooms), move: "create")
         }
         _ = try NameRules.cleanRefusing("create", name)
         var code = RoomCode.random(shard: shard, using: &random)
-        while rooms[code] != nil {
+        while rooms[code] != nil || dormant[code] != nil {
             code = RoomCode.random(shard: shard, using: &random)
         }
         let game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
@@ -93,77 +98,124 @@ public actor RoomRegistry {
 
     /// The room with `code`, if it exists.
     public func room(_ code: RoomCode) -> Room? {
-        rooms[code]
+        rooms[code] ?? wake(code)
     }
 
-    /// Brings back the rooms saved in the journal (at start, before any client connects).
+    /// Brings back the rooms saved in the journal (at start, before any client is served).
     ///
-    /// Every room restores on its own executor at once, and the registry waits once for all of them: a
-    /// round trip per room through the task's executor took half the start-up with 1,250 rooms.
+    /// Only each room's newest record is picked here; a room runs again when it is first needed (`wake`): a
+    /// player resuming into it, a `peek`, the dashboard. After a restart under load the players' resumes come
+    /// at once, and restoring every room before serving any of them (1,250-2,500 rooms after `kill -9`: 0.7-0.9
+    /// s of parsing records and rebuilding states) was most of the time they waited. Rooms nobody comes back to
+    /// are woken a few at a time from `dormantWakeDelay` after the start (`wakeSome`), so that they are listed
+    /// and expire like any room.
     ///
-    /// - Returns: how many rooms were restored; rooms that cannot be rebuilt are logged and left out.
-    public func restoreSavedRooms(log: @Sendable (String) -> Void) async -> Int {
+    /// - Returns: how many rooms were found; a room whose record cannot be read when it wakes is logged (with
+    ///   `log`) and left out then.
+    public func restoreSavedRooms(log: @escaping @Sendable (String) -> Void) async -> Int {
         guard let journal else { return 0 }
-        var built: [(room: Room, record: RoomRecord)] = []
-        for record in journal.loadForRestore() {
-            guard let code = RoomCode(record.code), rooms[code] == nil else { continue }
-            let game: any RoomGame
-            do {
-                game = try record.game(lists: lists)
-            } catch {
-                log("room \(record.code) was not restored: \(error)")
+        restoreLog = log
+        for saved in journal.loadForRestore() {
+            guard let code = RoomCode(saved.code) else {
+                log("room \(saved.code) was not restored: not a room code")
                 continue
             }
-            let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
-                            configuration: configuration, registry: self, executor: executors.next(),
-                            timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal,
-                            broadcastStreams: broadcastStreams)
-            built.append((room, record))
+            guard rooms[code] == nil else { continue }
+            dormant[code] = saved
         }
+        scheduleWaking(after: Self.dormantWakeDelay)
+        return dormant.count
+    }
+
+    /// How long after the start rooms nobody came back to begin to wake, and how many wake every
+    /// `dormantWakeInterval`: late enough to leave the reconnect storm the event loops, slow enough (8 rooms in
+    /// 50 ms, about 160 a second) never to hold up a move for long.
+    static let dormantWakeDelay = 3.0
+    static let dormantWakeInterval = 0.05
+    static let dormantWakeBatch = 8
+
+    private func scheduleWaking(after seconds: Double) {
+        guard !dormant.isEmpty, !wakingScheduled else { return }
+        wakingScheduled = true
+        (timers ?? executor).schedule(after: seconds) { [weak self] in
+            self?.enqueue { registry in
+                registry.wakingScheduled = false
+                registry.wakeSome()
+            }
+        }
+    }
+
+    private func wakeSome() {
+        for code in Array(dormant.keys.prefix(Self.dormantWakeBatch)) {
+            _ = wake(code)
+        }
+        scheduleWaking(after: Self.dormantWakeInterval)
+    }
+
+    /// Runs the dormant room `code`: parses its record, rebuilds the game, and queues the room's restore on its
+    /// executor ahead of anything a caller queues after this returns (a join, a peek).
+    ///
+    /// - Returns: the room, or nil when `code` is not dormant or its record cannot be read (logged).
+    private func wake(_ code: RoomCode) -> Room? {
+        guard let saved = dormant.removeValue(forKey: code) else { return nil }
+        let record: RoomRecord
+        let game: any RoomGame
+        do {
+            record = try saved.record()
+            game = try record.game(lists: lists)
+        } catch {
+            restoreLog?("room \(saved.code) was not restored: \(error)")
+            return nil
+        }
+        let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
+                        configuration: configuration, registry: self, executor: executors.next(),
+                        timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal,
+                        broadcastStreams: broadcastStreams)
+        rooms[code] = room
         let now = clock()
-        let unreadable: Set<RoomCode> = await withCheckedContinuation { continuation in
-            guard !built.isEmpty else { return continuation.resume(returning: []) }
-            let tally = RestoreTally(remaining: built.count)
-            for (room, record) in built {
-                room.executor.execute {
-                    let ok = room.assumeIsolated { room in (try? room.restore(from: record, now: now)) != nil }
-                    if let failed = tally.finished(room.code, ok: ok) { continuation.resume(returning: failed) }
-                }
-            }
-        }
-        var restored = 0
-        for (room, _) in built {
-            guard !unreadable.contains(room.code) else {
-                log("room \(room.code.rawValue) was not restored: its saved state is unreadable")
-                continue
-            }
-            rooms[room.code] = room
-            restored += 1
-            room.executor.execute {
-                room.assumeIsolated { room in
+        let log = restoreLog
+        room.executor.execute {
+            room.assumeIsolated { room in
+                do {
+                    try room.restore(from: record, now: now)
                     room.lastSummary = nil
                     room.reportSummary()
+                } catch {
+                    // Whoever queued behind the restore hears that the room is not there.
+                    log?("room \(code.rawValue) was not restored: its saved state is unreadable")
+                    room.disposed = true
+                    self.roomDisposed(code)
                 }
             }
         }
-        return restored
+        return room
+    }
+
+    /// Wakes every dormant room (for callers that look at all rooms, e.g. to tick them).
+    private func wakeAll() {
+        for code in Array(dormant.keys) {
+            _ = wake(code)
+        }
     }
 
     /// Every room, from any thread other than the registry's (blocks until the registry answers).
-    public nonisolated func roomsNow() -> [Room] {
-        let box = Mutex<[Room]>([])
+    /// The running rooms and, as they were read, the dormant ones (see `restoreSavedRooms`): what a snapshot at
+    /// the stop must hold.
+    public nonisolated func roomsNow() -> (running: [Room], dormant: [DormantRoom]) {
+        let box = Mutex<(running: [Room], dormant: [DormantRoom])>(([], []))
         let done = DispatchSemaphore(value: 0)
         enqueue { registry in
-            box.withLock { $0 = Array(registry.rooms.values) }
+            box.withLock { $0 = (Array(registry.rooms.values), Array(registry.dormant.values)) }
             done.signal()
         }
         done.wait()
         return box.withLock { $0 }
     }
 
-    /// Every room, e.g. to tick them all after the clock moved.
+    /// Every room, dormant ones woken, e.g. to tick them all after the clock moved.
     public func allRooms() -> [Room] {
-        Array(rooms.values)
+        wakeAll()
+        return Array(rooms.values)
     }
 
     /// Number of rooms by game.
@@ -173,7 +225,8 @@ public actor RoomRegistry {
         return counts
     }
 
-    public var count: Int { rooms.count }
+    /// Rooms running and dormant.
+    public var count: Int { rooms.count + dormant.count }
 
     /// Runs `body` on the registry's executor, in order with everything else queued there.
     private nonisolated func enqueue(_ body: @escaping @Sendable (isolated RoomRegistry) -> Void) {
@@ -196,7 +249,7 @@ public actor RoomRegistry {
 
     /// Finds the room with `code` and reports it (or nil) from the registry's thread.
     public nonisolated func find(_ code: RoomCode, completion: @escaping @Sendable (Room?) -> Void) {
-        enqueue { registry in completion(registry.rooms[code]) }
+        enqueue { registry in completion(registry.room(code)) }
     }
 
     /// Lobby updates for `link` from now on (see `subscribe`), queued in order.
@@ -282,23 +335,5 @@ public actor RoomRegistry {
 extension NameRules {
     static func cleanRefusing(_ move: String, _ raw: String) throws(RoomError) -> String {
         do { return try clean(raw) } catch { throw error.refusing(move) }
-    }
-}
-
-/// Counts the rooms still restoring; the last one to finish hands over the codes of those that failed.
-private final class RestoreTally: Sendable {
-    private let state: Mutex<(remaining: Int, failed: Set<RoomCode>)>
-
-    init(remaining: Int) {
-        state = Mutex((remaining, []))
-    }
-
-    /// - Returns: the failed codes once every room has finished, else nil.
-    func finished(_ code: RoomCode, ok: Bool) -> Set<RoomCode>? {
-        state.withLock { state in
-            if !ok { state.failed.insert(code) }
-            state.remaining -= 1
-            return state.remaining == 0 ? state.failed : nil
-        }
     }
 }

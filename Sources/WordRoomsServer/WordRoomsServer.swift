@@ -140,10 +140,11 @@ public final class WordRoomsServer: Sendable {
         var saved = ""
         if let journal = registry.journal {
             let rooms = registry.roomsNow()
-            journal.writeSnapshot(of: rooms)
+            journal.writeSnapshot(of: rooms.running, dormant: rooms.dormant)
             // While the rooms' threads still run, so that `stop` gets their last records at once.
             journal.stop()
-            saved = "saved \(rooms.count) room\(rooms.count == 1 ? "" : "s") in \(Self.seconds(since: began)), "
+            let count = rooms.running.count + rooms.dormant.count
+            saved = "saved \(count) room\(count == 1 ? "" : "s") in \(Self.seconds(since: began)), "
         }
         let closing = MonotonicClock.seconds()
         transport.shutdown()

@@ -22,8 +22,9 @@ import Runtime
 /// - Writing happens on the journal's own thread; rooms only hand over their records (encoded on their own
 ///   thread), so no event loop ever waits on the disk.
 ///
-/// On start, the snapshot is read, then the journal on top of it (per room, the record with the highest version
-/// wins); a torn or corrupt tail is skipped with a log line.
+/// On start, the snapshot and the journal are mapped and each room's newest record picked (the highest version,
+/// the journal's of equal versions), without parsing any: the registry runs a room from its record when it is
+/// first needed (`DormantRoom`). A torn or corrupt tail is skipped with a log line.
 public final class RoomJournal: Sendable {
     public static let flushSeconds = 0.1
     /// Up to this many changed rooms, every flush writes each of them.

@@ -11,7 +11,8 @@ extension RoomRegistry {
         /// Members (players and spectators) with a live connection; the seat counts above include those whose
         /// connection dropped and whose seat is kept for a resume.
         public var connected: Int
-        /// `waiting`, `playing` or `finished`; empty before the room's first summary arrived.
+        /// `waiting`, `playing` or `finished`; empty before the room's first summary arrived; `saved` for a room
+        /// restored at start that nobody has needed yet (`DormantRoom`: its seats and moves read 0 until it wakes).
         public var status: String
         public var isPublic: Bool
         public var locked: Bool
@@ -45,7 +46,7 @@ extension RoomRegistry {
 
     private func adminEntries() -> [AdminEntry] {
         var entries: [AdminEntry] = []
-        entries.reserveCapacity(rooms.count)
+        entries.reserveCapacity(rooms.count + dormant.count)
         for (code, room) in rooms {
             let summary = summaries[code]
             entries.append(AdminEntry(
@@ -53,6 +54,13 @@ extension RoomRegistry {
                 connected: room.connectedNow.load(ordering: .relaxed), status: summary?.status ?? "", isPublic: room.isPublic,
                 locked: room.lockedNow.load(ordering: .relaxed), moves: room.movesPlayed.load(ordering: .relaxed),
                 openedAt: room.openedAt))
+        }
+        // Restored at start and not needed since: listed from their records' front, with nothing running yet.
+        for (code, room) in dormant {
+            guard let head = room.head else { continue }
+            entries.append(AdminEntry(
+                code: code, game: head.kind, players: 0, spectators: 0, connected: 0, status: "saved",
+                isPublic: head.isPublic, locked: false, moves: 0, openedAt: restoredAt))
         }
         return entries
     }

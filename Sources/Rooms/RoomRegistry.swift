@@ -34,6 +34,8 @@ public actor RoomRegistry {
     /// Rooms restored at start that nobody has needed yet (see `restoreSavedRooms`).
     var dormant: [RoomCode: DormantRoom] = [:]
     private var wakingScheduled = false
+    /// When the dormant rooms were read (the registry's clock), their age on the dashboard.
+    var restoredAt = 0.0
     /// Where rooms that cannot be woken are reported (given to `restoreSavedRooms`).
     private var restoreLog: (@Sendable (String) -> Void)?
     var summaries: [RoomCode: RoomSummary] = [:]
@@ -115,6 +117,7 @@ public actor RoomRegistry {
     public func restoreSavedRooms(log: @escaping @Sendable (String) -> Void) async -> Int {
         guard let journal else { return 0 }
         restoreLog = log
+        restoredAt = clock()
         for saved in journal.loadForRestore() {
             guard let code = RoomCode(saved.code) else {
                 log("room \(saved.code) was not restored: not a room code")
@@ -222,6 +225,9 @@ public actor RoomRegistry {
     public func roomCounts() -> [GameKind: Int] {
         var counts: [GameKind: Int] = [:]
         for room in rooms.values { counts[room.kind, default: 0] += 1 }
+        for room in dormant.values {
+            if let kind = room.head?.kind { counts[kind, default: 0] += 1 }
+        }
         return counts
     }
 

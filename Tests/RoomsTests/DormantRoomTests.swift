@@ -31,11 +31,12 @@ import Testing
         }
     }
 
+    /// `extra` and `more` are written to the journal, as framed records.
     private static func restarted(seed: UInt64 = 5, files: [String] = ["rooms.snapshot"],
-                                  extra: [UInt8]? = nil) async throws -> (Restarted, Int) {
+                                  extra: [UInt8]? = nil, more: [[UInt8]] = []) async throws -> (Restarted, Int) {
         let directory = try RoomJournalTests.dataDirectory(with: files)
         if let extra {
-            try Data(RecordFile.header + RecordFile.frame(extra))
+            try Data(([extra] + more).reduce(RecordFile.header) { $0 + RecordFile.frame($1) })
                 .write(to: URL(fileURLWithPath: directory + "/rooms.journal"))
         }
         let log = Lines()
@@ -123,6 +124,38 @@ import Testing
         let logged = restarted.log.lines
         #expect(logged.count == 1)
         #expect(logged.first?.hasPrefix("room KQZP was not restored: ") == true)
+    }
+
+    /// Before they wake, restored rooms count by game and the dashboard lists them as `saved`, from the front of
+    /// their records; a record of the Codable journal (another order) is counted in the total only.
+    @Test func dormantRoomsAreCountedAndListedFromTheirRecordsFront() async throws {
+        let directory = try RoomJournalTests.dataDirectory(with: ["rooms.snapshot"])
+        let records = try RoomJournal(directory: directory, log: { _ in }).load()
+        try? FileManager.default.removeItem(atPath: directory)
+        let snowman = try #require(records.first { $0.code == "TDGH" })
+        let scramble = try #require(records.first { $0.code == "EVHQ" })
+        let payloads = [snowman, scramble].map { JournalEntry(code: $0.code, version: 7, room: $0).payload }
+        #expect(DormantRoom(code: "TDGH", version: 7, payload: payloads[0]).head?.kind == .snowman)
+        #expect(DormantRoom(code: "EVHQ", version: 7, payload: payloads[1]).head?.kind == .scramble)
+        #expect(DormantRoom(code: "TDGH", version: 7, payload: payloads[0]).head?.isPublic == snowman.isPublic)
+
+        let (restarted, count) = try await Self.restarted(files: [], extra: payloads[0], more: [payloads[1]])
+        defer { restarted.stop() }
+        #expect(count == 2)
+        #expect(await restarted.registry.roomCounts() == [.snowman: 1, .scramble: 1])
+        let entries = await withCheckedContinuation { continuation in
+            restarted.registry.withAdminEntries { continuation.resume(returning: $0) }
+        }
+        #expect(entries.map(\.code.rawValue).sorted() == ["EVHQ", "TDGH"])
+        #expect(entries.allSatisfy { $0.status == "saved" && $0.players == 0 && $0.moves == 0 })
+        #expect(entries.first { $0.code.rawValue == "EVHQ" }?.game == .scramble)
+        #expect(await restarted.registry.rooms.isEmpty, "listing them woke none")
+
+        // The Codable journal's records put the game elsewhere: counted in the total, not by game.
+        let (codable, _) = try await Self.restarted()
+        defer { codable.stop() }
+        #expect(await codable.registry.roomCounts().isEmpty)
+        #expect(await codable.registry.count == 2)
     }
 
     /// A room created while others are dormant never takes one of their codes.

@@ -33,7 +33,16 @@ fi
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && { kill -CONT "$server_pid" 2>/dev/null || true; kill "$server_pid" 2>/dev/null || true; }
+    if [ -n "$server_pid" ]; then
+        kill -CONT "$server_pid" 2>/dev/null || true
+        kill "$server_pid" 2>/dev/null || true
+        # SIGTERM saves a snapshot into $work/data: removing the directory while it is written fails.
+        # Bounded: a server that does not stop within 10 s is killed.
+        ( sleep 10; kill -9 "$server_pid" 2>/dev/null ) &
+        local watchdog=$!
+        wait "$server_pid" 2>/dev/null || true
+        kill "$watchdog" 2>/dev/null || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT

@@ -22,7 +22,15 @@ server_pid=""
 sampler_pid=""
 cleanup() {
     [ -n "$sampler_pid" ] && kill "$sampler_pid" 2>/dev/null || true
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        # The server may be writing into $work (a snapshot on SIGTERM) until it exits.
+        # Bounded: a server that does not stop within 10 s is killed.
+        ( sleep 10; kill -9 "$server_pid" 2>/dev/null ) &
+        local watchdog=$!
+        wait "$server_pid" 2>/dev/null || true
+        kill "$watchdog" 2>/dev/null || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT

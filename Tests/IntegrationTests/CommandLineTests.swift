@@ -21,7 +21,7 @@ import Testing
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ProcessLaunch.run(process)
         if untilLine {
             var line = Data()
             while !line.contains(10) {
@@ -70,7 +70,7 @@ import Testing
         hostname.arguments = ["-I"]
         let pipe = Pipe()
         hostname.standardOutput = pipe
-        try hostname.run()
+        try ProcessLaunch.run(hostname)
         hostname.waitUntilExit()
         let listed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)

@@ -85,7 +85,7 @@ final class ServerProcess {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = errors
-        try process.run()
+        try ProcessLaunch.run(process)
         var line = Data()
         while !line.contains(10) {
             let chunk = out.fileHandleForReading.availableData

@@ -80,22 +80,6 @@ enum RecordFile {
         return body(UnsafeRawBufferPointer(start: base, count: Int(info.st_size)))
     }
 
-    /// The whole file, or nil when it does not exist.
-    static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            result += chunk[..<n]
-        }
-        return result
-    }
-
     /// Writes all of `bytes` to `fd`.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0

@@ -2,9 +2,9 @@ import Foundation
 
 /// Starts child processes one at a time.
 ///
-/// swift-corelibs-foundation's `Process.run()` is not safe to call from two threads at once: two crash tests
-/// starting their servers in the same moment crashed the test process (SIGSEGV in a `memcpy` inside
-/// `Process.run()`, seen once in CI). Only the launch is serialized; the processes then run side by side.
+/// A precaution, not a fix: the test process crashed twice in CI with SIGSEGV in a `memcpy` inside
+/// Foundation's `Process.run()` while a crash test started its server, once before this lock and once with it,
+/// so two launches at the same moment are not the (only) cause. The cause is not found yet.
 enum ProcessLaunch {
     private static let lock = NSLock()
 

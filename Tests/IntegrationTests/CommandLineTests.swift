@@ -14,33 +14,21 @@ import Testing
     }()
 
     func run(_ arguments: [String], untilLine: Bool = false) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.run(process)
+        let process = try ChildProcess(executable: Self.executable.path, arguments: arguments)
         if untilLine {
-            var line = Data()
-            while !line.contains(10) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            process.interrupt()
+            var line = process.readFirstLine()
+            process.signal(SIGINT)
             // Everything it printed before it stopped: the start lines come in one write, before SIGINT is
             // looked at, so the rest of them is here too.
-            line.append(out.fileHandleForReading.readDataToEndOfFile())
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: line, as: UTF8.self),
-                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            line.append(process.output.readDataToEndOfFile())
+            let status = process.waitForExit()
+            return (status, String(decoding: line, as: UTF8.self),
+                    String(decoding: process.errors.readDataToEndOfFile(), as: UTF8.self))
         }
-        process.waitUntilExit()
-        return (process.terminationStatus,
-                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        // Both pipes are drained before the wait, so a child with more to say than a pipe holds never blocks.
+        let output = process.output.readDataToEndOfFile()
+        let errors = process.errors.readDataToEndOfFile()
+        return (process.waitForExit(), String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 
     @Test func printsOneLineWithTheURLAndStopsOnSIGINT() throws {
@@ -65,14 +53,10 @@ import Testing
             #expect(url.hasPrefix("http://") && url.hasSuffix(":\(port)/"), "\(url)")
             #expect(!url.contains("127.0.0.1") && !url.contains("[::1]") && !url.lowercased().contains("[fe80"))
         }
-        let hostname = Process()
-        hostname.executableURL = URL(fileURLWithPath: "/bin/hostname")
-        hostname.arguments = ["-I"]
-        let pipe = Pipe()
-        hostname.standardOutput = pipe
-        try ProcessLaunch.run(hostname)
-        hostname.waitUntilExit()
-        let listed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let hostname = try ChildProcess(executable: "/bin/hostname", arguments: ["-I"])
+        let listedOutput = hostname.output.readDataToEndOfFile()
+        hostname.waitForExit()
+        let listed = String(decoding: listedOutput, as: UTF8.self)
             .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         let printed = network.map { url in
             url.dropFirst("http://".count).dropLast(":\(port)/".count)

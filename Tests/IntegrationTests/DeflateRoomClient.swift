@@ -122,8 +122,9 @@ final class DeflateRoomClient {
     /// Set during `switchRoomsWithoutWaiting`: the number of the snapshot that ends it.
     private var switchingUntilSnapshot: Int?
     private var snapshotsReceived = 0
-    /// The snapshot answering the last `compareWithSnapshot` resync, kept apart from the replica.
-    private var comparison: Replica?
+    /// The snapshot answering the last `compareWithSnapshot` resync, kept apart from the replica, with the
+    /// replica as it stood when the snapshot came: a patch read in the same batch after it must not count.
+    private var comparison: (replica: Replica, snapshot: Replica)?
     private var comparing = false
 
     var compresses: Bool { deflater != nil }
@@ -374,7 +375,7 @@ final class DeflateRoomClient {
         defer { comparing = false }
         try requestSnapshot()
         try wait(for: "a snapshot") { comparison != nil }
-        return ((seq, state), comparison!)
+        return comparison!
     }
 
     private func parseFrames() throws {
@@ -532,7 +533,7 @@ final class DeflateRoomClient {
             }
             snapshotsReceived += 1
             if comparing && snapshotsReceived == snapshotsRequested {
-                comparison = (snapshotSeq, full)
+                comparison = ((seq, state), (snapshotSeq, full))
             } else {
                 state = full
                 seq = snapshotSeq

@@ -75,24 +75,13 @@ import Testing
 
 /// The server as a separate process, for crash tests (kill -9) and damaged data files.
 final class ServerProcess {
-    let process = Process()
+    let process: ChildProcess
     let port: Int
-    private let errors = Pipe()
 
     init(arguments: [String]) throws {
-        process.executableURL = CommandLineTests.executable
-        process.arguments = ["--host", "127.0.0.1", "--port", "0", "--threads", "2"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        try ProcessLaunch.run(process)
-        var line = Data()
-        while !line.contains(10) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        process = try ChildProcess(executable: CommandLineTests.executable.path,
+                                   arguments: ["--host", "127.0.0.1", "--port", "0", "--threads", "2"] + arguments)
+        let text = String(decoding: process.readFirstLine(), as: UTF8.self)
         guard let range = text.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
             throw TestClient.Failure(description: "no start line: \(text)")
         }
@@ -100,14 +89,14 @@ final class ServerProcess {
     }
 
     func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.waitForExit()
     }
 
     func stop() -> String {
-        process.interrupt()
-        process.waitUntilExit()
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.signal(SIGINT)
+        process.waitForExit()
+        return String(decoding: process.errors.readDataToEndOfFile(), as: UTF8.self)
     }
 }
 

@@ -10,7 +10,8 @@ import Glibc
 /// copying each `readdir` entry whole (the declared 256-byte name, not the entry's `d_reclen`), which reads
 /// past the end of glibc's directory buffer when an entry lands at its end. With the test process holding
 /// hundreds of sockets that crashed the whole test run now and then (SIGSEGV in a `memcpy` inside
-/// `Process.run()`), in CI on 2026-12-04. Upstream has since fixed it (`findMaximumOpenFromProcSelfFD`).
+/// `Process.run()`), in CI on 2026-12-04. It is swift-corelibs-foundation #5472, fixed upstream in May 2026 but
+/// not in the Swift 6.3.1 release this project builds with.
 final class ChildProcess: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String

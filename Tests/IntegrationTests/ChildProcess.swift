@@ -37,11 +37,24 @@ final class ChildProcess: @unchecked Sendable {
         // that sibling's reader from ever seeing end-of-file.
         guard Self.addCloseFrom(&actions, 3) == 0 else { throw Failure(description: "addclosefrom_np failed") }
 
+        // The test's threads block signals (libdispatch's workers do), and a spawned child inherits the mask and
+        // any ignored signal: it starts with none blocked and every signal at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child = pid_t()
         let result = argv.withUnsafeBufferPointer { argvBuffer in
-            posix_spawn(&child, executable, &actions, nil, argvBuffer.baseAddress!, environ)
+            posix_spawn(&child, executable, &actions, &attributes, argvBuffer.baseAddress!, environ)
         }
         close(out.write)
         close(err.write)

@@ -44,7 +44,8 @@ public actor Room {
     var chat: [ChatLine] = []
     /// Bumped on every change to `members`: the key of the state builder's kept JSON for them.
     private var membersVersion = 0
-    private var stateBuilder = RoomStateBuilder()
+    /// Keeps no log entries (see `RoomStateBuilder`): `state` writes them when someone needs the whole state.
+    private var stateBuilder = RoomStateBuilder(keepingLogEntries: false)
     var chatCounter = 0
     var memberCounter = 0
     /// Who the host removed; they cannot come back while the room lives, unless the host lifts the ban.
@@ -79,9 +80,10 @@ public actor Room {
 
     /// `seq` of `state`; increases by one per change.
     var seq = 0
-    /// The public state every member has; setting it (a restored room) makes the next change diff against it.
+    /// The public state every member has (at `seq`); setting it (a restored room) makes the next change diff
+    /// against it. Written from the room's parts each time (see `RoomStateBuilder.shownState`).
     var state: JSONValue {
-        get { stateBuilder.state }
+        get { stateBuilder.shownState(stateParts(game: game)) }
         set {
             stateBuilder.restore(newValue)
             stateText = nil

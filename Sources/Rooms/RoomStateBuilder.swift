@@ -17,9 +17,20 @@ import WordGames
 ///
 /// The first update (and the first after `restore`) builds everything and diffs it against what clients have.
 /// Debug builds check every update against a full rebuild and the operations against the previous state.
+///
+/// A room's builder does not keep the entries of those lists (`keepsLogEntries` false): they are most of a busy
+/// room's state and never change once added, and the patches carry them as they come. The kept state holds a
+/// `null` in each entry's place, and `shownState` writes the whole state when someone needs it.
 struct RoomStateBuilder {
-    /// The state as of the last update: what every member has, or will have once the patch reaches them.
+    /// The state as of the last update: what every member has, or will have once the patch reaches them; with a
+    /// `null` in place of each entry of a list that grows at one end, unless `keepsLogEntries` (see `shownState`).
     private(set) var state: JSONValue = .null
+    /// Whether `state` holds the entries of the lists that grow at one end (chat lines, guesses, found words).
+    let keepsLogEntries: Bool
+    #if DEBUG
+    /// The whole state as clients have it, for checking the operations when `state` keeps no entries.
+    private var shownForChecks: JSONValue = .null
+    #endif
     /// Whether `state` came from this builder's own parts (false at first and after `restore`).
     private var primed = false
     /// `gameVersion` of the game part as last built.
@@ -79,10 +90,74 @@ struct RoomStateBuilder {
         return true
     }
 
+    /// A builder whose kept state holds every entry (`keepingLogEntries`, what tests and full builds want) or
+    /// a `null` in each log entry's place (a room's).
+    init(keepingLogEntries: Bool = true) {
+        keepsLogEntries = keepingLogEntries
+        editor.keepsLogEntries = keepingLogEntries
+    }
+
     /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
     mutating func restore(_ state: JSONValue) {
-        self = RoomStateBuilder()
+        self = RoomStateBuilder(keepingLogEntries: keepsLogEntries)
         self.state = state
+        #if DEBUG
+        shownForChecks = state
+        #endif
+    }
+
+    /// The whole state as of the last update, as clients have it: `state` with each log entry's `null` filled
+    /// in from a full build of `parts`. The logs change only in updates, so the full build's entries are the
+    /// ones the last update sent; anything else may have moved on since (a member who came back, whose patch
+    /// is queued), so the rest comes from `state`. `parts` must hold the game.
+    func shownState(_ parts: Parts) -> JSONValue {
+        guard !keepsLogEntries, primed else { return state }
+        var full = RoomStateBuilder(keepingLogEntries: true)
+        let shown = Self.filling(state, from: full.fullState(parts))
+        #if DEBUG
+        assert(shown == shownForChecks, "the state written from the parts is not the one clients have")
+        #endif
+        return shown
+    }
+
+    /// `kept` with every `null` in an array replaced by the value at the same place in `full`. A list that
+    /// grows at one end holds nothing else (its entries are objects), and other arrays hold no `null`.
+    private static func filling(_ kept: JSONValue, from full: JSONValue) -> JSONValue {
+        switch kept {
+        case .object(let object):
+            // A frozen object is a log entry kept whole (a finished round's words): nothing to fill in it.
+            guard !object.isFrozen, case .object(let source) = full else { return kept }
+            var filled = object
+            for (key, value) in object where holdsPlaceholder(value) {
+                filled[key] = filling(value, from: source[key] ?? .null)
+            }
+            return .object(filled)
+        case .array(let items):
+            guard holdsPlaceholder(kept) else { return kept }
+            guard case .array(let source) = full, source.count == items.count else {
+                assertionFailure("a kept list and its full build differ in length")
+                return kept
+            }
+            var filled = items
+            for index in items.indices {
+                filled[index] = items[index].isNull ? source[index] : filling(items[index], from: source[index])
+            }
+            return .array(filled)
+        default:
+            return kept
+        }
+    }
+
+    /// Whether `value` holds an array with a `null` in it, where `filling` has something to do.
+    private static func holdsPlaceholder(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items):
+            items.contains { item in item.isNull || holdsPlaceholder(item) }
+        case .object(let object):
+            !object.isFrozen && object.values.contains(where: holdsPlaceholder)
+        default:
+            false
+        }
     }
 
     /// Brings the state up to date with `parts`.
@@ -90,14 +165,25 @@ struct RoomStateBuilder {
     /// - Returns: The operations that turn the previous state into the new one (empty when nothing changed).
     mutating func update(_ parts: Parts) -> [JSONPatch.Operation] {
         guard buildsOnKeptState else {
-            let full = fullState(parts)
-            let patch = JSONPatch.diff(from: state, to: full)
-            state = full
+            var kept = fullState(parts)
+            var shown = kept
+            if !keepsLogEntries {
+                // Clients need the entries, so the diff is taken against a full build that has them.
+                var full = RoomStateBuilder(keepingLogEntries: true)
+                shown = full.fullState(parts)
+            } else {
+                kept = shown
+            }
+            let patch = JSONPatch.diff(from: state, to: shown)
+            state = kept
+            #if DEBUG
+            shownForChecks = shown
+            #endif
             primed = true
             return patch.operations
         }
         #if DEBUG
-        let before = state
+        let before = keepsLogEntries ? state : shownForChecks
         #endif
         editor.reset()
         // Moved out while it is changed, so that it stays uniquely referenced and is edited in place.
@@ -133,9 +219,16 @@ struct RoomStateBuilder {
         }
         state = current
         #if DEBUG
-        var fresh = RoomStateBuilder()
+        var fresh = RoomStateBuilder(keepingLogEntries: keepsLogEntries)
         assert(state == fresh.fullState(parts), "the kept state drifted from a full rebuild")
-        assert((try? JSONPatch(editor.operations).apply(to: before)) == state, "the operations do not give the new state")
+        let applied = try? JSONPatch(editor.operations).apply(to: before)
+        if keepsLogEntries {
+            assert(applied == state, "the operations do not give the new state")
+        } else {
+            var full = RoomStateBuilder(keepingLogEntries: true)
+            assert(applied == full.fullState(parts), "the operations do not give the new state")
+            shownForChecks = applied ?? .null
+        }
         #endif
         return editor.operations
     }
@@ -160,7 +253,8 @@ struct RoomStateBuilder {
         object["members"] = members.value(for: parts.membersVersion) { _ in
             Self.json(parts.members, shownConnected: parts.shownConnected)
         }
-        object["chat"] = chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
+        object["chat"] = keepsLogEntries ? chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
+            : chat.resetKeepingNoEntries(parts.chat, generation: 0)
         var game = JSONObject()
         game.reserveCapacity(17)
         assert(parts.game != nil, "a full build needs the game (see needsGame)")

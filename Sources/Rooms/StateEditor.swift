@@ -8,9 +8,17 @@ import JSON
 /// - `update(_:_:log:...)` turns a list that grows at one end (`JSONLog`) into `add` and `remove` operations;
 /// - `update(_:_:rows:...)` rebuilds and diffs only the entries that changed of a list whose entries change where
 ///   they are (`JSONRows`).
+///
+/// The entries of those lists (chat lines, found words, guesses, finished games) never change once added and are
+/// most of a busy room's state. With `keepsLogEntries` false the kept state holds a `null` in each entry's place:
+/// the operations still carry the entries, but the room keeps only their count (a room writes its whole state
+/// from the games' own lists when someone needs it, which is rare next to the patches; see
+/// `RoomStateBuilder.shownState`).
 struct StateEditor {
     /// The operations of the edits so far.
     var operations: [JSONPatch.Operation] = []
+    /// Whether the kept state holds the entries of lists that grow at one end, or a `null` in each one's place.
+    var keepsLogEntries = true
     /// Where the object being edited sits in the state.
     private var path: [String] = []
 
@@ -63,7 +71,7 @@ struct StateEditor {
         case .unchanged:
             return
         case .reset:
-            set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+            setLog(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
         case .edit(let dropped, let added):
             // The closures below use locals only: reaching `self` from inside them made the compiler copy
             // what it holds on each change.
@@ -73,6 +81,7 @@ struct StateEditor {
             edits.reserveCapacity(dropped + added)
             var applied = false
             let newestAt = log.newestAt
+            let keepsEntries = keepsLogEntries
             _ = object.withValue(forKey: key) { value in
                 applied = value.withArray { (items: inout [JSONValue]) -> Void in
                     switch newestAt {
@@ -84,7 +93,7 @@ struct StateEditor {
                         for entry in list[(list.count - added)...] {
                             let json = build(entry)
                             edits.append(.add(path: element(items.count), value: json))
-                            items.append(json)
+                            items.append(keepsEntries ? json : .null)
                         }
                     case .front:
                         for _ in 0..<dropped {
@@ -94,7 +103,7 @@ struct StateEditor {
                         for (index, entry) in list[..<added].enumerated() {
                             let json = build(entry)
                             edits.append(.add(path: element(index), value: json))
-                            items.insert(json, at: index)
+                            items.insert(keepsEntries ? json : .null, at: index)
                         }
                     }
                 } != nil
@@ -102,9 +111,32 @@ struct StateEditor {
             operations += edits
             if !applied {
                 // Not an array where one was expected (cannot happen with our own builds): replace it.
-                set(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+                setLog(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
             }
         }
+    }
+
+    /// Sets `object[key]` to a whole list that grows at one end. Keeping its entries, as `set`; otherwise the
+    /// list is sent whole (`replace`, or `add` when new) unless it stays empty, since the kept `null`s cannot be
+    /// diffed against, and kept as a `null` per entry.
+    private mutating func setLog(_ object: inout JSONObject, _ key: String, _ list: JSONValue) {
+        guard !keepsLogEntries, let entries = list.arrayValue else {
+            set(&object, key, list)
+            return
+        }
+        let placeholders = JSONValue.array(Array(repeating: .null, count: entries.count))
+        let found: Void? = object.withValue(forKey: key) { old in
+            if entries.isEmpty, old.arrayValue?.isEmpty == true { return }
+            path.append(key)
+            operations.append(.replace(path: JSONPointer(tokens: path), value: list))
+            path.removeLast()
+            old = placeholders
+        }
+        guard found == nil else { return }
+        path.append(key)
+        operations.append(.add(path: JSONPointer(tokens: path), value: list))
+        path.removeLast()
+        object[key] = placeholders
     }
 
     /// Brings the list at `object[key]` up to date with `list`: when only entries changed (the list kept its
@@ -212,14 +244,16 @@ struct StateEditor {
         return found == true
     }
 
-    /// Inserts `value` into the list `object[key]` at `index` (its end at most), with one `add`. Returns false,
+    /// Inserts `value`, an entry of a list that grows at one end (`JSONLog`), into the list `object[key]` at
+    /// `index` (its end at most), with one `add`; kept as a `null` unless `keepsLogEntries`. Returns false,
     /// having changed nothing, when there is no such list or the index is past its end.
     @discardableResult
     mutating func insert(_ object: inout JSONObject, _ key: String, at index: Int, _ value: JSONValue) -> Bool {
+        let kept = keepsLogEntries ? value : .null
         let found: Bool? = object.withValue(forKey: key) { list in
             list.withArray { (items: inout [JSONValue]) -> Bool in
                 guard index >= 0, index <= items.count else { return false }
-                items.insert(value, at: index)
+                items.insert(kept, at: index)
                 return true
             } ?? false
         }

@@ -23,6 +23,11 @@ import WordGames
         var gameVersion = 0
         var previous: JSONValue = .null
         var operations: [JSONPatch.Operation] = []
+        /// A room's builder, which keeps no log entries, fed the same parts: what clients get from it must be
+        /// what they get from `builder`.
+        var lean = RoomStateBuilder(keepingLogEntries: false)
+        /// The state a client of `lean` holds: its patches applied one after another.
+        var leanClient: JSONValue = .null
 
         var parts: RoomStateBuilder.Parts {
             RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: game.kind, isPublic: false,
@@ -39,7 +44,29 @@ import WordGames
             var fresh = RoomStateBuilder()
             _ = fresh.update(parts)
             #expect(builder.state == fresh.state)
+
+            leanClient = try JSONPatch(lean.update(parts)).apply(to: leanClient)
+            #expect(leanClient == builder.state, "a client of the lean builder holds another state")
+            #expect(lean.shownState(parts) == builder.state, "the lean builder's whole state is not the full one")
+            #expect(Self.frozenEntries(in: lean.state) == Self.frozenEntries(in: builder.state, outside: true),
+                    "the lean builder keeps log entries")
             return operations
+        }
+
+        /// Counts the frozen objects (log entries) in `value`; with `outside`, only those not in a list that
+        /// grows at one end (`chat`, `found`, `guesses`, `history` under the top or the game's object): those the
+        /// lean builder keeps too (a finished round's words).
+        static func frozenEntries(in value: JSONValue, outside: Bool = false, depth: Int = 0, key: String = "") -> Int {
+            if outside, depth <= 2, ["chat", "found", "guesses", "history"].contains(key) { return 0 }
+            switch value {
+            case .object(let object):
+                if object.isFrozen { return 1 }
+                return object.reduce(0) { $0 + frozenEntries(in: $1.value, outside: outside, depth: depth + 1, key: $1.key) }
+            case .array(let items):
+                return items.reduce(0) { $0 + frozenEntries(in: $1, outside: outside, depth: depth + 1) }
+            default:
+                return 0
+            }
         }
 
         mutating func say(_ text: String, limit: Int = 30) {
@@ -142,6 +169,55 @@ import WordGames
         let operations = try copy.update()
         #expect(operations.contains { if case .add(let path, _) = $0 { path.description == "/scramble/found/0" } else { false } })
         #expect(copy.builder.state == room.builder.state)
+    }
+
+    /// A room's builder keeps a `null` in place of each chat line and found word; its patches carry them all the
+    /// same (`Room.update` checks them against the full builder's at every step).
+    @Test func aRoomsBuilderKeepsANullForEachLogEntry() throws {
+        var room = try scrambleRoom()
+        try room.update()
+        for word in solutions(room).prefix(3) { try submit(word, in: &room) }
+        room.say("hello")
+        room.say("again")
+        try room.update()
+        #expect(room.lean.state["chat"] == [nil, nil])
+        #expect(room.lean.state["scramble"]?["found"] == [nil, nil, nil])
+        #expect(room.builder.state["scramble"]?["found"]?[0]?["word"] != nil)
+        #expect(Room.frozenEntries(in: room.builder.state) == 5)
+        // The round ends: the found words start again.
+        _ = room.scramble.tick(now: 10_000)
+        try room.update()
+        #expect(room.lean.state["scramble"]?["found"] == [])
+        // More lines than one update sends one by one: the chat is sent whole.
+        for index in 0..<12 { room.say("line \(index)", limit: 10) }
+        let operations = try room.update()
+        #expect(operations.contains { $0.path.description == "/chat" })
+        #expect(room.lean.state["chat"]?.arrayValue?.allSatisfy(\.isNull) == true)
+    }
+
+    /// A Snowman game played to its end through a room's builder: guesses, the finished game's record and the
+    /// next game, each patch the full builder's.
+    @Test func aSnowmanGameThroughARoomsBuilder() throws {
+        var random = SplitMix64(seed: 11)
+        var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
+        game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
+        var room = Room(game: SnowmanRoomGame(game: game))
+        try room.update()
+        for letter in "etaoinshrdlucmfwypvbgkjqxz" {
+            var snowman = (room.game as! SnowmanRoomGame).game
+            guard snowman.view.status == .inProgress else { break }
+            _ = try? snowman.guess(String(letter), by: PlayerID("p1"), now: 1)
+            room.game = SnowmanRoomGame(game: snowman)
+            room.say("guessed \(letter)")
+            try room.update()
+        }
+        #expect(room.lean.state["snowman"]?["history"]?.arrayValue?.count == 1)
+        var finished = (room.game as! SnowmanRoomGame).game
+        try finished.startNextGame(now: 2, using: &random)
+        room.game = SnowmanRoomGame(game: finished)
+        try room.update()
+        #expect(room.lean.state["snowman"]?["guesses"] == [])
+        #expect(room.builder.state["snowman"]?["history"]?[0]?["word"] != nil)
     }
 
     @Test func restoredStateIsDiffedInFull() throws {

@@ -15,7 +15,8 @@ struct JSONRows<Element: Equatable> {
 
     /// The entries as of the last `change(to:)`; empty before the first.
     private(set) var previous: [Element] = []
-    private var primed = false
+    /// Whether `previous` holds the entries as built (false until the first `remember`).
+    private(set) var primed = false
 
     /// How `list` differs from the list of the last call. Call `remember(_:)` with `list` afterwards.
     func change(to list: [Element]) -> Change {

@@ -45,7 +45,7 @@ public actor Room {
     /// Bumped on every change to `members`: the key of the state builder's kept JSON for them.
     private var membersVersion = 0
     /// Keeps no log entries (see `RoomStateBuilder`): `state` writes them when someone needs the whole state.
-    private var stateBuilder = RoomStateBuilder(keepingLogEntries: false)
+    private var stateBuilder = RoomStateBuilder(keepingEntries: false)
     var chatCounter = 0
     var memberCounter = 0
     /// Who the host removed; they cannot come back while the room lives, unless the host lifts the ban.

@@ -273,7 +273,7 @@ extension Room {
             // Rebuilt as the old process built it: the same parts, the same builder, the members shown as they
             // were connected then. The builder goes on from there, so the publish below rebuilds and diffs only
             // the members (another version than the one built here) to tell clients that everyone is away.
-            var builder = RoomStateBuilder(keepingLogEntries: false)
+            var builder = RoomStateBuilder(keepingEntries: false)
             var parts = stateParts(game: game)
             parts.shownConnected = Set((record.connected ?? []).map { PlayerID($0) })
             parts.membersVersion &-= 1

@@ -18,15 +18,16 @@ import WordGames
 /// The first update (and the first after `restore`) builds everything and diffs it against what clients have.
 /// Debug builds check every update against a full rebuild and the operations against the previous state.
 ///
-/// A room's builder does not keep the entries of those lists (`keepsLogEntries` false): they are most of a busy
-/// room's state and never change once added, and the patches carry them as they come. The kept state holds a
-/// `null` in each entry's place, and `shownState` writes the whole state when someone needs it.
+/// A room's builder does not keep the entries of those lists (`keepsEntries` false): they are most of a busy
+/// room's state, and what they show is kept anyway (the games' own lists, `JSONRows`), so the patches are
+/// written from that. The kept state holds a `null` in each entry's place, and `shownState` writes the whole
+/// state when someone needs it.
 struct RoomStateBuilder {
     /// The state as of the last update: what every member has, or will have once the patch reaches them; with a
-    /// `null` in place of each entry of a list that grows at one end, unless `keepsLogEntries` (see `shownState`).
+    /// `null` in place of each entry of a `JSONLog` or `JSONRows` list, unless `keepsEntries` (see `shownState`).
     private(set) var state: JSONValue = .null
-    /// Whether `state` holds the entries of the lists that grow at one end (chat lines, guesses, found words).
-    let keepsLogEntries: Bool
+    /// Whether `state` holds the entries of the lists: chat lines, guesses, found words, score lines, positions.
+    let keepsEntries: Bool
     #if DEBUG
     /// The whole state as clients have it, for checking the operations when `state` keeps no entries.
     private var shownForChecks: JSONValue = .null
@@ -90,16 +91,16 @@ struct RoomStateBuilder {
         return true
     }
 
-    /// A builder whose kept state holds every entry (`keepingLogEntries`, what tests and full builds want) or
+    /// A builder whose kept state holds every entry (`keepingEntries`, what tests and full builds want) or
     /// a `null` in each log entry's place (a room's).
-    init(keepingLogEntries: Bool = true) {
-        keepsLogEntries = keepingLogEntries
-        editor.keepsLogEntries = keepingLogEntries
+    init(keepingEntries: Bool = true) {
+        keepsEntries = keepingEntries
+        editor.keepsEntries = keepingEntries
     }
 
     /// Takes a state restored from disk: the one clients have. The next update diffs against it in full.
     mutating func restore(_ state: JSONValue) {
-        self = RoomStateBuilder(keepingLogEntries: keepsLogEntries)
+        self = RoomStateBuilder(keepingEntries: keepsEntries)
         self.state = state
         #if DEBUG
         shownForChecks = state
@@ -111,8 +112,8 @@ struct RoomStateBuilder {
     /// ones the last update sent; anything else may have moved on since (a member who came back, whose patch
     /// is queued), so the rest comes from `state`. `parts` must hold the game.
     func shownState(_ parts: Parts) -> JSONValue {
-        guard !keepsLogEntries, primed else { return state }
-        var full = RoomStateBuilder(keepingLogEntries: true)
+        guard !keepsEntries, primed else { return state }
+        var full = RoomStateBuilder(keepingEntries: true)
         let shown = Self.filling(state, from: full.fullState(parts))
         #if DEBUG
         assert(shown == shownForChecks, "the state written from the parts is not the one clients have")
@@ -120,8 +121,8 @@ struct RoomStateBuilder {
         return shown
     }
 
-    /// `kept` with every `null` in an array replaced by the value at the same place in `full`. A list that
-    /// grows at one end holds nothing else (its entries are objects), and other arrays hold no `null`.
+    /// `kept` with every `null` in an array replaced by the value at the same place in `full`. The lists'
+    /// entries are objects, and no other array of the state holds a `null`.
     private static func filling(_ kept: JSONValue, from full: JSONValue) -> JSONValue {
         switch kept {
         case .object(let object):
@@ -167,9 +168,9 @@ struct RoomStateBuilder {
         guard buildsOnKeptState else {
             var kept = fullState(parts)
             var shown = kept
-            if !keepsLogEntries {
+            if !keepsEntries {
                 // Clients need the entries, so the diff is taken against a full build that has them.
-                var full = RoomStateBuilder(keepingLogEntries: true)
+                var full = RoomStateBuilder(keepingEntries: true)
                 shown = full.fullState(parts)
             } else {
                 kept = shown
@@ -183,7 +184,7 @@ struct RoomStateBuilder {
             return patch.operations
         }
         #if DEBUG
-        let before = keepsLogEntries ? state : shownForChecks
+        let before = keepsEntries ? state : shownForChecks
         #endif
         editor.reset()
         // Moved out while it is changed, so that it stays uniquely referenced and is edited in place.
@@ -219,13 +220,13 @@ struct RoomStateBuilder {
         }
         state = current
         #if DEBUG
-        var fresh = RoomStateBuilder(keepingLogEntries: keepsLogEntries)
+        var fresh = RoomStateBuilder(keepingEntries: keepsEntries)
         assert(state == fresh.fullState(parts), "the kept state drifted from a full rebuild")
         let applied = try? JSONPatch(editor.operations).apply(to: before)
-        if keepsLogEntries {
+        if keepsEntries {
             assert(applied == state, "the operations do not give the new state")
         } else {
-            var full = RoomStateBuilder(keepingLogEntries: true)
+            var full = RoomStateBuilder(keepingEntries: true)
             assert(applied == full.fullState(parts), "the operations do not give the new state")
             shownForChecks = applied ?? .null
         }
@@ -253,7 +254,7 @@ struct RoomStateBuilder {
         object["members"] = members.value(for: parts.membersVersion) { _ in
             Self.json(parts.members, shownConnected: parts.shownConnected)
         }
-        object["chat"] = keepsLogEntries ? chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
+        object["chat"] = keepsEntries ? chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
             : chat.resetKeepingNoEntries(parts.chat, generation: 0)
         var game = JSONObject()
         game.reserveCapacity(17)

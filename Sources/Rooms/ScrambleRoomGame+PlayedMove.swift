@@ -21,7 +21,8 @@ extension ScrambleRoomGame {
         if game.addsToTotalWords(word) { editor.set(&object, "totalWords", JSONValue(game.totalWords)) }
         var line = kept.scores.previous[scorer]
         line.score = game.scores[word.player, default: 0]
-        guard editor.replace(&object, "scores", index: scorer, field: "score", JSONValue(line.score)) else {
+        guard editor.replace(&object, "scores", index: scorer, field: "score", JSONValue(line.score),
+                             was: JSONValue(kept.scores.previous[scorer].score)) else {
             return false
         }
         kept.scores.replace(at: scorer, with: line)

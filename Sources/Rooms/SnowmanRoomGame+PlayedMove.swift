@@ -19,7 +19,8 @@ extension SnowmanRoomGame {
         editor.set(&object, "statusLine", JSONValue(game.statusLine))
         for position in revealed {
             guard editor.replace(&object, "positions", index: position.id, field: "letter",
-                                 nullable(position.letter)) else { return false }
+                                 nullable(position.letter),
+                                 was: nullable(kept.positions.previous[position.id].letter)) else { return false }
             kept.positions.replace(at: position.id, with: position)
         }
         guard editor.insert(&object, "guesses", at: game.guesses.count - 1, Self.json(guess)) else {
@@ -29,7 +30,8 @@ extension SnowmanRoomGame {
         editor.set(&object, "wrongGuesses", JSONValue(game.wrongGuesses))
         var line = kept.scores.previous[scorer]
         line.score = game.scores[guess.player, default: 0]
-        guard editor.replace(&object, "scores", index: scorer, field: "score", JSONValue(line.score)) else {
+        guard editor.replace(&object, "scores", index: scorer, field: "score", JSONValue(line.score),
+                             was: JSONValue(kept.scores.previous[scorer].score)) else {
             return false
         }
         kept.scores.replace(at: scorer, with: line)

@@ -9,16 +9,17 @@ import JSON
 /// - `update(_:_:rows:...)` rebuilds and diffs only the entries that changed of a list whose entries change where
 ///   they are (`JSONRows`).
 ///
-/// The entries of those lists (chat lines, found words, guesses, finished games) never change once added and are
-/// most of a busy room's state. With `keepsLogEntries` false the kept state holds a `null` in each entry's place:
-/// the operations still carry the entries, but the room keeps only their count (a room writes its whole state
-/// from the games' own lists when someone needs it, which is rare next to the patches; see
-/// `RoomStateBuilder.shownState`).
+/// The entries of both kinds of list (chat lines, found words, guesses, finished games; score lines, letter
+/// positions) are most of a busy room's state, and what they show is kept anyway: in the games' own lists, and
+/// for rows in `JSONRows`. With `keepsEntries` false the kept state holds a `null` in each entry's place: the
+/// operations still carry the entries (a row's are diffed against the row built again from what `JSONRows`
+/// remembers), but the state keeps only the lists' lengths. The room writes its whole state from its parts when
+/// someone needs it, which is rare next to the patches (see `RoomStateBuilder.shownState`).
 struct StateEditor {
     /// The operations of the edits so far.
     var operations: [JSONPatch.Operation] = []
-    /// Whether the kept state holds the entries of lists that grow at one end, or a `null` in each one's place.
-    var keepsLogEntries = true
+    /// Whether the kept state holds the entries of the lists (`JSONLog`, `JSONRows`), or a `null` in each one's place.
+    var keepsEntries = true
     /// Where the object being edited sits in the state.
     private var path: [String] = []
 
@@ -81,7 +82,7 @@ struct StateEditor {
             edits.reserveCapacity(dropped + added)
             var applied = false
             let newestAt = log.newestAt
-            let keepsEntries = keepsLogEntries
+            let keepsEntries = keepsEntries
             _ = object.withValue(forKey: key) { value in
                 applied = value.withArray { (items: inout [JSONValue]) -> Void in
                     switch newestAt {
@@ -120,7 +121,7 @@ struct StateEditor {
     /// list is sent whole (`replace`, or `add` when new) unless it stays empty, since the kept `null`s cannot be
     /// diffed against, and kept as a `null` per entry.
     private mutating func setLog(_ object: inout JSONObject, _ key: String, _ list: JSONValue) {
-        guard !keepsLogEntries, let entries = list.arrayValue else {
+        guard !keepsEntries, let entries = list.arrayValue else {
             set(&object, key, list)
             return
         }
@@ -147,19 +148,21 @@ struct StateEditor {
         _ build: (Element) -> JSONValue
     ) {
         let previous = rows.previous
+        let wasPrimed = rows.primed
         let change = rows.change(to: list)
         rows.remember(list)
         switch change {
         case .unchanged:
             return
         case .whole:
-            set(&object, key, .array(list.map(build)))
+            setRows(&object, key, was: wasPrimed ? .array(previous.map(build)) : nil, .array(list.map(build)))
             return
         case .entries:
             break
         }
         // Locals only inside the closures (see the `JSONLog` update).
         let base = path + [key]
+        let keepsEntries = keepsEntries
         var edits: [JSONPatch.Operation] = []
         var applied = false
         _ = object.withValue(forKey: key) { value in
@@ -167,8 +170,10 @@ struct StateEditor {
                 guard items.count == list.count else { return false }
                 for index in list.indices where list[index] != previous[index] {
                     let json = build(list[index])
-                    edits += JSONPatch.diff(from: items[index], to: json, at: Self.tokens(base, index))
-                    items[index] = json
+                    // Without the kept entries, the entry as last built is built again from `previous`.
+                    let old = keepsEntries ? items[index] : build(previous[index])
+                    edits += JSONPatch.diff(from: old, to: json, at: Self.tokens(base, index))
+                    if keepsEntries { items[index] = json }
                 }
                 return true
             } ?? false
@@ -176,26 +181,59 @@ struct StateEditor {
         operations += edits
         if !applied {
             // Not the array this builder made (cannot happen with our own builds): replace it.
-            set(&object, key, .array(list.map(build)))
+            setRows(&object, key, was: nil, .array(list.map(build)))
         }
+    }
+
+    /// Sets `object[key]` to a whole list whose entries change in place. Keeping its entries, as `set`;
+    /// otherwise the operations come from diffing `old` (the list as last built, built again from the entries
+    /// `JSONRows` remembers; nil when unknown, and then the list is sent whole) and the list is kept as a
+    /// `null` per entry.
+    private mutating func setRows(_ object: inout JSONObject, _ key: String, was old: JSONValue?, _ list: JSONValue) {
+        guard !keepsEntries, let entries = list.arrayValue else {
+            set(&object, key, list)
+            return
+        }
+        let placeholders = JSONValue.array(Array(repeating: .null, count: entries.count))
+        let found: Void? = object.withValue(forKey: key) { kept in
+            path.append(key)
+            if let old {
+                operations += JSONPatch.diff(from: old, to: list, at: path)
+            } else {
+                operations.append(.replace(path: JSONPointer(tokens: path), value: list))
+            }
+            path.removeLast()
+            kept = placeholders
+        }
+        guard found == nil else { return }
+        path.append(key)
+        operations.append(.add(path: JSONPointer(tokens: path), value: list))
+        path.removeLast()
+        object[key] = placeholders
     }
 
     // MARK: Edits written from a move
 
-    /// Replaces member `field` of entry `index` of the list `object[key]` with `value`, with one `replace`:
-    /// for a caller that knows what a move changed (a revealed letter, a score). Nothing when the value is the
-    /// same. Returns false, having changed nothing, when there is no such entry.
+    /// Replaces member `field` of entry `index` of the list `object[key]` (a `JSONRows` list) with `value`,
+    /// with one `replace`: for a caller that knows what a move changed (a revealed letter, a score). Nothing
+    /// when the value is the same as the kept one, or, when entries are not kept, as `old` (the member as the
+    /// entry was last built). Returns false, having changed nothing, when there is no such entry.
     @discardableResult
     mutating func replace(_ object: inout JSONObject, _ key: String, index: Int, field: String,
-                          _ value: JSONValue) -> Bool {
+                          _ value: JSONValue, was old: JSONValue) -> Bool {
         var edit: JSONPatch.Operation?
         var tokens = path
         tokens.append(key)
         tokens.append(String(index))
         tokens.append(field)
+        let keepsEntries = keepsEntries
         let found: Bool? = object.withValue(forKey: key) { list in
             list.withArray { (items: inout [JSONValue]) -> Bool in
                 guard items.indices.contains(index) else { return false }
+                guard keepsEntries else {
+                    if !old.isPlainlyEqual(to: value) { edit = .replace(path: JSONPointer(tokens: tokens), value: value) }
+                    return true
+                }
                 return items[index].withObject { entry -> Bool in
                     entry.withValue(forKey: field) { old in
                         guard !old.isPlainlyEqual(to: value) else { return }
@@ -210,9 +248,10 @@ struct StateEditor {
         return true
     }
 
-    /// `replace(_:_:index:field:_:)` for several members of entries of one list, the list looked up once (a
-    /// word that moves its finder up the scoreboard changes a few fields of a few lines). Returns false when an
-    /// entry or member is missing; the edits before it are made and recorded.
+    /// `replace(_:_:index:field:_:was:)` for several members of entries of one list, the list looked up once (a
+    /// word that moves its finder up the scoreboard changes a few fields of a few lines); each edit is a member
+    /// that changed. Returns false when an entry or member is missing; the edits before it are made and
+    /// recorded.
     @discardableResult
     mutating func replace(_ object: inout JSONObject, _ key: String,
                           fields edits: [(index: Int, field: String, value: JSONValue)]) -> Bool {
@@ -220,10 +259,19 @@ struct StateEditor {
         var written: [JSONPatch.Operation] = []
         written.reserveCapacity(edits.count)
         let base = path
+        let keepsEntries = keepsEntries
         let found: Bool? = object.withValue(forKey: key) { list in
             list.withArray { (items: inout [JSONValue]) -> Bool in
                 for edit in edits {
                     guard items.indices.contains(edit.index) else { return false }
+                    guard keepsEntries else {
+                        var tokens = base
+                        tokens.append(key)
+                        tokens.append(String(edit.index))
+                        tokens.append(edit.field)
+                        written.append(.replace(path: JSONPointer(tokens: tokens), value: edit.value))
+                        continue
+                    }
                     let done = items[edit.index].withObject { entry -> Bool in
                         entry.withValue(forKey: edit.field) { old in
                             guard !old.isPlainlyEqual(to: edit.value) else { return }
@@ -245,11 +293,11 @@ struct StateEditor {
     }
 
     /// Inserts `value`, an entry of a list that grows at one end (`JSONLog`), into the list `object[key]` at
-    /// `index` (its end at most), with one `add`; kept as a `null` unless `keepsLogEntries`. Returns false,
+    /// `index` (its end at most), with one `add`; kept as a `null` unless `keepsEntries`. Returns false,
     /// having changed nothing, when there is no such list or the index is past its end.
     @discardableResult
     mutating func insert(_ object: inout JSONObject, _ key: String, at index: Int, _ value: JSONValue) -> Bool {
-        let kept = keepsLogEntries ? value : .null
+        let kept = keepsEntries ? value : .null
         let found: Bool? = object.withValue(forKey: key) { list in
             list.withArray { (items: inout [JSONValue]) -> Bool in
                 guard index >= 0, index <= items.count else { return false }

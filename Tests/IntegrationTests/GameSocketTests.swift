@@ -39,8 +39,10 @@ import WordGames
         }
     }
 
-    /// Whether `text` (JSON) has the string `value` as a value somewhere: quoted, and not a member's name.
+    /// Whether `text` (JSON) has the string `value` as a value somewhere: quoted, not a member's name, and not a
+    /// member's role (`"role":"player"`, when the secret is PLAYER).
     static func holdsValue(_ value: String, in text: String) -> Bool {
+        let text = text.replacingOccurrences(of: "\"role\":\"\(value)\"", with: "")
         var rest = text[...]
         while let range = rest.range(of: "\"\(value)\"") {
             if !rest[range.upperBound...].hasPrefix(":") { return true }

@@ -14,6 +14,10 @@ import Testing
     /// the builder when the move just played is the game's only change.
     struct Table {
         var builder = RoomStateBuilder()
+        /// A room's builder (it keeps no list entries) fed the same parts: its clients must get the same state,
+        /// by the same path.
+        var lean = RoomStateBuilder(keepingEntries: false)
+        var leanClient: JSONValue = .null
         var game: any RoomGame {
             didSet { gameVersion &+= 1 }
         }
@@ -92,6 +96,10 @@ import Testing
             JSONWriter().write(JSONPatch(operations), into: &bytes)
             let wire = try JSONParser().parse(bytes)
             #expect(try JSONPatch(json: wire).apply(to: previous) == builder.state)
+            leanClient = try JSONPatch(lean.update(parts)).apply(to: leanClient)
+            #expect(leanClient == builder.state, "a client of the room's builder holds another state")
+            #expect(lean.shownState(parts) == builder.state)
+            #expect(lean.playedMovesWritten == builder.playedMovesWritten, "the room's builder took another path")
             updates += 1
             return operations
         }

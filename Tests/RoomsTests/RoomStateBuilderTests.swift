@@ -25,7 +25,7 @@ import WordGames
         var operations: [JSONPatch.Operation] = []
         /// A room's builder, which keeps no log entries, fed the same parts: what clients get from it must be
         /// what they get from `builder`.
-        var lean = RoomStateBuilder(keepingLogEntries: false)
+        var lean = RoomStateBuilder(keepingEntries: false)
         /// The state a client of `lean` holds: its patches applied one after another.
         var leanClient: JSONValue = .null
 
@@ -184,6 +184,9 @@ import WordGames
         #expect(room.lean.state["scramble"]?["found"] == [nil, nil, nil])
         #expect(room.builder.state["scramble"]?["found"]?[0]?["word"] != nil)
         #expect(Room.frozenEntries(in: room.builder.state) == 5)
+        // The score lines too: what they show is in `JSONRows`.
+        #expect(room.lean.state["scramble"]?["scores"] == [nil])
+        #expect(room.builder.state["scramble"]?["scores"]?[0]?["player"] == "p1")
         // The round ends: the found words start again.
         _ = room.scramble.tick(now: 10_000)
         try room.update()

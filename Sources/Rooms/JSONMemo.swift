@@ -15,4 +15,13 @@ struct JSONMemo<Key: Equatable> {
         self.key = key
         return json
     }
+
+    /// For a part whose JSON is not kept (see `StateEditor.set(_:_:memo:for:_:)`): whether `key` differs from
+    /// the last one, and the last one (nil before the first call); remembers `key` for the next call.
+    mutating func change(to key: Key) -> (changed: Bool, previous: Key?) {
+        let previous = self.key
+        if let previous, previous == key { return (false, previous) }
+        self.key = key
+        return (true, previous)
+    }
 }

@@ -162,9 +162,10 @@ struct ScrambleRoomGame: RoomGame {
         editor.set(&object, "phaseEndsAt", nullable(view.phaseEndsAt))
         editor.update(&object, "scores", rows: &kept.scores, view.players, Self.json)
         editor.update(&object, "scoreboard", rows: &kept.scoreboard, view.scoreboard, GameJSON.json)
-        editor.set(&object, "lastRound", kept.lastRound.value(for: view.lastRound) { $0.map(Self.json) ?? .null })
-        editor.set(&object, "finalScoreboard",
-                   kept.finalScoreboard.value(for: view.finalScoreboard) { $0.map(GameJSON.json) ?? .null })
+        editor.set(&object, "lastRound", memo: &kept.lastRound, for: view.lastRound) { $0.map(Self.json) ?? .null }
+        editor.set(&object, "finalScoreboard", memo: &kept.finalScoreboard, for: view.finalScoreboard) {
+            $0.map(GameJSON.json) ?? .null
+        }
         editor.set(&object, "roundsPlayed", kept.roundsPlayed.value(for: [view.matchNumber, view.roundsPlayed.count]) { _ in
             .array(view.roundsPlayed.map(Self.playedJSON))
         })

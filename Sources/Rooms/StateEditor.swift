@@ -61,6 +61,57 @@ struct StateEditor {
         object[key] = value
     }
 
+    /// Sets `object[name]` to the part `build(key)`, which `memo` keeps until `key` changes. Keeping entries,
+    /// that is `set` with the kept JSON; otherwise the memo keeps only the key, the operations come from diffing
+    /// the part built again from the previous key, and the state keeps the part with a `null` in place of each
+    /// object in its lists (a finished round's found words, a final scoreboard).
+    mutating func set<Key: Equatable>(_ object: inout JSONObject, _ name: String, memo: inout JSONMemo<Key>,
+                                      for key: Key, _ build: (Key) -> JSONValue) {
+        guard !keepsEntries else {
+            set(&object, name, memo.value(for: key, build))
+            return
+        }
+        let (changed, previous) = memo.change(to: key)
+        guard changed else { return }
+        let value = build(key)
+        let found: Void? = object.withValue(forKey: name) { kept in
+            path.append(name)
+            if let previous {
+                operations += JSONPatch.diff(from: build(previous), to: value, at: path)
+            } else if !kept.isPlainlyEqual(to: value) {
+                operations.append(.replace(path: JSONPointer(tokens: path), value: value))
+            }
+            path.removeLast()
+            kept = Self.withoutListEntries(value)
+        }
+        guard found == nil else { return }
+        path.append(name)
+        operations.append(.add(path: JSONPointer(tokens: path), value: value))
+        path.removeLast()
+        object[name] = Self.withoutListEntries(value)
+    }
+
+    /// `value` with a `null` in place of each object in its arrays, as a state that keeps no entries holds it.
+    static func withoutListEntries(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            guard items.contains(where: { $0.objectValue != nil || $0.arrayValue != nil }) else { return value }
+            return .array(items.map { item in item.objectValue != nil ? .null : withoutListEntries(item) })
+        case .object(let object):
+            guard !object.isFrozen else { return value }
+            var kept = object
+            for (key, member) in object {
+                switch member {
+                case .array, .object: kept[key] = withoutListEntries(member)
+                default: continue
+                }
+            }
+            return .object(kept)
+        default:
+            return value
+        }
+    }
+
     /// Brings the list at `object[key]` up to date with `list`: `remove` for the entries that dropped off its
     /// oldest end and `add` for the new ones at its newest end, applied in place; a `replace` of the whole list
     /// when it was reset (a new game or round) or changed too much for entry-by-entry operations to be smaller.

@@ -37,7 +37,9 @@ struct RoomStateBuilder {
     /// `gameVersion` of the game part as last built.
     private var builtGameVersion: Int?
 
-    private var members = JSONMemo<Int>()
+    /// The members as last shown, and `membersVersion` then: most updates leave them alone.
+    private var members = JSONRows<MemberLine>()
+    private var builtMembersVersion: Int?
     private var bans = JSONMemo<[Ban]>()
     /// `locked` and `bans` as last written: they change rarely, so most updates skip looking them up.
     private var builtHostControls: (locked: Bool, bans: [Ban])?
@@ -108,13 +110,17 @@ struct RoomStateBuilder {
     }
 
     /// The whole state as of the last update, as clients have it: `state` with each log entry's `null` filled
-    /// in from a full build of `parts`. The logs change only in updates, so the full build's entries are the
-    /// ones the last update sent; anything else may have moved on since (a member who came back, whose patch
-    /// is queued), so the rest comes from `state`. `parts` must hold the game.
+    /// in from a full build of `parts`. The game and the chat change only in updates, so the full build's
+    /// entries are the ones the last update sent; the members may have moved on since (one who came back, whose
+    /// patch is queued), so theirs are the lines last shown, and the rest comes from `state`. `parts` must hold
+    /// the game.
     func shownState(_ parts: Parts) -> JSONValue {
         guard !keepsEntries, primed else { return state }
         var full = RoomStateBuilder(keepingEntries: true)
-        let shown = Self.filling(state, from: full.fullState(parts))
+        var whole = full.fullState(parts)
+        // The members as last shown: someone may have come back or gone since, their patch still queued.
+        whole.withObject { $0["members"] = .array(members.previous.map(Self.json)) }
+        let shown = Self.filling(state, from: whole)
         #if DEBUG
         assert(shown == shownForChecks, "the state written from the parts is not the one clients have")
         #endif
@@ -122,7 +128,7 @@ struct RoomStateBuilder {
     }
 
     /// `kept` with every `null` in an array replaced by the value at the same place in `full`. The lists'
-    /// entries are objects, and no other array of the state holds a `null`.
+    /// entries are objects or strings, and no array of the state holds a `null` of its own.
     private static func filling(_ kept: JSONValue, from full: JSONValue) -> JSONValue {
         switch kept {
         case .object(let object):
@@ -197,9 +203,10 @@ struct RoomStateBuilder {
                 editor.set(&top, "bans", bans.value(for: parts.bans, Self.json))
                 builtHostControls = (parts.locked, parts.bans)
             }
-            editor.set(&top, "members", members.value(for: parts.membersVersion) { _ in
-                Self.json(parts.members, shownConnected: parts.shownConnected)
-            })
+            if builtMembersVersion != parts.membersVersion {
+                editor.update(&top, "members", rows: &members, Self.lines(parts), Self.json)
+                builtMembersVersion = parts.membersVersion
+            }
             editor.update(&top, "chat", log: &chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
             // The move just played is the only change since the last build: written from the move.
@@ -251,9 +258,8 @@ struct RoomStateBuilder {
         object["locked"] = JSONValue(parts.locked)
         object["bans"] = bans.value(for: parts.bans, Self.json)
         builtHostControls = (parts.locked, parts.bans)
-        object["members"] = members.value(for: parts.membersVersion) { _ in
-            Self.json(parts.members, shownConnected: parts.shownConnected)
-        }
+        editor.update(&object, "members", rows: &members, Self.lines(parts), Self.json)
+        builtMembersVersion = parts.membersVersion
         object["chat"] = keepsEntries ? chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
             : chat.resetKeepingNoEntries(parts.chat, generation: 0)
         var game = JSONObject()
@@ -269,15 +275,28 @@ struct RoomStateBuilder {
 
     // MARK: Room parts as JSON
 
-    private static func json(_ members: [Member], shownConnected: Set<PlayerID>?) -> JSONValue {
-        .array(members.map { member -> JSONValue in
-            [
-                "id": JSONValue(member.id.rawValue),
-                "name": JSONValue(member.name),
-                "role": member.isSpectator ? "spectator" : "player",
-                "connected": JSONValue(shownConnected.map { $0.contains(member.id) } ?? (member.link != nil)),
-            ]
-        })
+    /// A member as the state shows them.
+    struct MemberLine: Equatable {
+        var id: PlayerID
+        var name: String
+        var isSpectator: Bool
+        var connected: Bool
+    }
+
+    private static func lines(_ parts: Parts) -> [MemberLine] {
+        parts.members.map { member in
+            MemberLine(id: member.id, name: member.name, isSpectator: member.isSpectator,
+                       connected: parts.shownConnected.map { $0.contains(member.id) } ?? (member.link != nil))
+        }
+    }
+
+    private static func json(_ line: MemberLine) -> JSONValue {
+        [
+            "id": JSONValue(line.id.rawValue),
+            "name": JSONValue(line.name),
+            "role": line.isSpectator ? "spectator" : "player",
+            "connected": JSONValue(line.connected),
+        ]
     }
 
     /// Frozen: a line never changes once posted, and a room keeps dozens of them (see `JSONObject.frozen()`).

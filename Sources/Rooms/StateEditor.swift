@@ -64,7 +64,7 @@ struct StateEditor {
     /// Sets `object[name]` to the part `build(key)`, which `memo` keeps until `key` changes. Keeping entries,
     /// that is `set` with the kept JSON; otherwise the memo keeps only the key, the operations come from diffing
     /// the part built again from the previous key, and the state keeps the part with a `null` in place of each
-    /// object in its lists (a finished round's found words, a final scoreboard).
+    /// object or string in its lists (a finished round's words, a final scoreboard).
     mutating func set<Key: Equatable>(_ object: inout JSONObject, _ name: String, memo: inout JSONMemo<Key>,
                                       for key: Key, _ build: (Key) -> JSONValue) {
         guard !keepsEntries else {
@@ -91,12 +91,18 @@ struct StateEditor {
         object[name] = Self.withoutListEntries(value)
     }
 
-    /// `value` with a `null` in place of each object in its arrays, as a state that keeps no entries holds it.
+    /// `value` with a `null` in place of each object or string in its arrays (a round's found and missed
+    /// words), as a state that keeps no entries holds it.
     static func withoutListEntries(_ value: JSONValue) -> JSONValue {
         switch value {
         case .array(let items):
-            guard items.contains(where: { $0.objectValue != nil || $0.arrayValue != nil }) else { return value }
-            return .array(items.map { item in item.objectValue != nil ? .null : withoutListEntries(item) })
+            return .array(items.map { item in
+                switch item {
+                case .object, .string: .null
+                case .array: withoutListEntries(item)
+                default: item
+                }
+            })
         case .object(let object):
             guard !object.isFrozen else { return value }
             var kept = object

@@ -225,6 +225,37 @@ import WordGames
         #expect(room.builder.state["snowman"]?["history"]?[0]?["word"] != nil)
     }
 
+    /// A member's connection changes before the room publishes it (a resume queues its patch): the whole state
+    /// written meanwhile is still the one clients have, with the member as last shown.
+    @Test func theWholeStateShowsTheMembersAsLastPublished() throws {
+        var random = SplitMix64(seed: 3)
+        var game = SnowmanGame(words: Self.lists.secrets, now: 0, using: &random)
+        game.addPlayer(Player(id: PlayerID("p1"), name: "Ana"), now: 0)
+        game.addPlayer(Player(id: PlayerID("p2"), name: "Bo"), now: 0)
+        let members = [("p1", "Ana"), ("p2", "Bo")].map { id, name in
+            Member(id: PlayerID(id), name: name, token: ResumeToken.random(), isSpectator: false, link: nil,
+                   disconnectedAt: nil)
+        }
+        var parts = RoomStateBuilder.Parts(code: RoomCode("ABCD")!, kind: .snowman, isPublic: true,
+                                           host: PlayerID("p1"), locked: false, bans: [], members: members,
+                                           membersVersion: 1, chat: [], game: SnowmanRoomGame(game: game),
+                                           gameVersion: 0)
+        parts.shownConnected = [PlayerID("p1"), PlayerID("p2")]
+        var builder = RoomStateBuilder(keepingEntries: false)
+        let client = try JSONPatch(builder.update(parts)).apply(to: .null)
+        #expect(builder.state["members"] == [nil, nil])
+        #expect(client["members"]?[1]?["connected"] == true)
+
+        parts.shownConnected = [PlayerID("p1")]
+        parts.membersVersion = 2
+        #expect(builder.shownState(parts) == client, "Bo is shown as the last patch left him")
+        let operations = builder.update(parts)
+        #expect(operations.map(\.path.description) == ["/members/1/connected"])
+        let after = try JSONPatch(operations).apply(to: client)
+        #expect(after["members"]?[1]?["connected"] == false)
+        #expect(builder.shownState(parts) == after)
+    }
+
     @Test func restoredStateIsDiffedInFull() throws {
         var builder = RoomStateBuilder()
         let restored: JSONValue = ["code": "ABCD", "stale": true]

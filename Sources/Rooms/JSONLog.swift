@@ -77,11 +77,10 @@ struct JSONLog<Element: Equatable> {
         return .array(list.map(build))
     }
 
-    /// The whole list as a state that keeps no entries holds it (a `null` in each entry's place), remembered
-    /// as `reset` does.
+    /// The whole list as a state that keeps no entries holds it (its length), remembered as `reset` does.
     mutating func resetKeepingNoEntries(_ list: [Element], generation: Int) -> JSONValue {
         remember(list, generation: generation)
-        return .array(Array(repeating: .null, count: list.count))
+        return .integer(Int64(list.count))
     }
 
     private mutating func remember(_ list: [Element], generation: Int) {

@@ -44,7 +44,7 @@ public actor Room {
     var chat: [ChatLine] = []
     /// Bumped on every change to `members`: the key of the state builder's kept JSON for them.
     private var membersVersion = 0
-    /// Keeps no log entries (see `RoomStateBuilder`): `state` writes them when someone needs the whole state.
+    /// Keeps the lists' lengths only (see `RoomStateBuilder`): `state` writes them when someone needs the whole state.
     private var stateBuilder = RoomStateBuilder(keepingEntries: false)
     var chatCounter = 0
     var memberCounter = 0

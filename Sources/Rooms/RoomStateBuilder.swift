@@ -20,11 +20,11 @@ import WordGames
 ///
 /// A room's builder does not keep the entries of those lists (`keepsEntries` false): they are most of a busy
 /// room's state, and what they show is kept anyway (the games' own lists, `JSONRows`), so the patches are
-/// written from that. The kept state holds a `null` in each entry's place, and `shownState` writes the whole
+/// written from that. The kept state holds each such list as its length, and `shownState` writes the whole
 /// state when someone needs it.
 struct RoomStateBuilder {
-    /// The state as of the last update: what every member has, or will have once the patch reaches them; with a
-    /// `null` in place of each entry of a `JSONLog` or `JSONRows` list, unless `keepsEntries` (see `shownState`).
+    /// The state as of the last update: what every member has, or will have once the patch reaches them; with
+    /// each `JSONLog` or `JSONRows` list as its length, unless `keepsEntries` (see `shownState`).
     private(set) var state: JSONValue = .null
     /// Whether `state` holds the entries of the lists: chat lines, guesses, found words, score lines, positions.
     let keepsEntries: Bool
@@ -93,8 +93,8 @@ struct RoomStateBuilder {
         return true
     }
 
-    /// A builder whose kept state holds every entry (`keepingEntries`, what tests and full builds want) or
-    /// a `null` in each log entry's place (a room's).
+    /// A builder whose kept state holds every list (`keepingEntries`, what tests and full builds want) or
+    /// only their lengths (a room's).
     init(keepingEntries: Bool = true) {
         keepsEntries = keepingEntries
         editor.keepsEntries = keepingEntries
@@ -109,8 +109,8 @@ struct RoomStateBuilder {
         #endif
     }
 
-    /// The whole state as of the last update, as clients have it: `state` with each log entry's `null` filled
-    /// in from a full build of `parts`. The game and the chat change only in updates, so the full build's
+    /// The whole state as of the last update, as clients have it: `state` with each list kept as its length
+    /// filled in from a full build of `parts`. The game and the chat change only in updates, so the full build's
     /// entries are the ones the last update sent; the members may have moved on since (one who came back, whose
     /// patch is queued), so theirs are the lines last shown, and the rest comes from `state`. `parts` must hold
     /// the game.
@@ -127,43 +127,25 @@ struct RoomStateBuilder {
         return shown
     }
 
-    /// `kept` with every `null` in an array replaced by the value at the same place in `full`. The lists'
-    /// entries are objects or strings, and no array of the state holds a `null` of its own.
+    /// `kept` with each list kept as its length (a number where `full` has an array) replaced by the list in
+    /// `full`; everything else as kept.
     private static func filling(_ kept: JSONValue, from full: JSONValue) -> JSONValue {
-        switch kept {
-        case .object(let object):
-            // A frozen object is a log entry kept whole (a finished round's words): nothing to fill in it.
-            guard !object.isFrozen, case .object(let source) = full else { return kept }
+        switch (kept, full) {
+        case (.integer, .array):
+            return full
+        case (.object(let object), .object(let source)):
+            // A frozen object is an entry kept whole: nothing to fill in it.
+            guard !object.isFrozen else { return kept }
             var filled = object
-            for (key, value) in object where holdsPlaceholder(value) {
-                filled[key] = filling(value, from: source[key] ?? .null)
+            for (key, value) in object {
+                switch value {
+                case .integer, .object: filled[key] = filling(value, from: source[key] ?? .null)
+                default: continue
+                }
             }
             return .object(filled)
-        case .array(let items):
-            guard holdsPlaceholder(kept) else { return kept }
-            guard case .array(let source) = full, source.count == items.count else {
-                assertionFailure("a kept list and its full build differ in length")
-                return kept
-            }
-            var filled = items
-            for index in items.indices {
-                filled[index] = items[index].isNull ? source[index] : filling(items[index], from: source[index])
-            }
-            return .array(filled)
         default:
             return kept
-        }
-    }
-
-    /// Whether `value` holds an array with a `null` in it, where `filling` has something to do.
-    private static func holdsPlaceholder(_ value: JSONValue) -> Bool {
-        switch value {
-        case .array(let items):
-            items.contains { item in item.isNull || holdsPlaceholder(item) }
-        case .object(let object):
-            !object.isFrozen && object.values.contains(where: holdsPlaceholder)
-        default:
-            false
         }
     }
 

@@ -11,14 +11,14 @@ import JSON
 ///
 /// The entries of both kinds of list (chat lines, found words, guesses, finished games; score lines, letter
 /// positions) are most of a busy room's state, and what they show is kept anyway: in the games' own lists, and
-/// for rows in `JSONRows`. With `keepsEntries` false the kept state holds a `null` in each entry's place: the
-/// operations still carry the entries (a row's are diffed against the row built again from what `JSONRows`
-/// remembers), but the state keeps only the lists' lengths. The room writes its whole state from its parts when
+/// for rows in `JSONRows`. With `keepsEntries` false the kept state holds each such list as its length (a JSON
+/// number where clients have the array): the operations still carry the entries (a row's are diffed against
+/// the row built again from what `JSONRows` remembers), but the state keeps only how many there are. The room writes its whole state from its parts when
 /// someone needs it, which is rare next to the patches (see `RoomStateBuilder.shownState`).
 struct StateEditor {
     /// The operations of the edits so far.
     var operations: [JSONPatch.Operation] = []
-    /// Whether the kept state holds the entries of the lists (`JSONLog`, `JSONRows`), or a `null` in each one's place.
+    /// Whether the kept state holds the lists (`JSONLog`, `JSONRows`), or only their lengths.
     var keepsEntries = true
     /// Where the object being edited sits in the state.
     private var path: [String] = []
@@ -63,8 +63,8 @@ struct StateEditor {
 
     /// Sets `object[name]` to the part `build(key)`, which `memo` keeps until `key` changes. Keeping entries,
     /// that is `set` with the kept JSON; otherwise the memo keeps only the key, the operations come from diffing
-    /// the part built again from the previous key, and the state keeps the part with a `null` in place of each
-    /// object or string in its lists (a finished round's words, a final scoreboard).
+    /// the part built again from the previous key, and the state keeps the part with its lists as their lengths
+    /// (a finished round's words, a final scoreboard).
     mutating func set<Key: Equatable>(_ object: inout JSONObject, _ name: String, memo: inout JSONMemo<Key>,
                                       for key: Key, _ build: (Key) -> JSONValue) {
         guard !keepsEntries else {
@@ -91,18 +91,12 @@ struct StateEditor {
         object[name] = Self.withoutListEntries(value)
     }
 
-    /// `value` with a `null` in place of each object or string in its arrays (a round's found and missed
-    /// words), as a state that keeps no entries holds it.
+    /// `value` with each of its arrays as its length (a round's found and missed words), as a state that keeps
+    /// no entries holds it.
     static func withoutListEntries(_ value: JSONValue) -> JSONValue {
         switch value {
         case .array(let items):
-            return .array(items.map { item in
-                switch item {
-                case .object, .string: .null
-                case .array: withoutListEntries(item)
-                default: item
-                }
-            })
+            return .integer(Int64(items.count))
         case .object(let object):
             guard !object.isFrozen else { return value }
             var kept = object
@@ -141,30 +135,55 @@ struct StateEditor {
             let newestAt = log.newestAt
             let keepsEntries = keepsEntries
             _ = object.withValue(forKey: key) { value in
-                applied = value.withArray { (items: inout [JSONValue]) -> Void in
-                    switch newestAt {
-                    case .back:
-                        if dropped > 0 {
-                            for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
-                            items.removeFirst(dropped)
+                guard !keepsEntries else {
+                    applied = value.withArray { (items: inout [JSONValue]) -> Void in
+                        switch newestAt {
+                        case .back:
+                            if dropped > 0 {
+                                for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
+                                items.removeFirst(dropped)
+                            }
+                            for entry in list[(list.count - added)...] {
+                                let json = build(entry)
+                                edits.append(.add(path: element(items.count), value: json))
+                                items.append(json)
+                            }
+                        case .front:
+                            for _ in 0..<dropped {
+                                edits.append(.remove(path: element(items.count - 1)))
+                                items.removeLast()
+                            }
+                            for (index, entry) in list[..<added].enumerated() {
+                                let json = build(entry)
+                                edits.append(.add(path: element(index), value: json))
+                                items.insert(json, at: index)
+                            }
                         }
-                        for entry in list[(list.count - added)...] {
-                            let json = build(entry)
-                            edits.append(.add(path: element(items.count), value: json))
-                            items.append(keepsEntries ? json : .null)
-                        }
-                    case .front:
-                        for _ in 0..<dropped {
-                            edits.append(.remove(path: element(items.count - 1)))
-                            items.removeLast()
-                        }
-                        for (index, entry) in list[..<added].enumerated() {
-                            let json = build(entry)
-                            edits.append(.add(path: element(index), value: json))
-                            items.insert(keepsEntries ? json : .null, at: index)
-                        }
+                    } != nil
+                    return
+                }
+                // Only the length is kept: the same operations, counted.
+                guard var count = Self.keptLength(value), dropped <= count else { return }
+                switch newestAt {
+                case .back:
+                    for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
+                    count -= dropped
+                    for entry in list[(list.count - added)...] {
+                        edits.append(.add(path: element(count), value: build(entry)))
+                        count += 1
                     }
-                } != nil
+                case .front:
+                    for _ in 0..<dropped {
+                        count -= 1
+                        edits.append(.remove(path: element(count)))
+                    }
+                    for (index, entry) in list[..<added].enumerated() {
+                        edits.append(.add(path: element(index), value: build(entry)))
+                        count += 1
+                    }
+                }
+                value = .integer(Int64(count))
+                applied = true
             }
             operations += edits
             if !applied {
@@ -175,16 +194,16 @@ struct StateEditor {
     }
 
     /// Sets `object[key]` to a whole list that grows at one end. Keeping its entries, as `set`; otherwise the
-    /// list is sent whole (`replace`, or `add` when new) unless it stays empty, since the kept `null`s cannot be
-    /// diffed against, and kept as a `null` per entry.
+    /// list is sent whole (`replace`, or `add` when new) unless it stays empty, since a kept length cannot be
+    /// diffed against, and kept as its length.
     private mutating func setLog(_ object: inout JSONObject, _ key: String, _ list: JSONValue) {
         guard !keepsEntries, let entries = list.arrayValue else {
             set(&object, key, list)
             return
         }
-        let placeholders = JSONValue.array(Array(repeating: .null, count: entries.count))
+        let placeholders = JSONValue.integer(Int64(entries.count))
         let found: Void? = object.withValue(forKey: key) { old in
-            if entries.isEmpty, old.arrayValue?.isEmpty == true { return }
+            if entries.isEmpty, Self.keptLength(old) == 0 { return }
             path.append(key)
             operations.append(.replace(path: JSONPointer(tokens: path), value: list))
             path.removeLast()
@@ -223,14 +242,22 @@ struct StateEditor {
         var edits: [JSONPatch.Operation] = []
         var applied = false
         _ = object.withValue(forKey: key) { value in
+            guard keepsEntries else {
+                // The entries as last built are built again from `previous`.
+                guard Self.keptLength(value) == list.count else { return }
+                for index in list.indices where list[index] != previous[index] {
+                    edits += JSONPatch.diff(from: build(previous[index]), to: build(list[index]),
+                                            at: Self.tokens(base, index))
+                }
+                applied = true
+                return
+            }
             applied = value.withArray { (items: inout [JSONValue]) -> Bool in
                 guard items.count == list.count else { return false }
                 for index in list.indices where list[index] != previous[index] {
                     let json = build(list[index])
-                    // Without the kept entries, the entry as last built is built again from `previous`.
-                    let old = keepsEntries ? items[index] : build(previous[index])
-                    edits += JSONPatch.diff(from: old, to: json, at: Self.tokens(base, index))
-                    if keepsEntries { items[index] = json }
+                    edits += JSONPatch.diff(from: items[index], to: json, at: Self.tokens(base, index))
+                    items[index] = json
                 }
                 return true
             } ?? false
@@ -244,14 +271,14 @@ struct StateEditor {
 
     /// Sets `object[key]` to a whole list whose entries change in place. Keeping its entries, as `set`;
     /// otherwise the operations come from diffing `old` (the list as last built, built again from the entries
-    /// `JSONRows` remembers; nil when unknown, and then the list is sent whole) and the list is kept as a
-    /// `null` per entry.
+    /// `JSONRows` remembers; nil when unknown, and then the list is sent whole) and the list is kept as its
+    /// length.
     private mutating func setRows(_ object: inout JSONObject, _ key: String, was old: JSONValue?, _ list: JSONValue) {
         guard !keepsEntries, let entries = list.arrayValue else {
             set(&object, key, list)
             return
         }
-        let placeholders = JSONValue.array(Array(repeating: .null, count: entries.count))
+        let placeholders = JSONValue.integer(Int64(entries.count))
         let found: Void? = object.withValue(forKey: key) { kept in
             path.append(key)
             if let old {
@@ -285,12 +312,13 @@ struct StateEditor {
         tokens.append(field)
         let keepsEntries = keepsEntries
         let found: Bool? = object.withValue(forKey: key) { list in
-            list.withArray { (items: inout [JSONValue]) -> Bool in
+            guard keepsEntries else {
+                guard let count = Self.keptLength(list), index >= 0, index < count else { return false }
+                if !old.isPlainlyEqual(to: value) { edit = .replace(path: JSONPointer(tokens: tokens), value: value) }
+                return true
+            }
+            return list.withArray { (items: inout [JSONValue]) -> Bool in
                 guard items.indices.contains(index) else { return false }
-                guard keepsEntries else {
-                    if !old.isPlainlyEqual(to: value) { edit = .replace(path: JSONPointer(tokens: tokens), value: value) }
-                    return true
-                }
                 return items[index].withObject { entry -> Bool in
                     entry.withValue(forKey: field) { old in
                         guard !old.isPlainlyEqual(to: value) else { return }
@@ -318,17 +346,21 @@ struct StateEditor {
         let base = path
         let keepsEntries = keepsEntries
         let found: Bool? = object.withValue(forKey: key) { list in
-            list.withArray { (items: inout [JSONValue]) -> Bool in
+            guard keepsEntries else {
+                guard let count = Self.keptLength(list) else { return false }
+                for edit in edits {
+                    guard edit.index >= 0, edit.index < count else { return false }
+                    var tokens = base
+                    tokens.append(key)
+                    tokens.append(String(edit.index))
+                    tokens.append(edit.field)
+                    written.append(.replace(path: JSONPointer(tokens: tokens), value: edit.value))
+                }
+                return true
+            }
+            return list.withArray { (items: inout [JSONValue]) -> Bool in
                 for edit in edits {
                     guard items.indices.contains(edit.index) else { return false }
-                    guard keepsEntries else {
-                        var tokens = base
-                        tokens.append(key)
-                        tokens.append(String(edit.index))
-                        tokens.append(edit.field)
-                        written.append(.replace(path: JSONPointer(tokens: tokens), value: edit.value))
-                        continue
-                    }
                     let done = items[edit.index].withObject { entry -> Bool in
                         entry.withValue(forKey: edit.field) { old in
                             guard !old.isPlainlyEqual(to: edit.value) else { return }
@@ -350,15 +382,20 @@ struct StateEditor {
     }
 
     /// Inserts `value`, an entry of a list that grows at one end (`JSONLog`), into the list `object[key]` at
-    /// `index` (its end at most), with one `add`; kept as a `null` unless `keepsEntries`. Returns false,
+    /// `index` (its end at most), with one `add`; only counted unless `keepsEntries`. Returns false,
     /// having changed nothing, when there is no such list or the index is past its end.
     @discardableResult
     mutating func insert(_ object: inout JSONObject, _ key: String, at index: Int, _ value: JSONValue) -> Bool {
-        let kept = keepsEntries ? value : .null
+        let keepsEntries = keepsEntries
         let found: Bool? = object.withValue(forKey: key) { list in
-            list.withArray { (items: inout [JSONValue]) -> Bool in
+            guard keepsEntries else {
+                guard let count = Self.keptLength(list), index >= 0, index <= count else { return false }
+                list = .integer(Int64(count + 1))
+                return true
+            }
+            return list.withArray { (items: inout [JSONValue]) -> Bool in
                 guard index >= 0, index <= items.count else { return false }
-                items.insert(kept, at: index)
+                items.insert(value, at: index)
                 return true
             } ?? false
         }
@@ -368,6 +405,12 @@ struct StateEditor {
         tokens.append(String(index))
         operations.append(.add(path: JSONPointer(tokens: tokens), value: value))
         return true
+    }
+
+    /// The length of a list kept as its length (see `keepsEntries`); nil for anything else.
+    static func keptLength(_ value: JSONValue) -> Int? {
+        guard case .integer(let count) = value, count >= 0 else { return nil }
+        return Int(count)
     }
 
     private static func isScalar(_ value: JSONValue) -> Bool {

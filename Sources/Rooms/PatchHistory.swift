@@ -4,9 +4,10 @@
 /// memory in check (every room of a loaded server is busy): a resume that missed more than `byteLimit` bytes of
 /// patches gets the whole state instead, which by then is no larger than the replay would have been.
 ///
-/// Only the JSON is kept, copied into one ring of bytes: not the broadcast's `ServerMessage`, which also holds
-/// the framed form (a second copy) and the JSON buffer's spare capacity (often as much again). A replay makes
-/// fresh messages from the kept bytes, framed as they are sent (resumes are rare; broadcasts are not).
+/// Only the JSON is kept, packed (`PatchPacking`, about a third of its bytes in the game loads) into one ring
+/// of bytes: not the broadcast's `ServerMessage`, which also holds the framed form (a second copy) and the JSON
+/// buffer's spare capacity (often as much again). A replay makes fresh messages from the kept bytes, unpacked
+/// and framed as they are sent (resumes are rare; broadcasts are not).
 struct PatchHistory: Sendable {
     /// Where a kept patch's JSON lies in `ring` (it may wrap around its end).
     private struct Entry: Sendable {
@@ -14,8 +15,8 @@ struct PatchHistory: Sendable {
         var length: Int32
     }
 
-    /// The patches' JSON, oldest to newest from `head`, wrapping around; grows (up to `byteLimit`) only while
-    /// nothing wraps, so a room that sends few patches holds few bytes.
+    /// The patches' packed JSON, oldest to newest from `head`, wrapping around; grows (up to `byteLimit`) only
+    /// while nothing wraps, so a room that sends few patches holds few bytes.
     private var ring: [UInt8] = []
     /// Where the oldest kept patch starts in `ring`.
     private var head = 0
@@ -30,13 +31,13 @@ struct PatchHistory: Sendable {
     private(set) var firstSeq = 1
     /// Most patches kept.
     let capacity: Int
-    /// Most bytes of JSON kept, summed over the patches.
+    /// Most bytes kept (packed JSON), summed over the patches.
     let byteLimit: Int
 
     /// - Parameters:
     ///   - capacity: the most patches kept (at least one).
-    ///   - byteLimit: the most JSON bytes kept in all; a patch larger than this is not kept, and resumes from
-    ///     before it get the whole state.
+    ///   - byteLimit: the most bytes kept in all (packed JSON); a patch larger than this packed is not kept,
+    ///     and resumes from before it get the whole state.
     init(capacity: Int, byteLimit: Int = Int(Int32.max)) {
         self.capacity = max(1, capacity)
         self.byteLimit = min(max(0, byteLimit), Int(Int32.max))
@@ -49,7 +50,7 @@ struct PatchHistory: Sendable {
 
     /// Adds the message of patch `seq`, which must follow the last one added.
     mutating func append(_ message: ServerMessage, seq: Int) {
-        let json = message.json
+        let json = PatchPacking.pack(message.json)
         guard !json.isEmpty, json.count <= byteLimit else {
             // Nothing before it can be replayed without it.
             removeAll(nextSeq: seq + 1)
@@ -112,7 +113,7 @@ struct PatchHistory: Sendable {
         return result
     }
 
-    /// A copy of the JSON of the `index`-th kept patch, oldest first.
+    /// The JSON of the `index`-th kept patch, oldest first.
     private func json(at index: Int) -> [UInt8] {
         let entry = entries[(entryStart + index) % entries.count]
         let offset = Int(entry.offset), length = Int(entry.length)
@@ -121,7 +122,7 @@ struct PatchHistory: Sendable {
         bytes.reserveCapacity(length)
         bytes.append(contentsOf: ring[offset..<(offset + first)])
         bytes.append(contentsOf: ring[0..<(length - first)])
-        return bytes
+        return PatchPacking.unpack(bytes)
     }
 
     private mutating func dropOldest() {

@@ -2,9 +2,14 @@ import Testing
 @testable import Rooms
 
 @Suite struct PatchHistoryTests {
-    /// A patch message whose JSON is `length` bytes, all `seq % 251` (so each patch's bytes are its own).
+    /// A patch message whose JSON is `length` bytes, all the same capital letter for `seq`: no string of the
+    /// packing's dictionary starts with one, so the history keeps `length` bytes for it.
     private func patch(_ seq: Int, length: Int) -> ServerMessage {
-        ServerMessage(json: [UInt8](repeating: UInt8(seq % 251), count: length))
+        ServerMessage(json: bytes(seq, length))
+    }
+
+    private func bytes(_ seq: Int, _ length: Int) -> [UInt8] {
+        [UInt8](repeating: UInt8(ascii: "A") + UInt8(seq % 26), count: length)
     }
 
     private func kept(_ history: PatchHistory, after seq: Int, lastSeq: Int) -> [[UInt8]]? {
@@ -30,7 +35,7 @@ import Testing
         // Ten patches of 100 bytes fit: 31...40.
         #expect(history.count == 10)
         #expect(history.firstSeq == 31)
-        #expect(kept(history, after: 30, lastSeq: 40) == (31...40).map { [UInt8](repeating: UInt8($0), count: 100) })
+        #expect(kept(history, after: 30, lastSeq: 40) == (31...40).map { bytes($0, 100) })
         #expect(kept(history, after: 29, lastSeq: 40) == nil, "patch 30 was dropped for the bytes")
     }
 
@@ -45,7 +50,7 @@ import Testing
             let first = history.firstSeq
             // Everything still kept comes back whole and in order, from the oldest kept on.
             let replay = kept(history, after: first - 1, lastSeq: seq)
-            #expect(replay == (first...seq).map { [UInt8](repeating: UInt8($0 % 251), count: lengths[$0]!) })
+            #expect(replay == (first...seq).map { bytes($0, lengths[$0]!) })
             #expect(history.byteCount <= 700)
             #expect(first == 1 || history.byteCount + lengths[first - 1]! > 700,
                     "the last patch dropped would have fitted")
@@ -61,7 +66,7 @@ import Testing
         #expect(kept(history, after: 3, lastSeq: 3) == [])
         #expect(kept(history, after: 2, lastSeq: 3) == nil, "patch 3 cannot be replayed")
         history.append(patch(4, length: 50), seq: 4)
-        #expect(kept(history, after: 3, lastSeq: 4) == [[UInt8](repeating: 4, count: 50)])
+        #expect(kept(history, after: 3, lastSeq: 4) == [bytes(4, 50)])
         #expect(kept(history, after: 1, lastSeq: 4) == nil)
     }
 
@@ -71,6 +76,16 @@ import Testing
         #expect(history.count == 4)
         #expect(history.firstSeq == 6)
         #expect(kept(history, after: 5, lastSeq: 9)?.count == 4)
+    }
+
+    /// Patches are kept packed: a limit holds more of them than their JSON's bytes, and each comes back whole.
+    @Test func keepsPatchesPacked() {
+        var history = PatchHistory(capacity: 256, byteLimit: 1_000)
+        let json = Array(#"{"type":"patch","seq":7,"ops":[{"op":"replace","path":"/scramble/scoreboard/1/score","value":12},{"op":"replace","path":"/scramble/scoreboard/2/name","value":"Ana"}]}"#.utf8)
+        for seq in 1...10 { history.append(ServerMessage(json: json), seq: seq) }
+        #expect(history.count == 10)
+        #expect(history.byteCount * 2 < json.count * 10, "\(history.byteCount) bytes for \(json.count * 10) of JSON")
+        #expect(kept(history, after: 0, lastSeq: 10) == Array(repeating: json, count: 10))
     }
 
     /// A room's history grows with what it holds, up to the limit, rather than taking the limit at once.

@@ -26,49 +26,75 @@ enum PatchPacking {
         #","notice":""#, #"{"player":""#, "true", "false", "null", #"":""#, #"",""#,
     ].map { Array($0.utf8) }
 
-    /// For each first byte, the indices of the dictionary strings that start with it, longest first.
-    private static let candidates: [[UInt8]] = {
-        var table = [[UInt8]](repeating: [], count: 256)
-        for index in dictionary.indices.sorted(by: { dictionary[$0].count > dictionary[$1].count }) {
-            table[Int(dictionary[index][0])].append(UInt8(index))
+    /// The dictionary laid out for `pack`, which runs on every broadcast: every string in one buffer, and for
+    /// each first byte the strings that start with it, longest first (`order[bucketStart[b]..<bucketStart[b+1]]`).
+    private struct Table {
+        var bytes: [UInt8] = []
+        var start: [Int] = []
+        var length: [Int] = []
+        var bucketStart = [Int](repeating: 0, count: 257)
+        var order: [UInt8] = []
+
+        init(_ dictionary: [[UInt8]]) {
+            for word in dictionary {
+                start.append(bytes.count)
+                length.append(word.count)
+                bytes.append(contentsOf: word)
+            }
+            let sorted = dictionary.indices.sorted {
+                (dictionary[$0][0], dictionary[$1].count) < (dictionary[$1][0], dictionary[$0].count)
+            }
+            for first in 0..<256 {
+                bucketStart[first] = order.count
+                order += sorted.filter { Int(dictionary[$0][0]) == first }.map { UInt8($0) }
+            }
+            bucketStart[256] = order.count
         }
-        return table
-    }()
+    }
+
+    private static let table = Table(dictionary)
 
     /// `json` with the dictionary's strings replaced (longest match first, left to right).
     static func pack(_ json: [UInt8]) -> [UInt8] {
         var packed: [UInt8] = []
         packed.reserveCapacity(json.count / 2 + 16)
+        let table = Self.table
         json.withUnsafeBufferPointer { input in
-            var position = 0
-            let count = input.count
-            while position < count {
-                let byte = input[position]
-                if byte == marker {
-                    packed.append(marker)
-                    packed.append(marker)
-                    position += 1
-                    continue
-                }
-                var matched = false
-                for index in candidates[Int(byte)] {
-                    let word = dictionary[Int(index)]
-                    guard word.count <= count - position else { continue }
-                    let equal = word.withUnsafeBufferPointer { word in
-                        var offset = 1
-                        while offset < word.count, word[offset] == input[position + offset] { offset += 1 }
-                        return offset == word.count
+            table.bytes.withUnsafeBufferPointer { words in
+                table.order.withUnsafeBufferPointer { order in
+                    table.bucketStart.withUnsafeBufferPointer { buckets in
+                        table.start.withUnsafeBufferPointer { starts in
+                            table.length.withUnsafeBufferPointer { lengths in
+                                var position = 0
+                                let count = input.count
+                                scan: while position < count {
+                                    let byte = input[position]
+                                    if byte == marker {
+                                        packed.append(marker)
+                                        packed.append(marker)
+                                        position += 1
+                                        continue
+                                    }
+                                    for slot in buckets[Int(byte)]..<buckets[Int(byte) + 1] {
+                                        let index = Int(order[slot])
+                                        let length = lengths[index], start = starts[index]
+                                        guard length <= count - position else { continue }
+                                        var offset = 1
+                                        while offset < length, words[start + offset] == input[position + offset] {
+                                            offset += 1
+                                        }
+                                        guard offset == length else { continue }
+                                        packed.append(marker)
+                                        packed.append(UInt8(index))
+                                        position += length
+                                        continue scan
+                                    }
+                                    packed.append(byte)
+                                    position += 1
+                                }
+                            }
+                        }
                     }
-                    guard equal else { continue }
-                    packed.append(marker)
-                    packed.append(index)
-                    position += word.count
-                    matched = true
-                    break
-                }
-                if !matched {
-                    packed.append(byte)
-                    position += 1
                 }
             }
         }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Packs a patch message's JSON for the room's history (`PatchHistory`): the same few strings make up most of
 /// every patch (`{"op":"replace","path":"/scramble/scoreboard/`, `","name":"`), so each of them is kept as two
 /// bytes. A busy room's history then holds about twice the patches in the same bytes, which is what lets a
@@ -26,29 +28,64 @@ enum PatchPacking {
         #","notice":""#, #"{"player":""#, "true", "false", "null", #"":""#, #"",""#,
     ].map { Array($0.utf8) }
 
-    /// The dictionary laid out for `pack`, which runs on every broadcast: every string in one buffer, and for
-    /// each first byte the strings that start with it, longest first (`order[bucketStart[b]..<bucketStart[b+1]]`).
-    private struct Table {
-        var bytes: [UInt8] = []
-        var start: [Int] = []
-        var length: [Int] = []
-        var bucketStart = [Int](repeating: 0, count: 257)
-        var order: [UInt8] = []
+    /// The dictionary laid out for `pack`, which runs on every broadcast, in memory allocated once and never
+    /// freed (so `pack` reads it through plain pointers, with no reference counting):
+    /// - `bytes`: every string, one after another, from `start[i]` for `length[i]` bytes;
+    /// - `order[bucket[b]..<bucket[b+1]]`: the strings that start with byte `b`, longest first;
+    /// - `seconds`: for each first byte, the second bytes any of its strings has (256 bits), so that most
+    ///   positions of a patch are passed over after one lookup;
+    /// - `prefix[i]`, `prefixMask[i]`: string `i`'s first eight bytes (fewer when shorter) as a little-endian
+    ///   word, and the mask of those bytes: one comparison turns down most candidates.
+    private final class Table: @unchecked Sendable {
+        // @unchecked: written only in `init`, read-only after.
+        let bytes: UnsafeMutablePointer<UInt8>
+        let start: UnsafeMutablePointer<Int>
+        let length: UnsafeMutablePointer<Int>
+        let bucket: UnsafeMutablePointer<Int>
+        let order: UnsafeMutablePointer<UInt8>
+        let seconds: UnsafeMutablePointer<UInt64>
+        let prefix: UnsafeMutablePointer<UInt64>
+        let prefixMask: UnsafeMutablePointer<UInt64>
 
         init(_ dictionary: [[UInt8]]) {
-            for word in dictionary {
-                start.append(bytes.count)
-                length.append(word.count)
-                bytes.append(contentsOf: word)
+            let count = dictionary.count
+            bytes = .allocate(capacity: dictionary.reduce(0) { $0 + $1.count })
+            start = .allocate(capacity: count)
+            length = .allocate(capacity: count)
+            bucket = .allocate(capacity: 257)
+            order = .allocate(capacity: count)
+            seconds = .allocate(capacity: 256 * 4)
+            seconds.initialize(repeating: 0, count: 256 * 4)
+            prefix = .allocate(capacity: count)
+            prefixMask = .allocate(capacity: count)
+            var offset = 0
+            for (index, word) in dictionary.enumerated() {
+                precondition(word.count >= 2, "PatchPacking: a dictionary string shorter than its two bytes")
+                var value: UInt64 = 0, mask: UInt64 = 0
+                for (position, byte) in word.prefix(8).enumerated() {
+                    value |= UInt64(byte) << UInt64(8 * position)
+                    mask |= 0xFF << UInt64(8 * position)
+                }
+                prefix[index] = value
+                prefixMask[index] = mask
+                start[index] = offset
+                length[index] = word.count
+                (bytes + offset).initialize(from: word, count: word.count)
+                offset += word.count
+                seconds[Int(word[0]) * 4 + Int(word[1] >> 6)] |= 1 << UInt64(word[1] & 63)
             }
             let sorted = dictionary.indices.sorted {
                 (dictionary[$0][0], dictionary[$1].count) < (dictionary[$1][0], dictionary[$0].count)
             }
+            var filled = 0
             for first in 0..<256 {
-                bucketStart[first] = order.count
-                order += sorted.filter { Int(dictionary[$0][0]) == first }.map { UInt8($0) }
+                bucket[first] = filled
+                for index in sorted where Int(dictionary[index][0]) == first {
+                    order[filled] = UInt8(index)
+                    filled += 1
+                }
             }
-            bucketStart[256] = order.count
+            bucket[256] = filled
         }
     }
 
@@ -56,49 +93,56 @@ enum PatchPacking {
 
     /// `json` with the dictionary's strings replaced (longest match first, left to right).
     static func pack(_ json: [UInt8]) -> [UInt8] {
-        var packed: [UInt8] = []
-        packed.reserveCapacity(json.count / 2 + 16)
         let table = Self.table
-        json.withUnsafeBufferPointer { input in
-            table.bytes.withUnsafeBufferPointer { words in
-                table.order.withUnsafeBufferPointer { order in
-                    table.bucketStart.withUnsafeBufferPointer { buckets in
-                        table.start.withUnsafeBufferPointer { starts in
-                            table.length.withUnsafeBufferPointer { lengths in
-                                var position = 0
-                                let count = input.count
-                                scan: while position < count {
-                                    let byte = input[position]
-                                    if byte == marker {
-                                        packed.append(marker)
-                                        packed.append(marker)
-                                        position += 1
-                                        continue
-                                    }
-                                    for slot in buckets[Int(byte)]..<buckets[Int(byte) + 1] {
-                                        let index = Int(order[slot])
-                                        let length = lengths[index], start = starts[index]
-                                        guard length <= count - position else { continue }
-                                        var offset = 1
-                                        while offset < length, words[start + offset] == input[position + offset] {
-                                            offset += 1
-                                        }
-                                        guard offset == length else { continue }
-                                        packed.append(marker)
-                                        packed.append(UInt8(index))
-                                        position += length
-                                        continue scan
-                                    }
-                                    packed.append(byte)
-                                    position += 1
+        let count = json.count
+        // At most two bytes for each byte in (a literal marker): written in place, then kept at its size.
+        return [UInt8](unsafeUninitializedCapacity: 2 * count) { output, written in
+            json.withUnsafeBufferPointer { input in
+                guard let base = input.baseAddress else { return }
+                let raw = UnsafeRawPointer(base)
+                var position = 0, end = 0
+                scan: while position < count {
+                    let byte = base[position]
+                    if byte == marker {
+                        output[end] = marker
+                        output[end + 1] = marker
+                        end += 2
+                        position += 1
+                        continue
+                    }
+                    if position + 1 < count {
+                        let second = base[position + 1]
+                        if table.seconds[Int(byte) * 4 + Int(second >> 6)] & (1 << UInt64(second & 63)) != 0 {
+                            // Eight bytes at a time where eight are left.
+                            let chunk = position + 8 <= count
+                                ? raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) : nil
+                            for slot in table.bucket[Int(byte)]..<table.bucket[Int(byte) + 1] {
+                                let index = Int(table.order[slot])
+                                let length = table.length[index], start = table.start[index]
+                                guard length <= count - position else { continue }
+                                if let chunk {
+                                    guard chunk & table.prefixMask[index] == table.prefix[index],
+                                          length <= 8
+                                            || memcmp(table.bytes + start + 8, base + position + 8, length - 8) == 0
+                                    else { continue }
+                                } else {
+                                    guard memcmp(table.bytes + start, base + position, length) == 0 else { continue }
                                 }
+                                output[end] = marker
+                                output[end + 1] = UInt8(index)
+                                end += 2
+                                position += length
+                                continue scan
                             }
                         }
                     }
+                    output[end] = byte
+                    end += 1
+                    position += 1
                 }
+                written = end
             }
         }
-        return packed
     }
 
     /// The JSON that `pack` packed into `packed` (a marker at the very end, which `pack` never writes, is

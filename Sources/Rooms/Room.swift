@@ -346,7 +346,7 @@ public actor Room {
         }
         emptySince = nil
         publish(now: now, except: link.id)
-        link.send(welcome(member, state: state))
+        link.send(welcome(member, withState: true))
         if link.followsBroadcastStream { broadcastStreamRestart = true }
         return true
     }
@@ -383,10 +383,10 @@ public actor Room {
         members[index].restoredSeq = nil
         // The resumer first gets what it missed (or the whole state), then the change its return causes.
         if trusted, let lastSeq, let missed = history.messages(after: lastSeq, lastSeq: seq) {
-            link.send(welcome(members[index], state: nil, seq: lastSeq))
+            link.send(welcome(members[index], withState: false, seq: lastSeq))
             for message in missed { link.sendOutsideStream(message) }
         } else {
-            link.send(welcome(members[index], state: state))
+            link.send(welcome(members[index], withState: true))
         }
         if link.followsBroadcastStream { broadcastStreamRestart = true }
         publishSoon()
@@ -421,7 +421,9 @@ public actor Room {
         return bytes
     }
 
-    private func welcome(_ member: Member, state: JSONValue?, seq overrideSeq: Int? = nil) -> ServerMessage {
+    /// `withState`: with the whole state (written once per `seq`, see `currentStateText`), or `resumed` for a
+    /// member whose missed patches follow.
+    private func welcome(_ member: Member, withState: Bool, seq overrideSeq: Int? = nil) -> ServerMessage {
         var object: JSONObject = [
             "type": "welcome",
             "code": JSONValue(code.rawValue),
@@ -430,7 +432,7 @@ public actor Room {
             "seq": JSONValue(overrideSeq ?? seq),
             "serverTime": JSONValue(clock()),
         ]
-        guard state != nil else {
+        guard withState else {
             object["resumed"] = true
             return ServerMessage.object(object)
         }

@@ -134,8 +134,6 @@ struct RoomStateBuilder {
         case (.integer, .array):
             return full
         case (.object(let object), .object(let source)):
-            // A frozen object is an entry kept whole: nothing to fill in it.
-            guard !object.isFrozen else { return kept }
             var filled = object
             for (key, value) in object {
                 switch value {
@@ -281,7 +279,6 @@ struct RoomStateBuilder {
         ]
     }
 
-    /// Frozen: a line never changes once posted, and a room keeps dozens of them (see `JSONObject.frozen()`).
     private static func json(_ line: ChatLine) -> JSONValue {
         var object: JSONObject = [
             "id": JSONValue(line.id),
@@ -294,7 +291,7 @@ struct RoomStateBuilder {
             object["system"] = true
             if let notice = line.notice { object["notice"] = JSONValue(notice.rawValue) }
         }
-        return .object(object.frozen())
+        return .object(object)
     }
 
     private static func json(_ bans: [Ban]) -> JSONValue {

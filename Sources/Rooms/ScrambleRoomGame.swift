@@ -199,9 +199,8 @@ struct ScrambleRoomGame: RoomGame {
         ]
     }
 
-    /// A found word in the state: frozen, as it never changes once found and a round finds dozens (see
-    /// `JSONObject.frozen()`).
-    static func shownJSON(_ found: ScrambleGame.FoundWord) -> JSONValue { json(found).frozen }
+    /// A found word in the state.
+    static func shownJSON(_ found: ScrambleGame.FoundWord) -> JSONValue { json(found) }
 
     /// Shown and saved alike.
     static func json(_ found: ScrambleGame.FoundWord) -> JSONValue {

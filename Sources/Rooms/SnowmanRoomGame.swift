@@ -201,7 +201,7 @@ struct SnowmanRoomGame: RoomGame {
         editor.set(&object, "settings", kept.settings.value(for: view.settings, Self.json))
         editor.set(&object, "nextSettings", kept.nextSettings.value(for: view.nextSettings, Self.json))
         editor.update(&object, "history", log: &kept.history, view.history, generation: renames, ordinal: \.gameNumber,
-                      { Self.json($0).frozen })
+                      Self.json)
         editor.update(&object, "leaderboard", rows: &kept.leaderboard, view.leaderboard, Self.json)
     }
 
@@ -219,14 +219,13 @@ struct SnowmanRoomGame: RoomGame {
         ["id": JSONValue(position.id), "letter": nullable(position.letter), "missed": JSONValue(position.isMissed)]
     }
 
-    /// Frozen, as a guess never changes once made (see `JSONObject.frozen()`).
     static func json(_ guess: SnowmanGame.Guess) -> JSONValue {
         JSONValue.object([
             "letter": JSONValue(guess.letter),
             "player": JSONValue(guess.player.rawValue),
             "hit": JSONValue(guess.revealedPositions > 0),
             "points": JSONValue(guess.points),
-        ]).frozen
+        ])
     }
 
     private static func json(_ line: SnowmanView.PlayerLine) -> JSONValue {

@@ -54,11 +54,16 @@ struct StateEditor {
             path.removeLast()
             old = value
         }
-        guard found == nil else { return }
+        if found == nil { addNew(&object, key, value, keeping: value) }
+    }
+
+    /// `object[key]` is new: one `add` of `value`, with `kept` kept for it.
+    private mutating func addNew(_ object: inout JSONObject, _ key: String, _ value: JSONValue,
+                                 keeping kept: JSONValue) {
         path.append(key)
         operations.append(.add(path: JSONPointer(tokens: path), value: value))
         path.removeLast()
-        object[key] = value
+        object[key] = kept
     }
 
     /// Sets `object[name]` to the part `build(key)`, which `memo` keeps until `key` changes. Keeping entries,
@@ -73,22 +78,36 @@ struct StateEditor {
         }
         let (changed, previous) = memo.change(to: key)
         guard changed else { return }
-        let value = build(key)
-        let found: Void? = object.withValue(forKey: name) { kept in
-            path.append(name)
-            if let previous {
-                operations += JSONPatch.diff(from: build(previous), to: value, at: path)
-            } else if !kept.isPlainlyEqual(to: value) {
+        setShown(&object, name, was: previous.map(build), build(key))
+    }
+
+    /// Sets `object[key]` to `value`, kept with its lists as their lengths (see `keepsEntries`). The operations
+    /// come from diffing `old`, the value as last built (built again from what the caller remembers), or,
+    /// without it, are the whole value (`replace`, or `add` when new) unless it is what is kept already and
+    /// has no list entries: a kept length cannot be diffed against.
+    private mutating func setShown(_ object: inout JSONObject, _ key: String, was old: JSONValue?,
+                                   _ value: JSONValue) {
+        let shown = Self.withoutListEntries(value)
+        let found: Void? = object.withValue(forKey: key) { kept in
+            path.append(key)
+            if let old {
+                operations += JSONPatch.diff(from: old, to: value, at: path)
+            } else if !kept.isPlainlyEqual(to: shown) || Self.holdsListEntries(value) {
                 operations.append(.replace(path: JSONPointer(tokens: path), value: value))
             }
             path.removeLast()
-            kept = Self.withoutListEntries(value)
+            kept = shown
         }
-        guard found == nil else { return }
-        path.append(name)
-        operations.append(.add(path: JSONPointer(tokens: path), value: value))
-        path.removeLast()
-        object[name] = Self.withoutListEntries(value)
+        if found == nil { addNew(&object, key, value, keeping: shown) }
+    }
+
+    /// Whether `value` holds an array with something in it.
+    private static func holdsListEntries(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items): !items.isEmpty
+        case .object(let object): object.values.contains(where: holdsListEntries)
+        default: false
+        }
     }
 
     /// `value` with each of its arrays as its length (a round's found and missed words), as a state that keeps
@@ -123,7 +142,7 @@ struct StateEditor {
         case .unchanged:
             return
         case .reset:
-            setLog(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+            setList(&object, key, was: nil, log.reset(list, generation: generation, ordinal: ordinal, build))
         case .edit(let dropped, let added):
             // The closures below use locals only: reaching `self` from inside them made the compiler copy
             // what it holds on each change.
@@ -188,32 +207,9 @@ struct StateEditor {
             operations += edits
             if !applied {
                 // Not an array where one was expected (cannot happen with our own builds): replace it.
-                setLog(&object, key, log.reset(list, generation: generation, ordinal: ordinal, build))
+                setList(&object, key, was: nil, log.reset(list, generation: generation, ordinal: ordinal, build))
             }
         }
-    }
-
-    /// Sets `object[key]` to a whole list that grows at one end. Keeping its entries, as `set`; otherwise the
-    /// list is sent whole (`replace`, or `add` when new) unless it stays empty, since a kept length cannot be
-    /// diffed against, and kept as its length.
-    private mutating func setLog(_ object: inout JSONObject, _ key: String, _ list: JSONValue) {
-        guard !keepsEntries, let entries = list.arrayValue else {
-            set(&object, key, list)
-            return
-        }
-        let placeholders = JSONValue.integer(Int64(entries.count))
-        let found: Void? = object.withValue(forKey: key) { old in
-            if entries.isEmpty, Self.keptLength(old) == 0 { return }
-            path.append(key)
-            operations.append(.replace(path: JSONPointer(tokens: path), value: list))
-            path.removeLast()
-            old = placeholders
-        }
-        guard found == nil else { return }
-        path.append(key)
-        operations.append(.add(path: JSONPointer(tokens: path), value: list))
-        path.removeLast()
-        object[key] = placeholders
     }
 
     /// Brings the list at `object[key]` up to date with `list`: when only entries changed (the list kept its
@@ -231,7 +227,7 @@ struct StateEditor {
         case .unchanged:
             return
         case .whole:
-            setRows(&object, key, was: wasPrimed ? .array(previous.map(build)) : nil, .array(list.map(build)))
+            setList(&object, key, was: wasPrimed ? .array(previous.map(build)) : nil, .array(list.map(build)))
             return
         case .entries:
             break
@@ -265,35 +261,19 @@ struct StateEditor {
         operations += edits
         if !applied {
             // Not the array this builder made (cannot happen with our own builds): replace it.
-            setRows(&object, key, was: nil, .array(list.map(build)))
+            setList(&object, key, was: nil, .array(list.map(build)))
         }
     }
 
-    /// Sets `object[key]` to a whole list whose entries change in place. Keeping its entries, as `set`;
-    /// otherwise the operations come from diffing `old` (the list as last built, built again from the entries
-    /// `JSONRows` remembers; nil when unknown, and then the list is sent whole) and the list is kept as its
-    /// length.
-    private mutating func setRows(_ object: inout JSONObject, _ key: String, was old: JSONValue?, _ list: JSONValue) {
-        guard !keepsEntries, let entries = list.arrayValue else {
+    /// Sets `object[key]` to a whole list (`JSONLog` or `JSONRows`): as `set` when keeping entries, otherwise
+    /// kept as its length (see `setShown`; `old` is a row list built again from what `JSONRows` remembers).
+    private mutating func setList(_ object: inout JSONObject, _ key: String, was old: JSONValue?,
+                                  _ list: JSONValue) {
+        if keepsEntries {
             set(&object, key, list)
-            return
+        } else {
+            setShown(&object, key, was: old, list)
         }
-        let placeholders = JSONValue.integer(Int64(entries.count))
-        let found: Void? = object.withValue(forKey: key) { kept in
-            path.append(key)
-            if let old {
-                operations += JSONPatch.diff(from: old, to: list, at: path)
-            } else {
-                operations.append(.replace(path: JSONPointer(tokens: path), value: list))
-            }
-            path.removeLast()
-            kept = placeholders
-        }
-        guard found == nil else { return }
-        path.append(key)
-        operations.append(.add(path: JSONPointer(tokens: path), value: list))
-        path.removeLast()
-        object[key] = placeholders
     }
 
     // MARK: Edits written from a move

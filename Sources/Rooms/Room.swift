@@ -263,6 +263,7 @@ public actor Room {
         case .message(let linkID, let message, let receivedAt):
             // A connection that is not a member has nothing to say here (its session only sends once seated).
             guard let index = memberIndex(linkID: linkID) else { break }
+            let versionBefore = gameVersion
             do {
                 try handle(message, from: index, now: now)
                 if receivedAt > 0, let fanout {
@@ -270,6 +271,9 @@ public actor Room {
                 }
             } catch {
                 members[index].link?.send(.error(error))
+                // A refused call may have moved the game on (see `refused`): published now, so that the state
+                // written for the next welcome is never ahead of `seq`.
+                if gameVersion != versionBefore { announced = true }
             }
         case .disconnected(let linkID):
             guard let index = memberIndex(linkID: linkID) else { break }

@@ -116,6 +116,9 @@ struct RoomStateBuilder {
     /// the game.
     func shownState(_ parts: Parts) -> JSONValue {
         guard !keepsEntries, primed else { return state }
+        // Every change to the game is published before anything reads the state (a refused move that moved the
+        // game on publishes too); otherwise the lists written here would be ahead of `state`.
+        assert(builtGameVersion == parts.gameVersion, "the game changed since the last update")
         var full = RoomStateBuilder(keepingEntries: true)
         var whole = full.fullState(parts)
         // The members as last shown: someone may have come back or gone since, their patch still queued.

@@ -155,14 +155,12 @@ struct RoomStateBuilder {
     /// - Returns: The operations that turn the previous state into the new one (empty when nothing changed).
     mutating func update(_ parts: Parts) -> [JSONPatch.Operation] {
         guard buildsOnKeptState else {
-            var kept = fullState(parts)
+            let kept = fullState(parts)
             var shown = kept
             if !keepsEntries {
                 // Clients need the entries, so the diff is taken against a full build that has them.
                 var full = RoomStateBuilder(keepingEntries: true)
                 shown = full.fullState(parts)
-            } else {
-                kept = shown
             }
             let patch = JSONPatch.diff(from: state, to: shown)
             state = kept

@@ -117,7 +117,6 @@ struct StateEditor {
         case .array(let items):
             return .integer(Int64(items.count))
         case .object(let object):
-            guard !object.isFrozen else { return value }
             var kept = object
             for (key, member) in object {
                 switch member {
@@ -154,41 +153,18 @@ struct StateEditor {
             let newestAt = log.newestAt
             let keepsEntries = keepsEntries
             _ = object.withValue(forKey: key) { value in
-                guard !keepsEntries else {
-                    applied = value.withArray { (items: inout [JSONValue]) -> Void in
-                        switch newestAt {
-                        case .back:
-                            if dropped > 0 {
-                                for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
-                                items.removeFirst(dropped)
-                            }
-                            for entry in list[(list.count - added)...] {
-                                let json = build(entry)
-                                edits.append(.add(path: element(items.count), value: json))
-                                items.append(json)
-                            }
-                        case .front:
-                            for _ in 0..<dropped {
-                                edits.append(.remove(path: element(items.count - 1)))
-                                items.removeLast()
-                            }
-                            for (index, entry) in list[..<added].enumerated() {
-                                let json = build(entry)
-                                edits.append(.add(path: element(index), value: json))
-                                items.insert(json, at: index)
-                            }
-                        }
-                    } != nil
+                guard var count = Self.length(of: value, keepingEntries: keepsEntries), dropped <= count else {
                     return
                 }
-                // Only the length is kept: the same operations, counted.
-                guard var count = Self.keptLength(value), dropped <= count else { return }
+                var fresh: [JSONValue] = []
+                fresh.reserveCapacity(added)
                 switch newestAt {
                 case .back:
                     for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
                     count -= dropped
                     for entry in list[(list.count - added)...] {
-                        edits.append(.add(path: element(count), value: build(entry)))
+                        fresh.append(build(entry))
+                        edits.append(.add(path: element(count), value: fresh[fresh.count - 1]))
                         count += 1
                     }
                 case .front:
@@ -197,12 +173,26 @@ struct StateEditor {
                         edits.append(.remove(path: element(count)))
                     }
                     for (index, entry) in list[..<added].enumerated() {
-                        edits.append(.add(path: element(index), value: build(entry)))
+                        fresh.append(build(entry))
+                        edits.append(.add(path: element(index), value: fresh[index]))
                         count += 1
                     }
                 }
-                value = .integer(Int64(count))
                 applied = true
+                guard keepsEntries else {
+                    value = .integer(Int64(count))
+                    return
+                }
+                _ = value.withArray { (items: inout [JSONValue]) in
+                    switch newestAt {
+                    case .back:
+                        items.removeFirst(dropped)
+                        items.append(contentsOf: fresh)
+                    case .front:
+                        items.removeLast(dropped)
+                        items.insert(contentsOf: fresh, at: 0)
+                    }
+                }
             }
             operations += edits
             if !applied {
@@ -238,25 +228,14 @@ struct StateEditor {
         var edits: [JSONPatch.Operation] = []
         var applied = false
         _ = object.withValue(forKey: key) { value in
-            guard keepsEntries else {
-                // The entries as last built are built again from `previous`.
-                guard Self.keptLength(value) == list.count else { return }
-                for index in list.indices where list[index] != previous[index] {
-                    edits += JSONPatch.diff(from: build(previous[index]), to: build(list[index]),
-                                            at: Self.tokens(base, index))
-                }
-                applied = true
-                return
+            guard Self.length(of: value, keepingEntries: keepsEntries) == list.count else { return }
+            for index in list.indices where list[index] != previous[index] {
+                let json = build(list[index])
+                // The entry as last built is built again from `previous`: the state may keep only the length.
+                edits += JSONPatch.diff(from: build(previous[index]), to: json, at: Self.tokens(base, index))
+                if keepsEntries { _ = value.withArray { $0[index] = json } }
             }
-            applied = value.withArray { (items: inout [JSONValue]) -> Bool in
-                guard items.count == list.count else { return false }
-                for index in list.indices where list[index] != previous[index] {
-                    let json = build(list[index])
-                    edits += JSONPatch.diff(from: items[index], to: json, at: Self.tokens(base, index))
-                    items[index] = json
-                }
-                return true
-            } ?? false
+            applied = true
         }
         operations += edits
         if !applied {
@@ -385,6 +364,12 @@ struct StateEditor {
         tokens.append(String(index))
         operations.append(.add(path: JSONPointer(tokens: tokens), value: value))
         return true
+    }
+
+    /// The length of a kept list: its array's when keeping entries, otherwise the number kept in its place;
+    /// nil when `value` is not such a list.
+    private static func length(of value: JSONValue, keepingEntries: Bool) -> Int? {
+        keepingEntries ? value.arrayValue?.count : keptLength(value)
     }
 
     /// The length of a list kept as its length (see `keepsEntries`); nil for anything else.

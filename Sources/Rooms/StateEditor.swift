@@ -156,15 +156,12 @@ struct StateEditor {
                 guard var count = Self.length(of: value, keepingEntries: keepsEntries), dropped <= count else {
                     return
                 }
-                var fresh: [JSONValue] = []
-                fresh.reserveCapacity(added)
                 switch newestAt {
                 case .back:
                     for _ in 0..<dropped { edits.append(.remove(path: element(0))) }
                     count -= dropped
                     for entry in list[(list.count - added)...] {
-                        fresh.append(build(entry))
-                        edits.append(.add(path: element(count), value: fresh[fresh.count - 1]))
+                        edits.append(.add(path: element(count), value: build(entry)))
                         count += 1
                     }
                 case .front:
@@ -173,8 +170,7 @@ struct StateEditor {
                         edits.append(.remove(path: element(count)))
                     }
                     for (index, entry) in list[..<added].enumerated() {
-                        fresh.append(build(entry))
-                        edits.append(.add(path: element(index), value: fresh[index]))
+                        edits.append(.add(path: element(index), value: build(entry)))
                         count += 1
                     }
                 }
@@ -182,6 +178,10 @@ struct StateEditor {
                 guard keepsEntries else {
                     value = .integer(Int64(count))
                     return
+                }
+                // The new entries are the values of the `add`s, which follow the `remove`s.
+                let fresh = edits[dropped...].compactMap { edit -> JSONValue? in
+                    if case .add(_, let json) = edit { json } else { nil }
                 }
                 _ = value.withArray { (items: inout [JSONValue]) in
                     switch newestAt {

@@ -416,8 +416,11 @@ import WordGames
         journal.stop()
         let records = RecordFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/rooms.journal"))),
                                        name: "rooms.journal").records
-        #expect(try records.map { try JournalEntry(payload: $0).code } == ["TDGH"])
-        #expect(try JournalEntry(payload: try #require(records.first)).room?.chat.last?.text == "back again")
+        // Only the room that changed: twice when the journal's periodic flush fell between the resume and the
+        // chat line (a loaded machine), once otherwise.
+        let codes = try records.map { try JournalEntry(payload: $0).code }
+        #expect(!codes.isEmpty && codes.allSatisfy { $0 == "TDGH" }, "\(codes)")
+        #expect(try JournalEntry(payload: try #require(records.last)).room?.chat.last?.text == "back again")
     }
 
     /// A snapshot holds each room's latest change: the next flush (here, the stop's) writes only the rooms that

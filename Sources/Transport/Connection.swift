@@ -139,26 +139,31 @@ public final class Connection {
 
     private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
         guard isOpen else { return }
-        // One strong reference for the whole send: every use of an `unowned(unsafe)` property makes its own
-        // (a retain and a release each), and this runs once per echoed message.
-        let loop = self.loop
-        // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
-        let key = isClient ? loop.maskingKeys.next() : nil
-        loop.counters.messagesOut += 1
-        if let compression, compression.compressesOwnMessages, let deflater = ownCompression(compression).ownDeflater() {
-            // RFC 7692 §7.2.1: compressed with our context (kept or reset as agreed), RSV1 on its one frame.
-            let compressed = deflater.compress(payload)
-            outbound.appendOwned(pool: loop.pool) { buffer in
-                compressed.withUnsafeBytes {
-                    FrameEncoder.append(opcode, payload: $0, compressed: true, maskingKey: key, to: &buffer)
+        // The loop outlives its connections, so it is borrowed without a retain: each use of an
+        // `unowned(unsafe)` property, or a strong copy of it, costs a retain and a release, and this runs once
+        // per echoed message.
+        Unmanaged.passUnretained(loop)._withUnsafeGuaranteedRef { loop in
+            // RFC 6455 §5.3: a client masks every frame with a fresh key; a server never masks.
+            let key = isClient ? loop.maskingKeys.next() : nil
+            loop.counters.messagesOut += 1
+            if let compression, compression.compressesOwnMessages,
+               let deflater = ownCompression(compression).ownDeflater() {
+                // RFC 7692 §7.2.1: compressed with our context (kept or reset as agreed), RSV1 on its one frame.
+                let compressed = deflater.compress(payload)
+                compressed.withUnsafeBytes { compressed in
+                    let length = FrameEncoder.frameLength(payloadLength: compressed.count, masked: key != nil)
+                    outbound.appendOwned(pool: loop.pool, upTo: length) {
+                        FrameEncoder.write(opcode, payload: compressed, compressed: true, maskingKey: key, to: $0)
+                    }
+                }
+            } else {
+                let length = FrameEncoder.frameLength(payloadLength: payload.count, masked: key != nil)
+                outbound.appendOwned(pool: loop.pool, upTo: length) {
+                    FrameEncoder.write(opcode, payload: payload, maskingKey: key, to: $0)
                 }
             }
-        } else {
-            outbound.appendOwned(pool: loop.pool) { buffer in
-                FrameEncoder.append(opcode, payload: payload, maskingKey: key, to: &buffer)
-            }
+            loop.markDirty(self)
         }
-        loop.markDirty(self)
     }
 }
 

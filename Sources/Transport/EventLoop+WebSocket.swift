@@ -11,14 +11,17 @@ extension EventLoop {
         guard connection.session != nil else { return }
         var ended = false
         let inflater = connection.inflater()
+        // Taken once per read, not once per message (a retain each): nothing an endpoint does while it hears a
+        // message replaces it, since closes wait until this event is done.
+        let endpoint = connection.endpoint
         connection.session!.receive(bytes, inflater: inflater) { action in
             switch action {
             case .deliverText(let text):
                 counters.messagesIn += 1
-                connection.endpoint?.didReceiveText(text, on: connection)
+                endpoint?.didReceiveText(text, on: connection)
             case .deliverBinary(let data):
                 counters.messagesIn += 1
-                connection.endpoint?.didReceiveBinary(data, on: connection)
+                endpoint?.didReceiveBinary(data, on: connection)
             case .sendPong(let frame):
                 connection.outbound.append(shared: frame)
                 markDirty(connection)

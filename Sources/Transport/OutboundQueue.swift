@@ -6,12 +6,16 @@ import CLinux
 /// Bytes waiting to be written to one socket, flushed with a single `writev`.
 ///
 /// Two kinds of chunk share the queue in order: *shared* chunks are pre-encoded frames queued by reference to many
-/// connections (a broadcast is encoded once), *owned* chunks are scratch buffers this connection appends small
-/// frames to (echo replies, pongs) so that steady traffic allocates nothing. Owned buffers come from and return to
+/// connections (a broadcast is encoded once), *owned* chunks are scratch buffers this connection writes small
+/// frames into (echo replies) so that steady traffic allocates nothing. Owned buffers come from and return to
 /// the event loop's `BufferPool`, so an idle connection holds no buffer at all.
 struct OutboundQueue: ~Copyable {
     private struct Chunk {
+        /// A shared frame, or an owned buffer: an array as long as its capacity, of which the first `length` bytes
+        /// are queued and the rest is room that frames are written into in place.
         var bytes: [UInt8]
+        /// The queued bytes of `bytes`: all of a shared frame.
+        var length: Int
         var owned: Bool
     }
 
@@ -34,7 +38,7 @@ struct OutboundQueue: ~Copyable {
             single = bytes
         } else {
             spillSingle()
-            chunks.append(Chunk(bytes: bytes, owned: false))
+            chunks.append(Chunk(bytes: bytes, length: bytes.count, owned: false))
         }
         count += bytes.count
     }
@@ -43,19 +47,23 @@ struct OutboundQueue: ~Copyable {
     private mutating func spillSingle() {
         guard let bytes = single else { return }
         single = nil
-        chunks.append(Chunk(bytes: bytes, owned: false))
+        chunks.append(Chunk(bytes: bytes, length: bytes.count, owned: false))
     }
 
-    /// Lets `body` append bytes to an owned scratch buffer at the tail of the queue.
-    mutating func appendOwned(pool: BufferPool, _ body: (inout [UInt8]) -> Void) {
+    /// Lets `body` write up to `maxBytes` bytes at the tail of the queue, into an owned scratch buffer's free
+    /// space; `body` returns how many it wrote.
+    mutating func appendOwned(pool: BufferPool, upTo maxBytes: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
         spillSingle()
-        if chunks.isEmpty || !chunks[chunks.count - 1].owned {
-            chunks.append(Chunk(bytes: pool.take(), owned: true))
+        var last = chunks.count - 1
+        if last < 0 || !chunks[last].owned || chunks[last].bytes.count - chunks[last].length < maxBytes {
+            chunks.append(Chunk(bytes: pool.take(minimumCount: maxBytes), length: 0, owned: true))
+            last += 1
         }
-        let last = chunks.count - 1
-        let before = chunks[last].bytes.count
-        body(&chunks[last].bytes)
-        count += chunks[last].bytes.count - before
+        let start = chunks[last].length
+        let written = chunks[last].bytes.withUnsafeMutableBytes { body($0.baseAddress! + start) }
+        precondition(written >= 0 && written <= maxBytes, "wrote past the room asked for")
+        chunks[last].length = start + written
+        count += written
     }
 
     /// Drops everything but the rest of the chunk being written: a peer that fell behind gets whole frames up to
@@ -66,7 +74,7 @@ struct OutboundQueue: ~Copyable {
             pool.give(takeBytes(index))
         }
         chunks.removeSubrange(1...)
-        count = chunks[0].bytes.count - headOffset
+        count = chunks[0].length - headOffset
     }
 
     /// Drops everything queued (the peer is gone).
@@ -92,7 +100,7 @@ struct OutboundQueue: ~Copyable {
         while count > 0 {
             let written: Int
             if let bytes = single {
-                written = try Self.write(bytes, from: headOffset, fd: fd)
+                written = try Self.write(bytes, from: headOffset, to: bytes.count, fd: fd)
                 if written < 0 { return false }
                 count -= written
                 headOffset += written
@@ -114,14 +122,14 @@ struct OutboundQueue: ~Copyable {
     }
 
     private func writeSingle(fd: Int32) throws(SystemError) -> Int {
-        try Self.write(chunks[0].bytes, from: headOffset, fd: fd)
+        try Self.write(chunks[0].bytes, from: headOffset, to: chunks[0].length, fd: fd)
     }
 
-    /// Sends `bytes` from `offset`: the count written, or -1 when the socket would block.
-    private static func write(_ bytes: [UInt8], from offset: Int, fd: Int32) throws(SystemError) -> Int {
+    /// Sends `bytes[offset..<end]`: the count written, or -1 when the socket would block.
+    private static func write(_ bytes: [UInt8], from offset: Int, to end: Int, fd: Int32) throws(SystemError) -> Int {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(SystemError) in
-                try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
             }
         }
         switch result {
@@ -144,7 +152,7 @@ struct OutboundQueue: ~Copyable {
             chunks[index].bytes.withUnsafeBytes { raw in
                 let skip = index == 0 ? headOffset : 0
                 iovecs[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
-                                      iov_len: raw.count - skip)
+                                      iov_len: chunks[index].length - skip)
                 gather(index + 1)
             }
         }
@@ -168,7 +176,7 @@ struct OutboundQueue: ~Copyable {
         var remaining = written
         var finished = 0
         while finished < chunks.count {
-            let available = chunks[finished].bytes.count - headOffset
+            let available = chunks[finished].length - headOffset
             if remaining < available {
                 headOffset += remaining
                 break
@@ -192,28 +200,28 @@ struct OutboundQueue: ~Copyable {
 final class BufferPool {
     private var spare: [[UInt8]] = []
     private let maxSpare: Int
-    private let maxRetainedCapacity: Int
 
-    init(maxSpare: Int = 256, maxRetainedCapacity: Int = 64 * 1024) {
+    init(maxSpare: Int = 256) {
         self.maxSpare = maxSpare
-        self.maxRetainedCapacity = maxRetainedCapacity
     }
 
     /// Buffers waiting to be reused.
     var idleBuffers: Int { spare.count }
 
-    /// A buffer to append to: a recycled one, or a new one with room for a few frames.
-    func take() -> [UInt8] {
-        if let buffer = spare.popLast() { return buffer }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(4096)
-        return buffer
+    /// The size of a new buffer: room for a few frames.
+    static let bufferBytes = 4096
+
+    /// A buffer to write into, of at least `minimumCount` bytes: a recycled one, or a new one. Its bytes are all
+    /// room (a buffer's array is as long as its capacity: see `OutboundQueue.Chunk`).
+    func take(minimumCount: Int = 0) -> [UInt8] {
+        if minimumCount <= Self.bufferBytes, let buffer = spare.popLast() { return buffer }
+        return [UInt8](repeating: 0, count: max(minimumCount, Self.bufferBytes))
     }
 
-    /// Keeps `buffer` for reuse, emptied, unless enough are kept or it grew too big to keep.
+    /// Keeps `buffer` for reuse unless enough are kept or it is too big to keep; its old bytes are left as
+    /// they are, to be written over.
     func give(_ buffer: consuming [UInt8]) {
-        guard spare.count < maxSpare, buffer.capacity <= maxRetainedCapacity, buffer.capacity > 0 else { return }
-        buffer.removeAll(keepingCapacity: true)
+        guard spare.count < maxSpare, buffer.count == Self.bufferBytes else { return }
         spare.append(buffer)
     }
 }

@@ -112,6 +112,54 @@ public struct FrameParser: Sendable {
         return .header(header)
     }
 
+    /// A whole data frame that is a whole message, lying entirely in `bytes[offset...]`: the common case, taken
+    /// without the event-by-event walk of `next`.
+    ///
+    /// Only the plainest frame qualifies: FIN set, no RSV bit (so not compressed), text or binary, masked as
+    /// RFC 6455 §5.1 requires of the peer, a 7- or 16-bit length of at most `maxPayload`, header and payload
+    /// all here. Anything else, including every frame that breaks a rule, returns nil with `offset` unchanged,
+    /// and `next` then takes the frame the long way, with its checks and errors.
+    ///
+    /// - Parameters:
+    ///   - bytes: the received bytes; the frame's payload is unmasked in place.
+    ///   - offset: where the frame would start; advanced past it when one is returned.
+    ///   - maxPayload: the largest payload accepted here (the session's message cap).
+    /// - Returns: the frame's opcode and its payload (inside `bytes`), or nil.
+    @inline(__always)
+    public mutating func nextWholeDataFrame(in bytes: UnsafeMutableRawBufferPointer, at offset: inout Int,
+                                            maxPayload: Int) -> (opcode: WebSocketOpcode,
+                                                                 payload: UnsafeMutableRawBufferPointer)? {
+        guard !inPayload, partialHeaderCount == 0 else { return nil }
+        let available = bytes.count &- offset
+        guard available >= 2, let base = bytes.baseAddress else { return nil }
+        let start = base + offset
+        let first = start.load(as: UInt8.self)
+        // 0x81 and 0x82: FIN, RSV1-3 clear, text or binary.
+        guard first == 0x81 || first == 0x82 else { return nil }
+        let second = start.load(fromByteOffset: 1, as: UInt8.self)
+        let masked = second & 0x80 != 0
+        guard masked == (role == .server) else { return nil }
+        var length = Int(second & 0x7F)
+        var headerLength = 2
+        if length == 126 {
+            guard available >= 4 else { return nil }
+            length = Int(UInt16(bigEndian: start.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+            headerLength = 4
+        } else if length == 127 {
+            return nil
+        }
+        let keyOffset = headerLength
+        if masked { headerLength &+= 4 }
+        guard length <= maxPayload, available &- headerLength >= length else { return nil }
+        let payload = UnsafeMutableRawBufferPointer(start: start + headerLength, count: length)
+        if masked {
+            let key = UInt32(bigEndian: start.loadUnaligned(fromByteOffset: keyOffset, as: UInt32.self))
+            Masking.apply(key: key, position: 0, to: payload)
+        }
+        offset &+= headerLength &+ length
+        return (WebSocketOpcode(rawValue: first & 0x0F), payload)
+    }
+
     private mutating func nextHeader(_ bytes: UnsafeMutableRawBufferPointer,
                                      _ offset: inout Int) throws(WebSocketError) -> Header? {
         let available = bytes.count &- offset

@@ -86,7 +86,22 @@ public struct WebSocketSession: Sendable {
         var wholeFrameHere = false
         var wholePayload = UnsafeMutableRawBufferPointer(start: nil, count: 0)
         do throws(WebSocketError) {
-            while state != .closed, let event = try parser.next(in: bytes, at: &offset) {
+            while state != .closed {
+                // Between messages, a whole one-frame message skips the event walk: most traffic is these.
+                if messageOpcode == .continuation,
+                   let (opcode, payload) = parser.nextWholeDataFrame(in: bytes, at: &offset,
+                                                                     maxPayload: maxMessageBytes) {
+                    let message = UnsafeRawBufferPointer(payload)
+                    if opcode == .text {
+                        // RFC 6455 §8.1: the whole message is here, so fail-fast and complete are one check.
+                        guard UTF8Validator.isValid(message) else { throw .invalidUTF8 }
+                        handle(.deliverText(message))
+                    } else {
+                        handle(.deliverBinary(message))
+                    }
+                    continue
+                }
+                guard let event = try parser.next(in: bytes, at: &offset) else { break }
                 switch event {
                 case .header(let header):
                     let payloadIsHere = header.payloadLength <= UInt64(bytes.count &- offset)

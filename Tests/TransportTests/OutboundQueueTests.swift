@@ -52,7 +52,7 @@ import Testing
         let first = Self.pattern(300_000)
         let second = Self.pattern(300_000, from: 11)
         queue.append(shared: first)
-        queue.appendOwned(pool: pool) { $0 += [1, 2, 3] }
+        queue.appendOwned(pool: pool, [1, 2, 3])
         queue.append(shared: second)
         let count = queue.count
         #expect(count == 600_003)
@@ -87,8 +87,8 @@ import Testing
         let sockets = try SocketPair()
         let pool = BufferPool()
         var queue = OutboundQueue()
-        queue.appendOwned(pool: pool) { $0 += [1, 2] }
-        queue.appendOwned(pool: pool) { $0 += [3] }
+        queue.appendOwned(pool: pool, [1, 2])
+        queue.appendOwned(pool: pool, [3])
         let count = queue.count
         #expect(count == 3)
         #expect(pool.idleBuffers == 0)
@@ -97,8 +97,49 @@ import Testing
         #expect(sockets.readAvailable() == [1, 2, 3])
         // Written out, the buffer is released: an idle connection holds none.
         #expect(pool.idleBuffers == 1)
-        queue.appendOwned(pool: pool) { $0 += [4] }
+        queue.appendOwned(pool: pool, [4])
         #expect(pool.idleBuffers == 0)
+    }
+
+    @Test func ownedWritesFillABufferThenStartTheNextAndKeepTheirOrder() throws {
+        let sockets = try SocketPair()
+        let pool = BufferPool()
+        var queue = OutboundQueue()
+        var expected: [UInt8] = []
+        // 100 frames of 100 bytes overflow one 4-KiB buffer; the large one needs a buffer of its own; a shared
+        // frame between them keeps its place.
+        for index in 0..<100 {
+            let frame = Self.pattern(100, from: index)
+            queue.appendOwned(pool: pool, frame)
+            expected += frame
+        }
+        let shared = Self.pattern(7, from: 200)
+        queue.append(shared: shared)
+        expected += shared
+        let large = Self.pattern(3 * BufferPool.bufferBytes, from: 5)
+        queue.appendOwned(pool: pool, large)
+        queue.appendOwned(pool: pool, [42])
+        expected += large + [42]
+        let count = queue.count
+        #expect(count == expected.count)
+        let received = try Self.drain(&queue, into: sockets, pool: pool, iovecs: iovecs)
+        #expect(received == expected)
+        // The full-size buffers come back; the large one is not kept.
+        #expect(pool.idleBuffers >= 3)
+    }
+
+    @Test func aReusedBufferSendsOnlyWhatWasWrittenIntoItThisTime() throws {
+        let sockets = try SocketPair()
+        let pool = BufferPool()
+        var queue = OutboundQueue()
+        queue.appendOwned(pool: pool, Self.pattern(500))
+        #expect(try queue.flush(fd: sockets.writer, pool: pool, iovecs: iovecs))
+        #expect(sockets.readAvailable() == Self.pattern(500))
+        #expect(pool.idleBuffers == 1)
+        queue.appendOwned(pool: pool, [7, 8])
+        #expect(pool.idleBuffers == 0, "the same buffer, taken again")
+        #expect(try queue.flush(fd: sockets.writer, pool: pool, iovecs: iovecs))
+        #expect(sockets.readAvailable() == [7, 8], "not the 498 old bytes after them")
     }
 
     @Test func sharedFramesNeverGoToThePool() throws {
@@ -121,7 +162,7 @@ import Testing
         let drained = try queue.flush(fd: sockets.writer, pool: pool, iovecs: iovecs)
         #expect(!drained)
         let unsentOfHead = queue.count
-        queue.appendOwned(pool: pool) { $0 += [9, 9, 9] }
+        queue.appendOwned(pool: pool, [9, 9, 9])
         queue.append(shared: Self.pattern(50_000, from: 3))
         queue.dropAllButHead(pool: pool)
         let count = queue.count
@@ -137,7 +178,7 @@ import Testing
         let pool = BufferPool()
         var queue = OutboundQueue()
         queue.append(shared: [1, 2])
-        queue.appendOwned(pool: pool) { $0 += [3] }
+        queue.appendOwned(pool: pool, [3])
         queue.removeAll(pool: pool)
         let isEmpty = queue.isEmpty
         #expect(isEmpty)
@@ -168,4 +209,14 @@ import Testing
 private final class IOVecs {
     let pointer = UnsafeMutablePointer<iovec>.allocate(capacity: 64)
     deinit { pointer.deallocate() }
+}
+
+extension OutboundQueue {
+    /// Writes `bytes` into an owned buffer, as a connection writes a frame.
+    fileprivate mutating func appendOwned(pool: BufferPool, _ bytes: [UInt8]) {
+        appendOwned(pool: pool, upTo: bytes.count) { destination in
+            bytes.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            return bytes.count
+        }
+    }
 }

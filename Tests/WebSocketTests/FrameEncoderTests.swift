@@ -93,7 +93,7 @@ import WebSocket
     }
 
     /// RSV1 (0x40 in byte 0) is set by `compressed: true` and only then, whichever path writes the header: the
-    /// short unmasked one of `append`, the general one, masked or not, FIN set or clear.
+    /// short unmasked one of `write`, the general one, masked or not, FIN set or clear.
     @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 7, 126, 70000])
     func compressedSetsRSV1OnEncodeAndAppend(_ key: UInt32?, _ length: Int) throws {
         let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 11) }
@@ -101,12 +101,10 @@ import WebSocket
             for fin in [true, false] {
                 let encoded = FrameEncoder.encode(opcode, payload: payload, fin: fin, compressed: true, maskingKey: key)
                 #expect(encoded[0] == (fin ? 0x80 : 0) | 0x40 | opcode.rawValue)
-                var appended = FrameEncoder.encodeText("earlier")
-                let earlier = appended.count
-                payload.withUnsafeBytes {
-                    FrameEncoder.append(opcode, payload: $0, fin: fin, compressed: true, maskingKey: key, to: &appended)
+                let written = written(payload) {
+                    FrameEncoder.write(opcode, payload: $0, fin: fin, compressed: true, maskingKey: key, to: $1)
                 }
-                #expect(Array(appended[earlier...]) == encoded, "append writes what encode does")
+                #expect(written == encoded, "write writes what encode does")
                 let plain = FrameEncoder.encode(opcode, payload: payload, fin: fin, maskingKey: key)
                 #expect(plain[0] & 0x40 == 0, "RSV1 clear unless compressed")
                 #expect(Array(encoded[1...]) == Array(plain[1...]), "nothing else changes")
@@ -120,13 +118,26 @@ import WebSocket
         #expect(received == payload)
     }
 
-    @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 5, 126, 70000])
-    func appendWritesTheSameFrameAsEncode(_ key: UInt32?, _ length: Int) {
+    @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 5, 125, 126, 65535, 65536, 70000])
+    func writeWritesTheSameFrameAsEncodeAndNothingMore(_ key: UInt32?, _ length: Int) {
         let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        // A buffer already holding an earlier frame: appending must leave it alone.
-        let earlier = FrameEncoder.encodeText("earlier")
-        var buffer = earlier
-        payload.withUnsafeBytes { FrameEncoder.append(.binary, payload: $0, maskingKey: key, to: &buffer) }
-        #expect(buffer == earlier + FrameEncoder.encode(.binary, payload: payload, maskingKey: key))
+        let expected = FrameEncoder.encode(.binary, payload: payload, maskingKey: key)
+        #expect(FrameEncoder.frameLength(payloadLength: length, masked: key != nil) == expected.count)
+        // Written into the middle of a buffer: the bytes around the frame must stay as they were.
+        var buffer = [UInt8](repeating: 0xA5, count: expected.count + 16)
+        let count = buffer.withUnsafeMutableBytes { raw in
+            payload.withUnsafeBytes { FrameEncoder.write(.binary, payload: $0, maskingKey: key, to: raw.baseAddress! + 8) }
+        }
+        #expect(count == expected.count)
+        #expect(Array(buffer[8 ..< 8 + count]) == expected)
+        #expect(buffer[..<8].allSatisfy { $0 == 0xA5 } && buffer[(8 + count)...].allSatisfy { $0 == 0xA5 })
+    }
+
+    /// The frame `write` puts into a buffer of exactly `frameLength` bytes.
+    private func written(_ payload: [UInt8],
+                         _ body: (UnsafeRawBufferPointer, UnsafeMutableRawPointer) -> Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: FrameEncoder.maxHeaderLength + payload.count)
+        let count = buffer.withUnsafeMutableBytes { raw in payload.withUnsafeBytes { body($0, raw.baseAddress!) } }
+        return Array(buffer[..<count])
     }
 }

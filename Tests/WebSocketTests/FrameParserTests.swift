@@ -200,4 +200,64 @@ func parseOneFrame(_ parser: inout FrameParser, _ frame: inout [UInt8],
         let parsed = parse(.client, hex("82 7e 00 05 01 02 03 04 05"))
         #expect(parsed.frames.first?.payload == [1, 2, 3, 4, 5])
     }
+
+    // MARK: The whole-frame fast path
+
+    /// What `nextWholeDataFrame` makes of `bytes` from `offset`: the opcode and payload, and where it left off.
+    private func wholeFrame(_ role: WebSocketRole, _ bytes: [UInt8], maxPayload: Int = 1 << 20,
+                            allowsCompression: Bool = false) -> (WebSocketOpcode, [UInt8], Int)? {
+        var parser = FrameParser(role: role, allowsCompression: allowsCompression)
+        var bytes = bytes
+        return bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            guard let (opcode, payload) = parser.nextWholeDataFrame(in: buffer, at: &offset, maxPayload: maxPayload)
+            else {
+                #expect(offset == 0, "declined without consuming anything")
+                return nil
+            }
+            return (opcode, Array(payload), offset)
+        }
+    }
+
+    @Test(arguments: [0, 5, 125, 126, 300, 65535])
+    func wholeFrameTakesMaskedAndUnmaskedDataFramesWithTheirPayloadUnmasked(_ length: Int) throws {
+        let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+        for opcode in [WebSocketOpcode.text, .binary] {
+            let masked = FrameEncoder.encode(opcode, payload: payload, maskingKey: 0x1234_5678)
+            let server = try #require(wholeFrame(.server, masked + [0x81]))
+            #expect(server.0 == opcode && server.1 == payload && server.2 == masked.count, "stops at the frame's end")
+            let plain = FrameEncoder.encode(opcode, payload: payload)
+            let client = try #require(wholeFrame(.client, plain))
+            #expect(client.0 == opcode && client.1 == payload && client.2 == plain.count)
+        }
+    }
+
+    /// Everything but a whole, final, plain data frame within the cap goes the long way, with its checks.
+    @Test func wholeFrameDeclinesEveryOtherFrame() {
+        let hello = Array("Hello".utf8)
+        let key: UInt32 = 0x37FA_213D
+        #expect(wholeFrame(.server, FrameEncoder.encode(.text, payload: hello, fin: false, maskingKey: key)) == nil,
+                "a first fragment")
+        #expect(wholeFrame(.server, FrameEncoder.encode(.continuation, payload: hello, maskingKey: key)) == nil,
+                "a continuation")
+        #expect(wholeFrame(.server, FrameEncoder.encode(.ping, payload: hello, maskingKey: key)) == nil, "a ping")
+        #expect(wholeFrame(.server, FrameEncoder.encode(.close, payload: [3, 232], maskingKey: key)) == nil,
+                "a close")
+        #expect(wholeFrame(.server, FrameEncoder.encode(.text, payload: hello, compressed: true, maskingKey: key),
+                           allowsCompression: true) == nil, "a compressed message")
+        #expect(wholeFrame(.server, FrameEncoder.encode(.text, payload: hello)) == nil, "unmasked to a server")
+        #expect(wholeFrame(.client, FrameEncoder.encode(.text, payload: hello, maskingKey: key)) == nil,
+                "masked to a client")
+        #expect(wholeFrame(.server, [0x83, 0x80, 0, 0, 0, 0]) == nil, "a reserved opcode")
+        #expect(wholeFrame(.server, [0xC1, 0x80, 0, 0, 0, 0]) == nil, "RSV1 without compression")
+        let big = [UInt8](repeating: 7, count: 70_000)
+        #expect(wholeFrame(.client, FrameEncoder.encode(.binary, payload: big)) == nil, "a 64-bit length")
+        #expect(wholeFrame(.client, FrameEncoder.encode(.binary, payload: hello), maxPayload: 4) == nil,
+                "over the cap")
+        let whole = FrameEncoder.encode(.text, payload: hello, maskingKey: key)
+        for cut in 0 ..< whole.count {
+            #expect(wholeFrame(.server, Array(whole[..<cut])) == nil, "cut at \(cut)")
+        }
+    }
+
 }

@@ -115,6 +115,20 @@ struct RFCVector: CustomTestStringConvertible, Sendable {
                                             .sendPong(hex("8a 00")), .pongReceived])
     }
 
+    /// Whole frames (taken in one step) and frames that are not (split, fragmented, control) in one stream: the
+    /// actions are the same whether it comes in one read, in every split into two, or byte by byte.
+    @Test func wholeFramesBesideSplitAndFragmentedOnesGiveTheSameActionsHoweverTheyArrive() {
+        let long = (0 ..< 300).map { UInt8(truncatingIfNeeded: $0 &* 5) }
+        let bytes = clientFrame(.text, Array("one".utf8)) + clientFrame(.binary, long)
+            + clientFrame(.text, Array("frag".utf8), fin: false) + clientFrame(.ping, [1])
+            + clientFrame(.continuation, Array("ment".utf8)) + clientFrame(.text, Array("é".utf8))
+            + clientFrame(.binary, [])
+        let expected: [RecordedAction] = [.text(Array("one".utf8)), .binary(long), .sendPong(hex("8a 01 01")),
+                                          .text(Array("fragment".utf8)), .text(Array("é".utf8)), .binary([])]
+        #expect(actions(.server, bytes) == expected)
+        expectSameActionsForEverySplit(.server, bytes, expected)
+    }
+
     @Test func deliversEmptyMessages() {
         #expect(actions(.server, clientFrame(.text, [])) == [.text([])])
         #expect(actions(.server, clientFrame(.binary, [])) == [.binary([])])

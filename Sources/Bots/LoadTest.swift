@@ -44,6 +44,7 @@ public enum LoadTest {
         do {
             var configuration = clientConfiguration
             configuration.pollMicroseconds = options.pollMicroseconds
+            configuration.timesReads = true
             group = try EventLoopGroup(clientThreads: options.threads, configuration: configuration)
         } catch {
             throw StartError(description: "cannot create \(options.threads) event loops: \(error)")

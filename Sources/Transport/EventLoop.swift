@@ -54,6 +54,9 @@ public final class EventLoop: @unchecked Sendable {
     var flushing: [Connection] = []
     /// The loop's coarse clock, read once per wake-up.
     private(set) var nowMillis: UInt64 = 0
+    /// With `TransportConfiguration.timesReads`: the monotonic nanoseconds at which the bytes being handled were
+    /// read. Endpoints may use it for every message of the read.
+    public private(set) var readNanoseconds: UInt64 = 0
     private var nextSweepMillis: UInt64 = 0
     private var running = true
     private var shutdownDeadline: UInt64?
@@ -277,6 +280,7 @@ public final class EventLoop: @unchecked Sendable {
                 return
             }
             connection.machine.read(at: nowMillis)
+            if configuration.timesReads { readNanoseconds = MonotonicClock.nanoseconds() }
             counters.bytesIn += n
             process(UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<n]), on: connection)
             guard connections.holds(connection) else { return }

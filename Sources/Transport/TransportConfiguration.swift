@@ -40,6 +40,10 @@ public struct TransportConfiguration: Sendable {
     /// loopback the sender pays that wake-up (an interrupt to the other core) in its own system call, a cost
     /// that clients on other machines never put on a server.
     public var pollMicroseconds = 0
+    /// Reads the monotonic clock after each read into `EventLoop.readNanoseconds`: for a load tester, whose
+    /// messages that came in one read arrived together, so one reading times them all (a clock reading per
+    /// message was a twelfth of its time in the pipelined echo). Off on a server.
+    public var timesReads = false
 
     public init() {}
 

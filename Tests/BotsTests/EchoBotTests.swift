@@ -2,32 +2,50 @@ import Testing
 @testable import Bots
 
 @Suite struct EchoBotTests {
+    private func stamped(_ sequence: Int, size: Int = 32) -> [UInt8] {
+        var payload = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+        EchoBot.stamp(sequence: sequence, into: &payload)
+        return payload
+    }
+
     @Test func stampedPayloadMatchesOnlyItsOwnSequence() {
-        var payload = [UInt8](repeating: UInt8(ascii: "x"), count: 32)
-        EchoBot.stamp(sequence: 4711, into: &payload)
+        let payload = stamped(4711)
         #expect(String(decoding: payload.prefix(14), as: UTF8.self) == "000000004711xx")
         payload.withUnsafeBytes { bytes in
-            #expect(EchoBot.matches(bytes, sequence: 4711, size: 32))
-            #expect(!EchoBot.matches(bytes, sequence: 4712, size: 32))
-            #expect(!EchoBot.matches(bytes, sequence: 4711, size: 33))
+            #expect(EchoBot.matches(bytes, stamped(4711)))
+            #expect(!EchoBot.matches(bytes, stamped(4712)))
+            #expect(!EchoBot.matches(bytes, stamped(4711, size: 33)))
         }
     }
 
     @Test func shortPayloadsKeepTheLowDigits() {
-        var payload = [UInt8](repeating: UInt8(ascii: "x"), count: 3)
-        EchoBot.stamp(sequence: 12345, into: &payload)
+        let payload = stamped(12345, size: 3)
         #expect(payload == Array("345".utf8))
         payload.withUnsafeBytes { bytes in
-            #expect(EchoBot.matches(bytes, sequence: 12345, size: 3))
+            #expect(EchoBot.matches(bytes, stamped(12345, size: 3)))
         }
     }
 
     @Test func aChangedTailIsAMismatch() {
-        var payload = [UInt8](repeating: UInt8(ascii: "x"), count: 40)
-        EchoBot.stamp(sequence: 1, into: &payload)
-        payload[39] = UInt8(ascii: "y")
+        var payload = stamped(1, size: 40)
+        payload[20] = UInt8(ascii: "y")
         payload.withUnsafeBytes { bytes in
-            #expect(!EchoBot.matches(bytes, sequence: 1, size: 40))
+            #expect(!EchoBot.matches(bytes, stamped(1, size: 40)))
+        }
+    }
+
+    /// Counting up in place gives what stamping the next number gives, carries and the wrap included.
+    @Test(arguments: [0, 8, 9, 99, 4711, 999_999, 999_999_999_999, 1_000_000_000_000], [32, 3, 12, 0])
+    func incrementIsStampingTheNextNumber(_ sequence: Int, _ size: Int) {
+        var payload = stamped(sequence, size: size)
+        EchoBot.increment(&payload)
+        #expect(payload == stamped(sequence + 1, size: size))
+    }
+
+    @Test func emptyMessagesMatchEmptyOnes() {
+        [UInt8]().withUnsafeBytes { bytes in
+            #expect(EchoBot.matches(bytes, []))
+            #expect(!EchoBot.matches(bytes, [1]))
         }
     }
 }

@@ -54,15 +54,20 @@ struct OutboundQueue: ~Copyable {
     /// space; `body` returns how many it wrote.
     mutating func appendOwned(pool: BufferPool, upTo maxBytes: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
         spillSingle()
-        var last = chunks.count - 1
-        if last < 0 || !chunks[last].owned || chunks[last].bytes.count - chunks[last].length < maxBytes {
+        if chunks.isEmpty || !chunks[chunks.count - 1].owned
+            || chunks[chunks.count - 1].bytes.count - chunks[chunks.count - 1].length < maxBytes {
             chunks.append(Chunk(bytes: pool.take(minimumCount: maxBytes), length: 0, owned: true))
-            last += 1
         }
-        let start = chunks[last].length
-        let written = chunks[last].bytes.withUnsafeMutableBytes { body($0.baseAddress! + start) }
-        precondition(written >= 0 && written <= maxBytes, "wrote past the room asked for")
-        chunks[last].length = start + written
+        // One uniqueness check for the chunks and one for the buffer, not one per field touched: this runs for
+        // every echoed message.
+        let written = chunks.withUnsafeMutableBufferPointer { chunks in
+            let last = chunks.count - 1
+            let start = chunks[last].length
+            let written = chunks[last].bytes.withUnsafeMutableBytes { body($0.baseAddress! + start) }
+            precondition(written >= 0 && written <= maxBytes, "wrote past the room asked for")
+            chunks[last].length = start + written
+            return written
+        }
         count += written
     }
 

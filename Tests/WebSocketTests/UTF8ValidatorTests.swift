@@ -69,4 +69,22 @@ import WebSocket
             #expect(UTF8Validator.isValid(bytes) == expected, "\(hexString(bytes))")
         }
     }
+
+    /// The all-ASCII shortcut sees a byte of 0x80 or more wherever it lies (in a 32-byte step, an 8-byte one or
+    /// the last few bytes), and what is not ASCII still gets the full check.
+    @Test(arguments: [0, 1, 7, 8, 9, 31, 32, 33, 40, 64, 71])
+    func aNonASCIIByteAnywhereIsSeenAndChecked(_ length: Int) {
+        let ascii = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+        #expect(UTF8Validator.isValid(ascii))
+        for position in 0 ..< length {
+            var stray = ascii
+            stray[position] = 0x80
+            #expect(!UTF8Validator.isValid(stray), "a stray continuation byte at \(position) of \(length)")
+            guard position + 1 < length else { continue }
+            var accented = ascii
+            accented[position] = 0xC3
+            accented[position + 1] = 0xA9
+            #expect(UTF8Validator.isValid(accented), "é at \(position) of \(length)")
+        }
+    }
 }

@@ -26,6 +26,9 @@ struct OutboundQueue: ~Copyable {
     private var chunks: [Chunk] = []
     /// Bytes of the first chunk (or of `single`) already written.
     private var headOffset = 0
+    /// Free bytes at the end of the last chunk when it is an owned buffer, else 0: `appendOwned` checks this one
+    /// number rather than the last chunk's fields, once per echoed message.
+    private var tailRoom = 0
     /// Total bytes not yet written.
     private(set) var count = 0
 
@@ -39,6 +42,7 @@ struct OutboundQueue: ~Copyable {
         } else {
             spillSingle()
             chunks.append(Chunk(bytes: bytes, length: bytes.count, owned: false))
+            tailRoom = 0
         }
         count += bytes.count
     }
@@ -53,10 +57,11 @@ struct OutboundQueue: ~Copyable {
     /// Lets `body` write up to `maxBytes` bytes at the tail of the queue, into an owned scratch buffer's free
     /// space; `body` returns how many it wrote.
     mutating func appendOwned(pool: BufferPool, upTo maxBytes: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
-        spillSingle()
-        if chunks.isEmpty || !chunks[chunks.count - 1].owned
-            || chunks[chunks.count - 1].bytes.count - chunks[chunks.count - 1].length < maxBytes {
-            chunks.append(Chunk(bytes: pool.take(minimumCount: maxBytes), length: 0, owned: true))
+        if tailRoom < maxBytes {
+            spillSingle()
+            let buffer = pool.take(minimumCount: maxBytes)
+            tailRoom = buffer.count
+            chunks.append(Chunk(bytes: buffer, length: 0, owned: true))
         }
         // One uniqueness check for the chunks and one for the buffer, not one per field touched: this runs for
         // every echoed message.
@@ -68,6 +73,7 @@ struct OutboundQueue: ~Copyable {
             chunks[last].length = start + written
             return written
         }
+        tailRoom -= written
         count += written
     }
 
@@ -80,6 +86,7 @@ struct OutboundQueue: ~Copyable {
         }
         chunks.removeSubrange(1...)
         count = chunks[0].length - headOffset
+        tailRoom = 0
     }
 
     /// Drops everything queued (the peer is gone).
@@ -91,6 +98,7 @@ struct OutboundQueue: ~Copyable {
         chunks.removeAll()
         headOffset = 0
         count = 0
+        tailRoom = 0
     }
 
     /// Largest number of buffers handed to one `writev`; the kernel allows `IOV_MAX` (1024) but a burst this long
@@ -195,6 +203,7 @@ struct OutboundQueue: ~Copyable {
         }
         if finished == chunks.count {
             chunks.removeAll(keepingCapacity: chunks.count <= 4)
+            tailRoom = 0
         } else if finished > 0 {
             chunks.removeFirst(finished)
         }

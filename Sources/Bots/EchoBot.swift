@@ -26,13 +26,15 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
     private var rateStartedAt: UInt64 = 0
     /// Messages the fixed-rate schedule has called for so far.
     private var scheduled = 0
-    /// The next message to send: its sequence number in decimal, then `x`s (see `stamp`).
-    private var payload: [UInt8]
-    /// The echo expected next, the same way. Both count up in place (`increment`): writing a number's 12 digits
-    /// afresh for every message took a tenth of the bots' time in the pipelined echo.
-    private var expected: [UInt8]
-    /// Send times of the messages in flight, oldest at `head`.
-    private var sendTimes: [UInt64]
+    /// The next message to send (`size` bytes: its sequence number in decimal, then `x`s, see `stamp`), then
+    /// the echo expected next, the same way. Both count up in place (`increment`): writing a number's 12 digits
+    /// afresh for every message took a tenth of the bots' time in the pipelined echo. Raw memory, like
+    /// `sendTimes`, because each use of an array kept in a class is a retain or a uniqueness check, and these
+    /// are used for every message.
+    private let messages: UnsafeMutableRawBufferPointer
+    private let size: Int
+    /// Send times of the messages in flight (`depth` of them), oldest at `head`.
+    private let sendTimes: UnsafeMutablePointer<UInt64>
     private var head = 0
     private(set) var inFlight = 0
 
@@ -42,10 +44,26 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
         self.maxMessageBytes = max(options.maxMessageBytes, options.size)
         self.depth = options.depth
         self.fixedRate = options.effectiveRate != nil
-        self.payload = [UInt8](repeating: UInt8(ascii: "x"), count: options.size)
-        Self.stamp(sequence: 0, into: &payload)
-        self.expected = payload
-        self.sendTimes = [UInt64](repeating: 0, count: options.depth)
+        self.size = options.size
+        self.messages = .allocate(byteCount: 2 * options.size, alignment: 8)
+        messages.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
+        self.sendTimes = .allocate(capacity: max(1, options.depth))
+        sendTimes.initialize(repeating: 0, count: max(1, options.depth))
+        Self.stamp(sequence: 0, into: payload)
+        Self.stamp(sequence: 0, into: expected)
+    }
+
+    deinit {
+        messages.deallocate()
+        sendTimes.deallocate()
+    }
+
+    private var payload: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: messages[..<size])
+    }
+
+    private var expected: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: messages[size...])
     }
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
@@ -92,10 +110,10 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
             inFlight -= 1
             worker.stats.echoInFlight -= 1
             worker.stats.echoReceived += 1
-            if !Self.matches(text, expected) {
+            if !Self.matches(text, UnsafeRawBufferPointer(expected)) {
                 worker.stats.protocolError("echo-mismatch")
             }
-            Self.increment(&expected)
+            Self.increment(expected)
             if worker.running, !fixedRate {
                 sendOne(connection, now: now, worker: worker)
             }
@@ -120,8 +138,8 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
 
     private func sendOne(_ connection: Connection, now: UInt64?, worker: LoopWorker) {
         sendTimes[(head + inFlight) % depth] = now ?? MonotonicClock.nanoseconds()
-        payload.withUnsafeBytes { connection.sendText($0) }
-        Self.increment(&payload)
+        connection.sendText(UnsafeRawBufferPointer(payload))
+        Self.increment(payload)
         inFlight += 1
         worker.stats.echoInFlight += 1
         worker.stats.echoSent += 1
@@ -133,38 +151,34 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
     static let sequenceDigits = 12
 
     /// Writes `sequence` in decimal at the start of the payload (as many low digits as fit).
-    static func stamp(sequence: Int, into payload: inout [UInt8]) {
-        payload.withUnsafeMutableBytes { bytes in
-            var value = sequence
-            var index = min(bytes.count, sequenceDigits) - 1
-            while index >= 0 {
-                bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-                index -= 1
-            }
+    static func stamp(sequence: Int, into bytes: UnsafeMutableRawBufferPointer) {
+        var value = sequence
+        var index = min(bytes.count, sequenceDigits) - 1
+        while index >= 0 {
+            bytes[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+            index -= 1
         }
     }
 
     /// Makes a stamped payload the next sequence number's: the last digit goes up, carrying into the ones before
     /// it (after all nines come all zeros, as `stamp` keeps only the low digits).
-    static func increment(_ payload: inout [UInt8]) {
-        payload.withUnsafeMutableBytes { bytes in
-            var index = min(bytes.count, sequenceDigits) - 1
-            while index >= 0 {
-                if bytes[index] != UInt8(ascii: "9") {
-                    bytes[index] &+= 1
-                    return
-                }
-                bytes[index] = UInt8(ascii: "0")
-                index -= 1
+    static func increment(_ bytes: UnsafeMutableRawBufferPointer) {
+        var index = min(bytes.count, sequenceDigits) - 1
+        while index >= 0 {
+            if bytes[index] != UInt8(ascii: "9") {
+                bytes[index] &+= 1
+                return
             }
+            bytes[index] = UInt8(ascii: "0")
+            index -= 1
         }
     }
 
     /// Whether an echo is exactly the message expected: its sequence number and every byte after it.
-    static func matches(_ text: UnsafeRawBufferPointer, _ expected: [UInt8]) -> Bool {
+    static func matches(_ text: UnsafeRawBufferPointer, _ expected: UnsafeRawBufferPointer) -> Bool {
         guard text.count == expected.count else { return false }
-        guard let base = text.baseAddress else { return true }
-        return expected.withUnsafeBytes { memcmp(base, $0.baseAddress!, text.count) == 0 }
+        guard let base = text.baseAddress, let other = expected.baseAddress else { return true }
+        return memcmp(base, other, text.count) == 0
     }
 }

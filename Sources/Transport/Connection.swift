@@ -149,20 +149,22 @@ public final class Connection {
             if let compression, compression.compressesOwnMessages,
                let deflater = ownCompression(compression).ownDeflater() {
                 // RFC 7692 §7.2.1: compressed with our context (kept or reset as agreed), RSV1 on its one frame.
-                let compressed = deflater.compress(payload)
-                compressed.withUnsafeBytes { compressed in
-                    let length = FrameEncoder.frameLength(payloadLength: compressed.count, masked: key != nil)
-                    outbound.appendOwned(pool: loop.pool, upTo: length) {
-                        FrameEncoder.write(opcode, payload: compressed, compressed: true, maskingKey: key, to: $0)
-                    }
+                deflater.compress(payload).withUnsafeBytes {
+                    queueFrame(opcode, payload: $0, compressed: true, maskingKey: key, pool: loop.pool)
                 }
             } else {
-                let length = FrameEncoder.frameLength(payloadLength: payload.count, masked: key != nil)
-                outbound.appendOwned(pool: loop.pool, upTo: length) {
-                    FrameEncoder.write(opcode, payload: payload, maskingKey: key, to: $0)
-                }
+                queueFrame(opcode, payload: payload, compressed: false, maskingKey: key, pool: loop.pool)
             }
             loop.markDirty(self)
+        }
+    }
+
+    /// Writes one frame into the tail of the outbound queue, in an owned buffer's free space.
+    private func queueFrame(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, compressed: Bool,
+                            maskingKey: UInt32?, pool: BufferPool) {
+        let length = FrameEncoder.frameLength(payloadLength: payload.count, masked: maskingKey != nil)
+        outbound.appendOwned(pool: pool, upTo: length) {
+            FrameEncoder.write(opcode, payload: payload, compressed: compressed, maskingKey: maskingKey, to: $0)
         }
     }
 }

@@ -27,17 +27,8 @@ extension FrameEncoder {
                              compressed: Bool = false, maskingKey: UInt32? = nil,
                              to destination: UnsafeMutableRawPointer) -> Int {
         let count = payload.count
-        let headerLength: Int
-        if maskingKey == nil && count <= maxShortLength {
-            // The common small server frame: two header bytes.
-            precondition(!compressed || (opcode == .text || opcode == .binary), "RSV1 only starts a data message")
-            destination.storeBytes(of: (fin ? 0x80 : 0) | (compressed ? rsv1 : 0) | opcode.rawValue, as: UInt8.self)
-            destination.storeBytes(of: UInt8(truncatingIfNeeded: count), toByteOffset: 1, as: UInt8.self)
-            headerLength = 2
-        } else {
-            headerLength = writeHeader(opcode: opcode, fin: fin, compressed: compressed, payloadLength: count,
+        let headerLength = writeHeader(opcode: opcode, fin: fin, compressed: compressed, payloadLength: count,
                                        maskingKey: maskingKey, to: destination)
-        }
         guard count > 0 else { return headerLength }
         let body = destination + headerLength
         body.copyMemory(from: payload.baseAddress!, byteCount: count)

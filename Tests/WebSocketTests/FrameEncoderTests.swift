@@ -92,8 +92,8 @@ import WebSocket
             == hex("c1 87 37 fa 21 3d c5 b2 ec f4 fe fd 21"))
     }
 
-    /// RSV1 (0x40 in byte 0) is set by `compressed: true` and only then, whichever path writes the header: the
-    /// short unmasked one of `write`, the general one, masked or not, FIN set or clear.
+    /// RSV1 (0x40 in byte 0) is set by `compressed: true` and only then, by `encode` and `write` alike, masked or
+    /// not, FIN set or clear, at every length form.
     @Test(arguments: [nil, 0x37FA_213D] as [UInt32?], [0, 7, 126, 70000])
     func compressedSetsRSV1OnEncodeAndAppend(_ key: UInt32?, _ length: Int) throws {
         let payload = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 11) }

@@ -194,7 +194,8 @@ public struct BotOptions: Sendable, Equatable {
           play      (default) rooms of bots playing Snowman or Word Scramble; one host per room creates it,
                     the others join by code; spectators only watch
           idle      hold --connections connections open and answer pings; report how many stayed up
-          echo      raw throughput against /echo: --connections x --depth messages in flight of --size bytes
+          echo      raw throughput against /echo (wordrooms serves it with --bench-echo): --connections x
+                    --depth messages in flight of --size bytes
           churn     play, plus --churners per room that drop the TCP connection, resume with token and seq,
                     check the resumed state against a fresh snapshot, leave and rejoin, in a loop
           fanout    --connections clients in rooms of --room-size on PATH/room-N (PATH: the URL's, default

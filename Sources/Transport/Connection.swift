@@ -20,11 +20,13 @@ public final class Connection {
 
     /// Where the connection's life stands and what it decides next.
     var machine: ConnectionMachine
-    // The three small fields fill the bytes after `machine` (41 bytes) that the next word would leave as padding.
+    // The four small fields fill the bytes after `machine` (41 bytes) that the next word would leave as padding.
     /// Output is waiting for the socket to become writable.
     var wantsWritable = false
     /// In the loop's list of connections to flush after the current event.
     var isDirty = false
+    /// Counted in the server's `PendingConnections` (accepted, not upgraded, not claimed for eviction).
+    var isPending = false
     /// The epoll events currently registered.
     var registeredEvents: UInt32 = 0
     /// The frame-level protocol state once the WebSocket is open, until no more frames are parsed.

@@ -17,6 +17,29 @@ extension EventLoop {
             return
         }
         counters.accepted += 1
+        if let pending = acceptor.pending {
+            pending.add(peer, connection.handle)
+            connection.isPending = true
+        }
+    }
+
+    /// Takes `connection` off the server's pending connections (it upgrades or closes).
+    ///
+    /// - Returns: false when it had been claimed for eviction in the meantime (it must not upgrade).
+    func leavePending(_ connection: Connection) -> Bool {
+        guard connection.isPending else { return true }
+        connection.isPending = false
+        return acceptor.pending?.remove(connection.peer, connection.handle) ?? true
+    }
+
+    /// Closes a pending connection another loop's acceptor claimed to make room at the connection limit (see
+    /// `PendingConnections.claimVictim`); nothing when it is gone already.
+    func evictPending(_ victim: ConnectionHandle) {
+        guard let connection = connections.lookup(victim.fd, victim.generation), connection.isPending else { return }
+        // Already off the count: the claim removed it.
+        connection.isPending = false
+        counters.connectionsEvicted += 1
+        run(connection.machine.hangUp(), on: connection)
     }
 
     /// Registers a new connection with epoll and the table; false (the socket closed) when epoll cannot take it.
@@ -80,6 +103,7 @@ extension EventLoop {
         connection.outbound.removeAll(pool: pool)
         connection.isDirty = false
         connections.remove(connection)
+        _ = leavePending(connection)
         // Closing the descriptor also takes it out of epoll.
         Syscall.close(connection.fd)
         if !connection.isClient { acceptor.released() }

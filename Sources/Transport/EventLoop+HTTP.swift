@@ -55,7 +55,9 @@ extension EventLoop {
                         leftover: UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
                 return
             }
-            if head.value(of: "content-length").map({ $0 != "0" }) ?? false || head.value(of: "transfer-encoding") != nil {
+            // `parse` refused ambiguous lengths (RFC 9112 §6.3), so the body is surely empty when this passes, and a
+            // refused body is never read as the next request: the connection closes after the 413.
+            if (head.contentLength ?? 0) > 0 || head.value(of: "transfer-encoding") != nil {
                 finish(connection, with: .text("This server accepts no request bodies.", status: 413))
                 return
             }
@@ -124,6 +126,12 @@ extension EventLoop {
         guard !isShuttingDown else {
             counters.handshakeFailures += 1
             finish(connection, with: .text("The server is shutting down.", status: 503))
+            return
+        }
+        // Taken off the pending count before the answer: from here it either opens or closes.
+        guard leavePending(connection) else {
+            counters.handshakeFailures += 1
+            finish(connection, with: .text("The server is full. Try again in a moment.", status: 503))
             return
         }
         if let refusal = application.refuseUpgrade(request, from: connection.peer) {

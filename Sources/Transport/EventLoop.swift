@@ -79,9 +79,10 @@ public final class EventLoop: @unchecked Sendable {
     static let pingFrame: [UInt8] = FrameEncoder.encode(.ping, payload: [UInt8]())
 
     init(index: Int, listenFD: Int32, application: any HTTPApplication,
-         configuration: TransportConfiguration, budget: ConnectionBudget? = nil) throws(SystemError) {
+         configuration: TransportConfiguration, budget: ConnectionBudget? = nil,
+         pending: PendingConnections? = nil) throws(SystemError) {
         self.index = index
-        self.acceptor = Acceptor(listenFD: listenFD, budget: budget)
+        self.acceptor = Acceptor(listenFD: listenFD, budget: budget, pending: pending)
         self.application = application
         self.configuration = configuration
         self.timeouts = ConnectionMachine.Timeouts(configuration)
@@ -368,7 +369,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Serves connections a `ConnectionHold` accepted on this loop's listener, in the order they came, then
     /// accepts here.
     func adopt(_ held: [ConnectionHold.Accepted]) {
-        for accepted in held where acceptor.admit(accepted.fd, counters: &counters) {
+        for accepted in held where acceptor.admit(accepted.fd, peer: accepted.peer, counters: &counters) {
             register(fd: accepted.fd, peer: accepted.peer)
         }
         startListening()

@@ -7,6 +7,15 @@ import CLinux
 ///
 /// Each event loop owns one, all bound to the same port with `SO_REUSEPORT`, so the kernel spreads new
 /// connections over the loops without a shared accept lock.
+///
+/// `SO_REUSEPORT` alone would also let a second server process bind the port: the kernel would then split new
+/// connections between the two processes, and a player would reach a process that does not host their room. So
+/// the first listener of a process is bound without `SO_REUSEPORT` (`exclusive`): Linux refuses that bind with
+/// `EADDRINUSE` while any other socket listens on the port, reuseport or not, IPv4 or dual-stack `::` alike.
+/// Only once it is bound does the first listener set `SO_REUSEPORT` (before `listen`, so the kernel puts it in
+/// a reuseport group), and the process's other listeners join it. A second `wordrooms` binds its own first
+/// listener the same way, and fails. Probing with a throwaway socket instead would leave a window between the
+/// probe and the real bind; here the socket that checks is the one that keeps the port.
 struct ListeningSocket: ~Copyable {
     let fd: Int32
     let port: Int
@@ -18,7 +27,13 @@ struct ListeningSocket: ~Copyable {
 
     /// Binds and listens on `host:port`. `host` is a numeric address; `"::"` listens on IPv6 and, where the
     /// system allows dual stack, IPv4 too. Port 0 picks an ephemeral port (read it back from `port`).
-    init(host: String, port: Int, backlog: Int32 = ListeningSocket.defaultBacklog) throws(SystemError) {
+    ///
+    /// - Parameters:
+    ///   - exclusive: the process's first listener: the bind fails when any other socket listens on the port
+    ///     (see the type's comment). The others pass false and join the first one's port.
+    /// - Throws: `SystemError`; for a port another process holds, its `call` says so in words.
+    init(host: String, port: Int, exclusive: Bool,
+         backlog: Int32 = ListeningSocket.defaultBacklog) throws(SystemError) {
         guard let (address, length, family) = SocketAddress.numeric(host: host, port: port) else {
             throw SystemError("inet_pton(\(host))", errno: EINVAL)
         }
@@ -27,7 +42,7 @@ struct ListeningSocket: ~Copyable {
         do {
             try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, Int32(1), "SO_REUSEADDR")
             // Every loop binds the same port: without it the second bind fails.
-            try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEPORT, Int32(1), "SO_REUSEPORT")
+            if !exclusive { try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEPORT, Int32(1), "SO_REUSEPORT") }
         } catch {
             Syscall.close(fd)
             throw error
@@ -47,7 +62,18 @@ struct ListeningSocket: ~Copyable {
         if bound != 0 {
             let error = errno
             Syscall.close(fd)
+            if error == EADDRINUSE && exclusive {
+                throw SystemError("port \(port) is already in use on \(host) (another wordrooms or another server "
+                                  + "listens on it; stop it or choose another --port)", errno: error)
+            }
             throw SystemError("bind(\(host):\(port))", errno: error)
+        }
+        do {
+            // Now that the port is this process's, its other loops may share it.
+            if exclusive { try Syscall.setOption(fd, SOL_SOCKET, SO_REUSEPORT, Int32(1), "SO_REUSEPORT") }
+        } catch {
+            Syscall.close(fd)
+            throw error
         }
         if listen(fd, backlog) != 0 {
             let error = errno

@@ -35,6 +35,16 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
+    private init(address: (UInt64, UInt64), port: Int) {
+        self.address = address
+        self.port = port
+    }
+
+    /// The same address with port 0: the key of per-address counts.
+    public var withoutPort: SocketAddress {
+        SocketAddress(address: address, port: 0)
+    }
+
     public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
         lhs.address == rhs.address && lhs.port == rhs.port
     }
@@ -64,6 +74,20 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A numeric IPv4 or IPv6 address as `inet_pton` reads it (no port, brackets or zone; IPv4 only in
+    /// dotted-decimal with four parts), with port 0; nil for anything else, such as a host name or `127.evil`.
+    public init?(numericHost text: String) {
+        guard let (storage, _, _) = Self.numeric(host: text, port: 0) else { return nil }
+        self.init(storage)
+    }
+
+    /// Whether this is a loopback address, tested on the bytes: IPv4 127.0.0.0/8 (RFC 1122 §3.2.1.3), also
+    /// v4-mapped, and IPv6 `::1` (RFC 4291 §2.5.3).
+    public var isLoopback: Bool {
+        if isIPv4 { return UInt64(bigEndian: address.1) >> 24 & 0xFF == 127 }
+        return address.0 == 0 && UInt64(bigEndian: address.1) == 1
     }
 
     public var description: String {

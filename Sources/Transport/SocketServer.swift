@@ -23,13 +23,16 @@ public final class SocketServer: Sendable {
         // Descriptors kept back for listeners, eventfds, epoll, the data directory and the spare used on EMFILE.
         let derived = max(16, (OpenFileLimit.current ?? 1024) - 64)
         let budget = ConnectionBudget(limit: configuration.maxConnections > 0 ? configuration.maxConnections : derived)
+        let pending = PendingConnections(capPerAddress: configuration.maxPendingPerAddress,
+                                         isExempt: configuration.isExemptFromPendingCap)
         for index in 0..<max(1, configuration.threads) {
-            let socket = try ListeningSocket(host: configuration.host, port: port)
+            // The first listener claims the port for this process; the others share it (see `ListeningSocket`).
+            let socket = try ListeningSocket(host: configuration.host, port: port, exclusive: index == 0)
             port = socket.port
             // Each loop owns its descriptor; the socket value closes the original at the end of the iteration.
             let fd = try Syscall.retryingEINTR("dup") { dup(socket.fd) }
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
-                                       configuration: configuration, budget: budget))
+                                       configuration: configuration, budget: budget, pending: pending))
         }
         self.group = EventLoopGroup(loops: loops)
         self.port = port
@@ -139,6 +142,11 @@ final class ConnectionBudget: Sendable {
                 return true
             }
         }
+    }
+
+    /// Counts one more connection whatever the limit: one taking the place of a connection being evicted.
+    func acquireOverLimit() {
+        open.add(1, ordering: .relaxed)
     }
 
     func release() {

@@ -10,6 +10,9 @@ public struct StaticFiles: Sendable {
     public let root: String
     /// Largest file served; the web client's files are small, so anything bigger is a mistake.
     public var maxFileBytes = 16 << 20
+    /// Headers added to every HTML page served (the 404 page included): the application's page policies, such
+    /// as `Content-Security-Policy`.
+    public var pageHeaders: [(name: String, value: String)] = []
 
     /// - Throws: `SystemError` when `directory` does not exist or is not a directory.
     public init(directory: String) throws(SystemError) {
@@ -37,7 +40,7 @@ public struct StaticFiles: Sendable {
         }
         switch file(relative) {
         case .found(let path, let body):
-            return Self.response(status: 200, path: path, body: body)
+            return response(status: 200, path: path, body: body)
         case .unreadable:
             return .text("Could not read \(request.path).", status: 500)
         case .missing:
@@ -50,7 +53,7 @@ public struct StaticFiles: Sendable {
     public func notFound(_ request: HTTPRequestHead) -> HTTPResponse {
         let wantsPage = request.value(of: "accept")?.contains("text/html") ?? false
         if wantsPage, case .found(let path, let body) = file(Self.notFoundPage) {
-            return Self.response(status: 404, path: path, body: body)
+            return response(status: 404, path: path, body: body)
         }
         return .text("Not found: \(request.path)", status: 404)
     }
@@ -84,12 +87,15 @@ public struct StaticFiles: Sendable {
         return .found(path: resolvedPath, body: body)
     }
 
-    private static func response(status: Int, path resolvedPath: String, body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [
-            ("Content-Type", Self.contentType(for: resolvedPath)),
+    private func response(status: Int, path resolvedPath: String, body: [UInt8]) -> HTTPResponse {
+        let type = Self.contentType(for: resolvedPath)
+        var response = HTTPResponse(status: status, headers: [
+            ("Content-Type", type),
             ("Cache-Control", "no-cache"),
             ("X-Content-Type-Options", "nosniff"),
         ], body: body)
+        if type.hasPrefix("text/html") { response.headers += pageHeaders }
+        return response
     }
 
     /// Percent-decodes `path` and checks each segment; nil when it tries to leave the root or is malformed.

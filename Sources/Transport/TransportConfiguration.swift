@@ -26,6 +26,12 @@ public struct TransportConfiguration: Sendable {
     /// Open connections the server takes in all; beyond it new ones get `503` and are closed, instead of the
     /// accept loop failing on a lack of descriptors. 0 derives it from the open-files limit.
     public var maxConnections = 0
+    /// Connections one peer address may hold before they upgrade to a WebSocket; beyond it new ones get `429` and
+    /// are closed. 0: no cap. Either way, at `maxConnections` a new connection from an address holding few such
+    /// connections takes the place of the oldest one of the address holding the most (see `PendingConnections`).
+    public var maxPendingPerAddress = 0
+    /// Peers the cap above does not apply to: by default loopback (this machine: a local proxy or load test).
+    public var isExemptFromPendingCap: @Sendable (SocketAddress) -> Bool = { $0.isLoopback }
     /// Bound on a graceful shutdown: clients get close 1001 and this long to answer.
     public var shutdownTimeoutSeconds: Double = 3
     /// At shutdown, the time a peer has to answer our close frame (instead of `closeTimeoutSeconds`), counted

@@ -6,6 +6,10 @@ public struct TransportCounters: Sendable {
     public var acceptFailures = 0
     /// Connections answered 503 because the server was at its connection limit.
     public var connectionsRefused = 0
+    /// Connections refused because their address held `maxPendingPerAddress` connections not yet upgraded.
+    public var pendingOverCap = 0
+    /// Pending connections closed at the connection limit to make room for a connection from another address.
+    public var connectionsEvicted = 0
     public var httpRequests = 0
     public var badRequests = 0
     public var upgrades = 0
@@ -39,7 +43,7 @@ public struct TransportCounters: Sendable {
     /// Adds another loop's counts to these.
     public mutating func add(_ other: TransportCounters) {
         let sums: [WritableKeyPath<TransportCounters, Int>] = [
-            \.accepted, \.acceptFailures, \.connectionsRefused, \.httpRequests, \.badRequests, \.upgrades, \.compressedConnections,
+            \.accepted, \.acceptFailures, \.connectionsRefused, \.pendingOverCap, \.connectionsEvicted, \.httpRequests, \.badRequests, \.upgrades, \.compressedConnections,
             \.handshakeFailures, \.requestTimeouts, \.pingTimeouts, \.slowConsumers, \.messagesIn, \.messagesOut,
             \.bytesIn, \.bytesOut, \.handshakeBytesIn, \.handshakeBytesOut, \.openConnections,
         ]

@@ -40,6 +40,15 @@ public struct HTTPRequestHead: Sendable {
         HTTPHead.tokens(of: name, in: headers)
     }
 
+    /// The request's `Content-Length`: nil when it has none; `Int.max` for a length too large to represent.
+    /// The value is checked by `parse` (one header, digits only); a head built directly gives nil for a value
+    /// that is not digits.
+    public var contentLength: Int? {
+        guard let text = value(of: "content-length"), !text.isEmpty,
+              text.utf8.allSatisfy({ HTTPHead.digit($0) != nil }) else { return nil }
+        return Int(text) ?? Int.max
+    }
+
     /// Whether the connection stays open after the response (RFC 7230 §6.3): by default in HTTP/1.1 unless
     /// `Connection: close`; in HTTP/1.0 only with `Connection: keep-alive`.
     public var keepAlive: Bool {
@@ -58,7 +67,8 @@ public struct HTTPRequestHead: Sendable {
     ///   - bytes: received bytes; a body or pipelined data may follow the head.
     ///   - maxLength: the largest head accepted, empty line included.
     /// - Returns: nil when the head is incomplete; else the head and its length through the empty line.
-    /// - Throws: `.malformed` (400), `.headersTooLarge` (431) when no head ends within `maxLength` bytes,
+    /// - Throws: `.malformed` (400), also for a request whose body length is ambiguous (see
+    ///   `checkMessageFraming`), `.headersTooLarge` (431) when no head ends within `maxLength` bytes,
     ///   `.versionNotSupported` (505).
     public static func parse(_ bytes: UnsafeRawBufferPointer,
                              maxLength: Int = 8192) throws(HTTPRequestError) -> (head: HTTPRequestHead, length: Int)? {
@@ -84,9 +94,36 @@ public struct HTTPRequestHead: Sendable {
             throw .malformed("invalid request target")
         }
         let minor = try HTTPHead.versionMinor(UnsafeRawBufferPointer(rebasing: parts[2]))
+        try checkMessageFraming(headers)
         let head = HTTPRequestHead(method: String(decoding: method, as: UTF8.self),
                                    target: String(decoding: target, as: UTF8.self),
                                    versionMinor: minor, headers: headers)
         return (head, length)
+    }
+
+    /// Refuses a head whose body length two parties could read differently: the way one request is smuggled
+    /// inside another, when a proxy and this server split the same bytes into different requests.
+    ///
+    /// RFC 9112 §6.3: a request with both `Transfer-Encoding` and `Content-Length` may be rejected (it is here),
+    /// and a `Content-Length` that is not a single valid value (two headers, a list, anything but digits) is an
+    /// unrecoverable error answered with 400. Repeats of the same value are refused too: §6.3 allows either,
+    /// and no honest client sends them.
+    static func checkMessageFraming(_ headers: [(name: String, value: String)]) throws(HTTPRequestError) {
+        var lengths = 0
+        var transferEncoding = false
+        for header in headers {
+            if HTTPHead.equalsIgnoringCase(header.name, "content-length") {
+                lengths += 1
+                guard lengths == 1 else { throw .malformed("more than one Content-Length header") }
+                guard !header.value.isEmpty, header.value.utf8.allSatisfy({ HTTPHead.digit($0) != nil }) else {
+                    throw .malformed("Content-Length is not a number of bytes")
+                }
+            } else if HTTPHead.equalsIgnoringCase(header.name, "transfer-encoding") {
+                transferEncoding = true
+            }
+        }
+        if lengths > 0 && transferEncoding {
+            throw .malformed("both Content-Length and Transfer-Encoding")
+        }
     }
 }

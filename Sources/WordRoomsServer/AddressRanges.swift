@@ -14,12 +14,15 @@ struct AddressRanges: Sendable, Equatable {
 
     init() {}
 
-    /// Parses addresses and networks; nil names the first entry that is not one.
-    init(_ entries: [String]) throws(ServerOptions.ParseError) {
+    /// Parses addresses and networks.
+    ///
+    /// - Parameter flag: the option the entries came from, named in the error.
+    /// - Throws: a `ParseError` naming the first entry that is neither.
+    init(_ entries: [String], flag: String = "--trusted-proxy") throws(ServerOptions.ParseError) {
         for entry in entries {
             guard let range = Self.parse(entry) else {
                 throw ServerOptions.ParseError(
-                    description: "--trusted-proxy needs numeric addresses or networks like 10.0.0.0/8, not '\(entry)'")
+                    description: "\(flag) needs numeric addresses or networks like 10.0.0.0/8, not '\(entry)'")
             }
             ranges.append(range)
         }

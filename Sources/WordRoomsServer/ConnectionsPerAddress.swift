@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// Open game connections per client address, shared by every event loop, so one address cannot hold more
 /// than its share of the server.
@@ -32,8 +33,10 @@ final class ConnectionsPerAddress: Sendable {
         }
     }
 
+    /// Whether `address` is a numeric loopback address: 127.0.0.0/8 (also v4-mapped) or `::1`. Tested on the
+    /// parsed bytes, not the text: `127.evil` or `127.0.0.1.example.com` is no address, so not loopback.
     static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.")
+        SocketAddress(numericHost: address)?.isLoopback ?? false
     }
 
     func count(_ address: String) -> Int {

@@ -22,6 +22,12 @@ enum MetricsReport {
                "Connections refused because the process ran out of file descriptors.", transport.acceptFailures)
         single("wordrooms_connections_over_limit_total", "counter",
                "Connections answered 503 because the server was at --max-connections.", transport.connectionsRefused)
+        single("wordrooms_connections_pending_over_cap_total", "counter",
+               "Connections answered 429 because their address held --max-pending-per-ip connections not yet upgraded.",
+               transport.pendingOverCap)
+        single("wordrooms_connections_evicted_total", "counter",
+               "Connections not yet upgraded closed at --max-connections to make room for another address.",
+               transport.connectionsEvicted)
         single("wordrooms_http_requests_total", "counter", "Plain HTTP requests answered.", transport.httpRequests)
         single("wordrooms_http_bad_requests_total", "counter", "Malformed or oversized HTTP requests.",
                transport.badRequests)

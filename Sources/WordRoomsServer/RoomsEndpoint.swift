@@ -32,7 +32,9 @@ final class RoomsEndpoint: WebSocketEndpoint {
     }
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
+        // An unreadable X-Forwarded-For was refused before the upgrade (`refuseUpgrade`).
         let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
+            ?? connection.peer.host
         guard perAddress.admit(address) else {
             connection.close(.tooManyConnections)
             return

@@ -49,6 +49,15 @@ public struct ServerOptions: Sendable, Equatable {
     public var benchFanout = false
     /// The token of the operator dashboard `/admin`; nil: one is made at start and printed in the start lines.
     public var adminToken: AdminToken?
+    /// Serve `/echo`, the conformance suite's and benchmarks' echo socket (`--bench-echo`; off by default: 404).
+    public var benchEcho = false
+    /// Addresses and networks besides loopback that may read `/metrics` (`--metrics-allow`).
+    public var metricsAllow: [String] = []
+    /// A token that opens `/metrics` from any address, sent as `Authorization: Bearer TOKEN` (`--metrics-token`).
+    public var metricsToken: String?
+    /// Connections one address may hold before they upgrade to a WebSocket (HTTP requests, handshakes under way,
+    /// idle keep-alive); 0 for no cap. Loopback and `--trusted-proxy` addresses are not capped.
+    public var maxPendingPerIP = 256
 
     public init() {}
 
@@ -83,6 +92,12 @@ public struct ServerOptions: Sendable, Equatable {
                                     default: a random one, printed once at start as an /admin#token=... link)
           --bench-fanout            also serve ws://HOST:PORT/fanout/NAME for benchmarks: every message a client
                                     sends goes to every client on the same NAME (off by default: 404)
+          --bench-echo              also serve ws://HOST:PORT/echo, which sends every message back (for the
+                                    conformance suite and benchmarks; off by default: 404)
+          --metrics-allow ADDR,...  addresses or networks (like 10.0.0.0/8) that may read /metrics besides loopback
+          --metrics-token TOKEN     /metrics also opens to "Authorization: Bearer TOKEN" (16-256 characters)
+          --max-pending-per-ip N    connections per client address not yet upgraded to a WebSocket (default 256,
+                                    0 for no cap; loopback and trusted proxies uncapped)
           -h, --help                show this help
         """
 
@@ -125,6 +140,21 @@ public struct ServerOptions: Sendable, Equatable {
                 let entries = try scanner.value().split(separator: ",").map(String.init)
                 _ = try AddressRanges(entries)
                 options.trustedProxies += entries
+            case .flag("--metrics-allow"):
+                let entries = try scanner.value().split(separator: ",").map(String.init)
+                _ = try AddressRanges(entries, flag: "--metrics-allow")
+                options.metricsAllow += entries
+            case .flag("--metrics-token"):
+                // The refusal never repeats the value: it is a secret.
+                let text = try scanner.value()
+                if let problem = MetricsGate.problem(withToken: text) {
+                    throw ParseError(description: "--metrics-token: \(problem)")
+                }
+                options.metricsToken = text
+            case .flag("--max-pending-per-ip"): options.maxPendingPerIP = try scanner.integer(in: 0...1_000_000)
+            case .flag("--bench-echo"):
+                try scanner.noValue()
+                options.benchEcho = true
             case .flag("--allowed-origin"):
                 for origin in try scanner.value().split(separator: ",").map(String.init) {
                     guard isHTTPURL(origin), !origin.hasSuffix("/") else {

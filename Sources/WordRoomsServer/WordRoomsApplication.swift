@@ -7,7 +7,10 @@ import Runtime
 /// Routes of the WordRooms server: the web client, the game socket, the lobby API, health and echo.
 public final class WordRoomsApplication: HTTPApplication, Sendable {
     let staticFiles: StaticFiles?
-    let echo: EchoEndpoint
+    /// `/echo`, with `--bench-echo` only.
+    let echo: EchoEndpoint?
+    /// Who may read `/metrics`.
+    let metricsGate: MetricsGate
     let rooms: RoomsEndpoint
     /// `/fanout/NAME`, with `--bench-fanout` only.
     let fanout: FanoutEndpoint?
@@ -29,8 +32,13 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     init(options: ServerOptions, staticFiles: StaticFiles?, registry: RoomRegistry, limits: GameLimits,
          lobby: SharedLobby?, adminToken: AdminToken, clock: @escaping @Sendable () -> Double) {
         self.options = options
-        self.staticFiles = staticFiles
-        self.echo = EchoEndpoint(maxMessageBytes: options.maxMessageBytes, compression: options.compression)
+        var pages = staticFiles
+        pages?.pageHeaders = Self.pageHeaders
+        self.staticFiles = pages
+        self.echo = options.benchEcho
+            ? EchoEndpoint(maxMessageBytes: options.maxMessageBytes, compression: options.compression) : nil
+        metricsGate = MetricsGate(allowed: (try? AddressRanges(options.metricsAllow)) ?? AddressRanges(),
+                                  token: options.metricsToken)
         self.rooms = RoomsEndpoint(registry: registry, limits: limits,
                                    maxMessageBytes: min(options.maxMessageBytes, 16 * 1024),
                                    perAddress: ConnectionsPerAddress(limit: options.maxConnectionsPerIP),
@@ -62,8 +70,24 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         max(perSecond * 2, Double(connectionsPerAddress))
     }
 
-    /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy).
-    private func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String {
+    /// The policies of every page (the game, `/admin`, the 404 page).
+    ///
+    /// `Content-Security-Policy` (W3C CSP Level 3): scripts, styles, images, sockets and fetches from this origin
+    /// only (the client has no inline script, style attribute or handler; `'self'` covers the same-origin
+    /// `ws:`/`wss:` sockets), no plugins, no `<base>` rewriting, forms posting here only, and no framing by
+    /// another site (clickjacking). `img-src` adds `data:` for images a page builds itself.
+    /// `Referrer-Policy: no-referrer`: links leaving the dashboard or a room say nothing of where they came from
+    /// (the room code is in the path; the admin token travels in the fragment, which is never sent, but nothing
+    /// is lost by sending no referrer at all).
+    static let pageHeaders: [(name: String, value: String)] = [
+        ("Content-Security-Policy",
+         "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+    /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy); nil
+    /// when a trusted proxy's `X-Forwarded-For` could not be read (see `ClientAddress.resolve`).
+    private func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String? {
         ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
     }
 
@@ -77,15 +101,14 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     /// Browsers send `Origin`; when an allowlist is configured, other sites cannot open game sockets
     /// (clients that send no `Origin`, like the bots, are not browsers and are let through).
     public func refuseUpgrade(_ request: HTTPRequestHead, from peer: SocketAddress) -> HTTPResponse? {
-        if AdminRoutes.isAdminEndpoint(request.path),
-           let refusal = adminRoutes.refusal(request, from: clientAddress(peer, request)) {
+        guard let address = clientAddress(peer, request) else { return ClientAddress.refusal }
+        if AdminRoutes.isAdminEndpoint(request.path), let refusal = adminRoutes.refusal(request, from: address) {
             return refusal
         }
         if !options.allowedOrigins.isEmpty, let origin = request.value(of: "origin"),
            !options.allowedOrigins.contains(origin.lowercased()) {
             return .text("Origin \(origin.prefix(100)) may not open WebSocket connections to this server.", status: 403)
         }
-        let address = clientAddress(peer, request)
         guard handshakes.allow(address, now: MonotonicClock.coarseSeconds()) else {
             var response = HTTPResponse.text("Too many connection attempts from your address; try again in a second.",
                                              status: 429)
@@ -96,8 +119,9 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     }
 
     public func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
+        guard let address = clientAddress(peer, request) else { return .now(ClientAddress.refusal) }
         if AdminRoutes.isAdminEndpoint(request.path) {
-            return adminRoutes.respond(to: request, from: clientAddress(peer, request))
+            return adminRoutes.respond(to: request, from: address)
         }
         switch request.path {
         case "/healthz":
@@ -109,6 +133,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             config["shard"] = options.shard.map { JSONValue($0) } ?? .null
             return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":
+            if let refusal = metricsGate.refusal(request, from: address) { return .now(refusal) }
             let (registry, transport) = (registry, transport)
             return .deferred { respond in
                 guard let server = transport.server else { return respond(.text("starting", status: 503)) }

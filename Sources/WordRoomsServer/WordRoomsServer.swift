@@ -63,6 +63,10 @@ public final class WordRoomsServer: Sendable {
         configuration.threads = options.threads
         configuration.maxConnections = options.maxConnections
         configuration.maxOutboundBytes = options.maxOutboundBytes
+        configuration.maxPendingPerAddress = options.maxPendingPerIP
+        // A trusted proxy carries many clients on its connections and limits them itself; loopback is this machine.
+        let proxies = (try? AddressRanges(options.trustedProxies)) ?? AddressRanges()
+        configuration.isExemptFromPendingCap = { peer in peer.isLoopback || proxies.contains(peer.host) }
         overrides(&configuration)
         adminToken = options.adminToken ?? AdminToken.random()
         adminTokenGenerated = options.adminToken == nil

@@ -31,7 +31,8 @@ measure() {
     # shellcheck disable=SC2086
     # shellcheck disable=SC2086
     taskset -c 0 valgrind --tool=callgrind --instr-atstart=no ${CALLGRIND_COLLECT:-} --callgrind-out-file="$dir/cg.out" \
-        "$SERVER" --host 127.0.0.1 --port 0 --threads 1 $EXTRA >"$dir/log" 2>&1 &
+        # --bench-echo: the echo measurement talks to /echo, off by default.
+        "$SERVER" --host 127.0.0.1 --port 0 --threads 1 --bench-echo $EXTRA >"$dir/log" 2>&1 &
     local server=$!
     for _ in $(seq 600); do grep -q "running at" "$dir/log" && break; sleep 0.1; done
     local port; port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$dir/log" | head -1)"

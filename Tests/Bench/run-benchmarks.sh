@@ -12,7 +12,7 @@
 # peers also run on core 0, on one thread for their code (Python asyncio, Node, Go with GOMAXPROCS=1). Every
 # process raises its own open-files soft limit to the hard limit. Server memory and CPU are read from /proc/PID
 # by the bots (--server-pid) for every server alike. Each benchmark starts a fresh server. WordRooms runs with
-# --bench-fanout (which only adds /fanout/NAME).
+# --bench-fanout (which only adds /fanout/NAME) and --bench-echo (/echo, off by default).
 #
 # Benchmarks (every server unless noted):
 #   echo pipelined   100 connections x 32 messages in flight x 32-byte text: round trips per second
@@ -211,6 +211,8 @@ start_server() {
         help="$("$SERVER_BIN" --help 2>&1)"
         [[ "$help" == *--max-connections-per-ip* ]] && extra+=(--max-connections-per-ip 1000000)
         [[ "$help" == *--bench-fanout* ]] && extra+=(--bench-fanout)
+        # /echo is off by default since --bench-echo exists (older builds served it always).
+        [[ "$help" == *--bench-echo* ]] && extra+=(--bench-echo)
         nice -n "$NICE" taskset -c 0 "$SERVER_BIN" --host 127.0.0.1 --port 0 --threads 1 "${extra[@]}" >"$log" 2>&1 &
         SERVER_PID=$!
     elif [[ "$kind" == python ]]; then

@@ -309,6 +309,7 @@ import WordRoomsServer
         serverOptions.host = "127.0.0.1"
         serverOptions.port = 0
         serverOptions.threads = 2
+        serverOptions.benchEcho = true
         let server = try WordRoomsServer(options: serverOptions)
         defer { server.shutdown() }
         return try await runOnOwnThread(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"]) { options throws(LoadTest.StartError) in

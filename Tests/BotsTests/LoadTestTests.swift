@@ -231,6 +231,7 @@ private func runAgainstServer(_ arguments: [String], limits: GameLimits = GameLi
     options.port = 0
     options.threads = 2
     options.maxMessageBytes = maxMessageBytes
+    options.benchEcho = true
     let server = try WordRoomsServer(options: options, limits: limits, transport: transport)
     defer { server.shutdown() }
     return try await runBots(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"])

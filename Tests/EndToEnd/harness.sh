@@ -287,7 +287,8 @@ wr_check_target_options() {
 }
 
 # wr_server_command STANDIN_CMD...: sets WR_CMD to the server to start: STANDIN_CMD with --standin, the words of
-# --server-cmd, or else this repository's wordrooms (built now unless --no-build).
+# --server-cmd, or else this repository's wordrooms (built now unless --no-build) with --bench-echo: every script
+# of this harness talks to /echo, which wordrooms serves only with that flag.
 wr_server_command() {
     if [[ $WR_STANDIN == 1 ]]; then
         WR_CMD=("$@")
@@ -295,7 +296,7 @@ wr_server_command() {
         read -r -a WR_CMD <<<"$WR_SERVER_CMD"
     else
         if [[ $WR_BUILD == 1 ]]; then wr_build_server "$WR_CONFIG"; else wr_find_server_bin "$WR_CONFIG"; fi
-        WR_CMD=("$WR_SERVER_BIN")
+        WR_CMD=("$WR_SERVER_BIN" --bench-echo)
     fi
 }
 
@@ -309,6 +310,7 @@ Target (default: build with `swift build -c release` and start .build/release/wo
   --server-cmd CMD     start CMD instead of the built binary; it is run (word-split, cwd = repo root) as
                          CMD --host 127.0.0.1 --port 0 --max-message-bytes N
                        and must print its URL (http://127.0.0.1:PORT/) on its first stdout line
+                       (a wordrooms CMD needs --bench-echo: /echo is off by default)
   --standin            use the Python stand-in server (Tests/EndToEnd/standin_server.py)
   --config C           release (default) or debug
   --no-build           use the existing .build/<config>/wordrooms without building

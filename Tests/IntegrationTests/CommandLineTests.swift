@@ -72,6 +72,27 @@ import Testing
         #expect(!result.output.contains("Network:"))
     }
 
+    /// With `SO_REUSEPORT` on every listener a second server joined the port, and the kernel split new
+    /// connections between the two processes (half the joins of existing rooms found no room).
+    @Test func aSecondServerOnATakenPortExitsWithStatus1AndSaysWhy() throws {
+        let first = try ChildProcess(executable: Self.executable.path,
+                                     arguments: ["--host", "::", "--port", "0", "--threads", "2"])
+        defer {
+            first.signal(SIGINT)
+            first.waitForExit()
+        }
+        let line = String(decoding: first.readFirstLine(), as: UTF8.self)
+        let port = try #require(line.split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) },
+                                "no port in the start line: \(line)")
+        // The same dual-stack address, and IPv4 loopback, which the dual-stack listener also covers.
+        for host in ["::", "127.0.0.1"] {
+            let second = try run(["--host", host, "--port", String(port)])
+            #expect(second.status == 1, "a second server on \(host) port \(port) started")
+            #expect(second.errors.contains("port \(port) is already in use"), "\(second.errors)")
+            #expect(!second.output.contains("WordRooms is running"))
+        }
+    }
+
     @Test func badFlagExitsWithStatus2AndSaysWhy() throws {
         let result = try run(["--port", "eighty"])
         #expect(result.status == 2)

@@ -37,6 +37,16 @@ import WebSocket
         try await expectEchoed(.text, Array(text.utf8), maxMessageBytes: 65536)
     }
 
+    /// `/echo` answers anyone who asks, as fast as they send: a benchmark's tool, not a public endpoint.
+    @Test func isOffWithoutBenchEcho() async throws {
+        try await withServer(options: { $0.benchEcho = false }) { server in
+            #expect(throws: TestClient.Failure.self) { try TestClient.webSocket(port: server.port) }
+            let client = try TestClient(port: server.port)
+            try client.send("GET /echo HTTP/1.1\r\nHost: x\r\n\(HTTPExchange.upgrade)\(HTTPExchange.key)Sec-WebSocket-Version: 13\r\n\r\n")
+            #expect(try client.readHTTPResponse().status == 404)
+        }
+    }
+
     @Test func echoesBinary() async throws {
         try await expectEchoed(.binary, (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) })
     }
@@ -120,6 +130,7 @@ import WebSocket
         options.host = "127.0.0.1"
         options.port = 0
         options.threads = 2
+        options.benchEcho = true
         let server = try WordRoomsServer(options: options)
         try await onThread {
             let clients = try (0..<10).map { _ in try TestClient.webSocket(port: server.port) }

@@ -70,6 +70,22 @@ struct HTTPExchange: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The game page, a room link, the dashboard and the 404 page carry the page policies; the policy names
+    /// only this origin (a page from elsewhere cannot frame it or load scripts into it).
+    @Test(arguments: ["/", "/r/ABCD", "/admin", "/no-such-page"])
+    func pagesSendAContentSecurityPolicyAndAReferrerPolicy(path: String) async throws {
+        try await withServer { server in
+            let response = try request(server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\n\r\n")
+            #expect(response.head.contains("Content-Type: text/html"))
+            #expect(response.head.contains(
+                "Content-Security-Policy: default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'\r\n"))
+            #expect(response.head.contains("Referrer-Policy: no-referrer\r\n"))
+            // Nothing inline that the policy would block.
+            let page = String(decoding: response.body, as: UTF8.self)
+            #expect(!page.contains("<script>") && !page.contains("<style") && !page.contains(" style=\""))
+        }
+    }
+
     @Test func healthCheckSaysOK() async throws {
         try await withServer { server in
             let response = try request(server.port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -102,6 +118,22 @@ struct HTTPExchange: Sendable, CustomTestStringConvertible {
             #expect(last.status == 200)
             #expect(last.head.contains("Connection: close"))
             #expect(client.waitForEOF())
+        }
+    }
+
+    /// A request smuggled in the body of another (RFC 9112 §6.3): the first `Content-Length` said 0, so the
+    /// old server answered the bytes after the head as a second request.
+    @Test func twoContentLengthsGet400AndNoSecondResponse() async throws {
+        try await withServer { server in
+            let client = try TestClient(port: server.port)
+            let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                            + "Content-Length: \(smuggled.utf8.count)\r\n\r\n" + smuggled)
+            let response = try client.readHTTPResponse()
+            #expect(response.status == 400)
+            #expect(String(decoding: response.body, as: UTF8.self).contains("Content-Length"))
+            let rest = try #require(client.readUntilEOF())
+            #expect(rest.isEmpty, "a second response followed: \(String(decoding: rest, as: UTF8.self))")
         }
     }
 

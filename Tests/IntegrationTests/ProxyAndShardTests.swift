@@ -48,6 +48,54 @@ import WebSocket
         }
     }
 
+    private func metricsStatus(_ port: Int, headers: [String: String]) throws -> Int {
+        let client = try TestClient(port: port)
+        var request = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        try client.send(request + "\r\n")
+        return try client.readHTTPResponse().status
+    }
+
+    /// Before: `/metrics` answered every address. Other addresses are simulated through a trusted proxy.
+    @Test func metricsAreForLoopbackAllowedNetworksAndTheToken() async throws {
+        let token = "scrape-token-0123456789"
+        try await withServer(options: {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.metricsAllow = ["192.0.2.0/24"]
+            $0.metricsToken = token
+        }) { server in
+            let asked: [[String: String]] = [
+                [:],                                            // loopback itself
+                ["X-Forwarded-For": "127.3.4.5"],               // loopback, as a number
+                ["X-Forwarded-For": "203.0.113.9"],             // anyone else
+                ["X-Forwarded-For": "192.0.2.77"],              // --metrics-allow
+                ["X-Forwarded-For": "203.0.113.9", "Authorization": "Bearer \(token)"],
+                ["X-Forwarded-For": "203.0.113.9", "Authorization": "Bearer wrong-token-0123456789"],
+            ]
+            let statuses = try asked.map { try metricsStatus(server.port, headers: $0) }
+            #expect(statuses == [200, 200, 403, 200, 200, 403])
+        }
+    }
+
+    /// Before: a forwarded `127.evil` passed for loopback by its prefix, which no per-address limit applies to
+    /// and which may read `/metrics`. Now it is no address, and the request is refused.
+    @Test func aForwardedHopThatIsNoAddressIsRefused() async throws {
+        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"]; $0.maxConnectionsPerIP = 1 }) { server in
+            #expect(try metricsStatus(server.port, headers: ["X-Forwarded-For": "127.evil"]) == 400)
+            let (_, head) = try upgrade(server.port, headers: ["X-Forwarded-For": "127.evil"])
+            #expect(head.hasPrefix("HTTP/1.1 400"))
+            // Loopback is tested on the numbers: a forwarded ::ffff:127.0.0.1 is loopback, so not capped.
+            var open: [TestClient] = []
+            for _ in 0..<2 {
+                let (client, head) = try upgrade(server.port, headers: ["X-Forwarded-For": "::ffff:127.0.0.1"])
+                #expect(head.hasPrefix("HTTP/1.1 101"))
+                open.append(client)
+            }
+            try open[1].sendFrame(.text, Array(#"{"type":"lobby"}"#.utf8))
+            #expect(try open[1].readFrame().text.contains("\"lobby\""), "the second was not closed as over the cap")
+        }
+    }
+
     @Test func shardedCodesNameTheShardAndJoinByURL() async throws {
         try await withServer(options: { $0.shard = 2 }) { server in
             let host = try GameClient.create(port: server.port, game: "snowman", name: "Ana")

@@ -14,6 +14,7 @@ import Transport
         options.host = "127.0.0.1"
         options.port = 0
         options.threads = 1
+        options.benchEcho = true
         let server = try WordRoomsServer(options: options, transport: { configuration in
             configuration.shutdownTimeoutSeconds = 600
             configuration.closeTimeoutSeconds = 600

@@ -15,16 +15,29 @@ final class TestClient {
         let description: String
     }
 
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 15, receiveBuffer: Int32? = nil) throws {
-        guard let receiveBuffer else {
+    /// - Parameters:
+    ///   - source: a local address to connect from, such as `127.0.0.2`: Linux routes all of 127.0.0.0/8 to
+    ///     loopback, so a test can be a second client address without leaving the machine.
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 15, receiveBuffer: Int32? = nil,
+         source: String? = nil) throws {
+        guard receiveBuffer != nil || source != nil else {
             fd = try SocketAddress.connectBlocking(host: host, port: port, timeoutSeconds: timeoutSeconds)
             return
         }
         // A small receive window must be set before connecting to take effect.
         let (storage, length, family) = SocketAddress.numeric(host: host, port: port)!
         fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        var size = receiveBuffer
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var (local, localLength, _) = SocketAddress.numeric(host: source, port: 0)!
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, localLength) }
+            }
+            // A throw from here on leaves the descriptor to `deinit`, like every other failure below.
+            guard bound == 0 else { throw Failure(description: "bind to \(source): errno \(errno)") }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -168,6 +181,14 @@ final class TestClient {
         var frame = try readFrame()
         while frame.opcode == 0x9 || frame.opcode == 0xA { frame = try readFrame() }
         return frame
+    }
+
+    /// Everything the server sends until it closes the connection (bytes already buffered included), or nil
+    /// when it is still open after `timeoutSeconds`.
+    func readUntilEOF() -> [UInt8]? {
+        guard waitForEOF() else { return nil }
+        defer { buffer = [] }
+        return buffer
     }
 
     /// True when the server closed the TCP connection (EOF or reset) before `timeoutSeconds`.

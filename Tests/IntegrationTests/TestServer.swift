@@ -24,6 +24,8 @@ func withServer(
     options.port = 0
     options.threads = 2
     options.maxMessageBytes = maxMessageBytes
+    // Many tests talk to `/echo`, off by default (`--bench-echo`); a test of its default turns it off again.
+    options.benchEcho = true
     adjust(&options)
     // Test clients answer pings only when the test reads them. On a starved machine (a full parallel run next to
     // other builds) a test can go unread past ping + pong timeout (50 s) and be dropped by design, so the servers

@@ -95,6 +95,32 @@ func parseError(_ text: String, maxLength: Int = 8192) -> HTTPRequestError? {
         #expect(error?.status == 400, "\(name): \(String(describing: error))")
     }
 
+    /// RFC 9112 §6.3: a body length two parties could read differently is a 400, so no proxy and this server
+    /// can disagree on where the next request starts (request smuggling).
+    @Test(arguments: [
+        ("two Content-Length headers", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nContent-Length: 30\r\n\r\n"),
+        ("two equal Content-Length headers", "GET / HTTP/1.1\r\nContent-Length: 0\r\ncontent-length: 0\r\n\r\n"),
+        ("a Content-Length list", "GET / HTTP/1.1\r\nContent-Length: 0, 0\r\n\r\n"),
+        ("a signed Content-Length", "GET / HTTP/1.1\r\nContent-Length: +5\r\n\r\n"),
+        ("a hexadecimal Content-Length", "GET / HTTP/1.1\r\nContent-Length: 0x10\r\n\r\n"),
+        ("an empty Content-Length", "GET / HTTP/1.1\r\nContent-Length:\r\n\r\n"),
+        ("Content-Length with Transfer-Encoding",
+         "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n"),
+    ])
+    func rejectsAmbiguousBodyLengthsWith400(_ name: String, _ text: String) {
+        let error = parseError(text)
+        #expect(error?.status == 400, "\(name): \(String(describing: error))")
+    }
+
+    @Test func readsASingleContentLength() throws {
+        let (head, _) = try #require(try parseHead("GET / HTTP/1.1\r\nContent-Length: 0042\r\n\r\n"))
+        #expect(head.contentLength == 42)
+        let (huge, _) = try #require(try parseHead("GET / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"))
+        #expect(huge.contentLength == Int.max)
+        let (none, _) = try #require(try parseHead("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(none.contentLength == nil)
+    }
+
     @Test func skipsEmptyLinesBeforeRequestLine() throws {
         let text = "\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"
         let (head, length) = try #require(try parseHead(text))

@@ -56,6 +56,83 @@ import Testing
         #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: nil),
                                       trustedProxies: try AddressRanges(["127.0.0.1"])) == "127.0.0.1")
     }
+
+    /// Hops are parsed as IP addresses and given back in canonical form (one client, one key).
+    @Test(arguments: [
+        ("198.51.100.7", "198.51.100.7"), ("198.51.100.7:5123", "198.51.100.7"),
+        ("2001:DB8::1", "2001:db8::1"), ("[2001:db8::1]", "2001:db8::1"), ("[2001:db8::1]:443", "2001:db8::1"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),
+    ])
+    func readsEachHopAsAnAddress(_ hop: String, _ client: String) throws {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "6.6.6.6, \(hop)"),
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == client)
+    }
+
+    /// A hop that a trusted proxy should have written as an address but is not one makes the header unreadable
+    /// (the request gets 400), rather than letting the text pass for an address, as `127.evil` passed for loopback.
+    @Test(arguments: ["127.evil", "unknown", "localhost", "1.2.3", "01.2.3.4", "1.2.3.4:http", "[::1", "fe80::1%eth0",
+                      "1.2.3.4.5", "999.1.1.1"])
+    func garbageHopsAreUnreadable(_ hop: String) throws {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "198.51.100.7, \(hop)"),
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == nil)
+    }
+
+    /// Hops left of the client's are the client's own words and are not read.
+    @Test func garbageLeftOfTheClientIsNotRead() throws {
+        #expect(ClientAddress.resolve(host: "127.0.0.1", request: request(forwardedFor: "127.evil, 198.51.100.7"),
+                                      trustedProxies: try AddressRanges(["127.0.0.1"])) == "198.51.100.7")
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.255.3.4", true), ("::1", true), ("::ffff:127.0.0.9", true),
+        ("127.evil", false), ("127.0.0.1.example.com", false), ("128.0.0.1", false), ("::2", false),
+        ("2001:db8::1", false), ("", false), ("localhost", false),
+    ])
+    func loopbackIsTestedOnTheNumbers(_ address: String, _ loopback: Bool) {
+        #expect(ConnectionsPerAddress.isLoopback(address) == loopback)
+    }
+}
+
+@Suite struct MetricsGateTests {
+    private static let token = "scrape-token-0123456789"
+
+    private func request(authorization: String? = nil) -> HTTPRequestHead {
+        HTTPRequestHead(method: "GET", target: "/metrics", headers: authorization.map { [("Authorization", $0)] } ?? [])
+    }
+
+    private func gate(allow: [String] = []) throws -> MetricsGate {
+        MetricsGate(allowed: try AddressRanges(allow, flag: "--metrics-allow"), token: Self.token)
+    }
+
+    @Test(arguments: ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])
+    func loopbackIsAlwaysAllowed(_ address: String) throws {
+        #expect(try gate().refusal(request(), from: address) == nil)
+    }
+
+    @Test func otherAddressesGet403() throws {
+        let refusal = try #require(try gate().refusal(request(), from: "203.0.113.9"))
+        #expect(refusal.status == 403)
+        #expect(try gate().refusal(request(), from: "127.evil")?.status == 403)
+    }
+
+    @Test func allowedNetworksAreLetIn() throws {
+        let gate = try gate(allow: ["10.0.0.0/8", "2001:db8::/32"])
+        #expect(gate.refusal(request(), from: "10.2.3.4") == nil)
+        #expect(gate.refusal(request(), from: "2001:db8::7") == nil)
+        #expect(gate.refusal(request(), from: "11.2.3.4")?.status == 403)
+    }
+
+    @Test func theTokenOpensItFromAnywhere() throws {
+        #expect(try gate().refusal(request(authorization: "Bearer \(Self.token)"), from: "203.0.113.9") == nil)
+        #expect(try gate().refusal(request(authorization: "Bearer \(Self.token)x"), from: "203.0.113.9")?.status == 403)
+        #expect(try gate().refusal(request(authorization: Self.token), from: "203.0.113.9")?.status == 403)
+    }
+
+    @Test(arguments: [("short", "at least 16"), (String(repeating: "a", count: 257), "at most 256"),
+                      ("has a space in it 1234", "visible ASCII")])
+    func badTokensAreRefusedWithTheReason(_ token: String, _ reason: String) {
+        #expect(MetricsGate.problem(withToken: token)?.contains(reason) == true)
+    }
 }
 
 @Suite struct RateLimiterTests {

@@ -47,6 +47,34 @@ import Testing
         #expect(throws: ServerOptions.ParseError.self) { try parse(["--bench-fanout=yes"]) }
     }
 
+    @Test func benchEchoIsOffUnlessAsked() throws {
+        #expect(try parse([]).benchEcho == false)
+        #expect(try parse(["--bench-echo"]).benchEcho)
+        #expect(ServerOptions.usage.contains("--bench-echo"))
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--bench-echo=yes"]) }
+    }
+
+    @Test func readsTheMetricsAndPendingFlags() throws {
+        let options = try parse(["--metrics-allow", "10.0.0.0/8,fd00::/8", "--metrics-allow=192.0.2.1",
+                                 "--metrics-token", "0123456789abcdef-XYZ", "--max-pending-per-ip", "12"])
+        #expect(options.metricsAllow == ["10.0.0.0/8", "fd00::/8", "192.0.2.1"])
+        #expect(options.metricsToken == "0123456789abcdef-XYZ")
+        #expect(options.maxPendingPerIP == 12)
+        let defaults = try parse([])
+        #expect(defaults.metricsAllow.isEmpty && defaults.metricsToken == nil && defaults.maxPendingPerIP == 256)
+    }
+
+    @Test func badMetricsFlagsSayWhy() {
+        #expect(throws: ServerOptions.ParseError(
+            description: "--metrics-allow needs numeric addresses or networks like 10.0.0.0/8, not 'intranet'")) {
+            try parse(["--metrics-allow", "intranet"])
+        }
+        #expect(throws: ServerOptions.ParseError(
+            description: "--metrics-token: a metrics token needs at least 16 characters")) {
+            try parse(["--metrics-token", "short"])
+        }
+    }
+
     @Test func helpIsNotAnError() throws {
         #expect(try ServerOptions.parse(["--help"]) == .help)
         #expect(try ServerOptions.parse(["-h"]) == .help)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke check of the benchmark peers (Tests/Bench/peers): installs and builds them when missing (peers.sh), starts
 # each, and drives it briefly with wordrooms-bots: a second of /echo, three seconds of /fanout/NAME in rooms of 8,
-# and a plain GET of /ws, which must be 404. The WordRooms server started with --bench-fanout gets the same
+# and a plain GET of /ws, which must be 404. The WordRooms server started with --bench-fanout --bench-echo gets the same
 # /echo and /fanout runs, so the benchmark's fan-out path is checked too. About 20 s once built.
 #
 #   Tests/Bench/peers/smoke.sh                         # the debug build's binaries (swift build first)
@@ -66,7 +66,7 @@ http_status() {
 for kind in wordrooms node gorilla; do
     log="$OUT/$kind.log"
     if [[ $kind == wordrooms ]]; then
-        "$SERVER" --host 127.0.0.1 --port 0 --threads 1 --bench-fanout >"$log" 2>&1 &
+        "$SERVER" --host 127.0.0.1 --port 0 --threads 1 --bench-fanout --bench-echo >"$log" 2>&1 &
         PID=$!
     else
         peers_start "$kind" 0 "$log" || exit 2

@@ -18,8 +18,15 @@ final class PendingConnections: Sendable {
     /// 0: no cap, only eviction when the server is full.
     let capPerAddress: Int
     private let isExempt: @Sendable (SocketAddress) -> Bool
-    /// Per address (without port), the pending connections oldest first.
-    private let state = Mutex<[SocketAddress: [ConnectionHandle]]>([:])
+    /// Per address (without port), the pending connections with the order in which they came: a dictionary, so
+    /// that the common steps (a connection counted, then upgrading or closing) cost O(1) even when a local load
+    /// test holds thousands at once; only the rare eviction looks for the oldest.
+    private struct State {
+        var byAddress: [SocketAddress: [ConnectionHandle: UInt64]] = [:]
+        var nextOrder: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     init(capPerAddress: Int, isExempt: @escaping @Sendable (SocketAddress) -> Bool) {
         self.capPerAddress = capPerAddress
@@ -30,12 +37,16 @@ final class PendingConnections: Sendable {
     func isOverCap(_ peer: SocketAddress) -> Bool {
         guard capPerAddress > 0, !isExempt(peer) else { return false }
         let key = peer.withoutPort
-        return state.withLock { $0[key]?.count ?? 0 } >= capPerAddress
+        return state.withLock { $0.byAddress[key]?.count ?? 0 } >= capPerAddress
     }
 
     /// Counts a connection just registered.
     func add(_ peer: SocketAddress, _ handle: ConnectionHandle) {
-        state.withLock { $0[peer.withoutPort, default: []].append(handle) }
+        let key = peer.withoutPort
+        state.withLock { state in
+            state.byAddress[key, default: [:]][handle] = state.nextOrder
+            state.nextOrder += 1
+        }
     }
 
     /// Takes a connection off the count (it upgrades or closes).
@@ -43,10 +54,9 @@ final class PendingConnections: Sendable {
     /// - Returns: false when it was no longer counted: claimed for eviction, so it must not upgrade.
     func remove(_ peer: SocketAddress, _ handle: ConnectionHandle) -> Bool {
         let key = peer.withoutPort
-        return state.withLock { byAddress in
-            guard var handles = byAddress[key], let index = handles.firstIndex(of: handle) else { return false }
-            handles.remove(at: index)
-            byAddress[key] = handles.isEmpty ? nil : handles
+        return state.withLock { state in
+            guard state.byAddress[key]?.removeValue(forKey: handle) != nil else { return false }
+            if state.byAddress[key]?.isEmpty == true { state.byAddress[key] = nil }
             return true
         }
     }
@@ -57,19 +67,19 @@ final class PendingConnections: Sendable {
     /// forth). nil: the newcomer is refused.
     func claimVictim(for peer: SocketAddress) -> ConnectionHandle? {
         let key = peer.withoutPort
-        return state.withLock { byAddress in
-            let own = byAddress[key]?.count ?? 0
-            guard let (largest, handles) = byAddress.max(by: { $0.value.count < $1.value.count }),
-                  handles.count >= own + 2 else { return nil }
-            var rest = handles
-            let victim = rest.removeFirst()
-            byAddress[largest] = rest.isEmpty ? nil : rest
+        return state.withLock { state in
+            let own = state.byAddress[key]?.count ?? 0
+            guard let (largest, handles) = state.byAddress.max(by: { $0.value.count < $1.value.count }),
+                  handles.count >= own + 2, let victim = handles.min(by: { $0.value < $1.value })?.key else {
+                return nil
+            }
+            state.byAddress[largest]?.removeValue(forKey: victim)
             return victim
         }
     }
 
     /// Pending connections from `peer`'s address (tests, diagnostics).
     func count(_ peer: SocketAddress) -> Int {
-        state.withLock { $0[peer.withoutPort]?.count ?? 0 }
+        state.withLock { $0.byAddress[peer.withoutPort]?.count ?? 0 }
     }
 }

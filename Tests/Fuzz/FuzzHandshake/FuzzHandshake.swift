@@ -1,5 +1,6 @@
-// libFuzzer target for the opening handshake: the HTTP head parser, upgrade validation, the client's response
-// check, Base64 and SHA-1. Every invariant violation traps, which libFuzzer reports as a crash.
+// libFuzzer target for the opening handshake: the HTTP head parser (with its body-length rules), upgrade
+// validation, the client's response check, Base64 and SHA-1. Every invariant violation traps, which libFuzzer
+// reports as a crash.
 import WebSocket
 
 func parse(_ bytes: ArraySlice<UInt8>, maxLength: Int) -> Result<(head: HTTPRequestHead, length: Int)?, HTTPRequestError> {
@@ -42,6 +43,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             preconditionFailure("the head minus its last byte is not simply incomplete")
         }
         precondition(head.path.utf8.count <= head.target.utf8.count, "path longer than target")
+        // RFC 9112 §6.3: an accepted head has one body length at most, so no second request hides in a body.
+        let lengths = head.headers.filter { $0.name.lowercased() == "content-length" }
+        precondition(lengths.count <= 1, "two Content-Length headers accepted")
+        precondition(lengths.isEmpty || head.value(of: "transfer-encoding") == nil,
+                     "Content-Length and Transfer-Encoding accepted together")
+        if let length = lengths.first {
+            precondition(!length.value.isEmpty && length.value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
+                         "a Content-Length that is not digits accepted")
+            precondition(head.contentLength != nil, "an accepted Content-Length does not read as a length")
+        }
         switch WebSocketHandshake.serverResponse(to: head) {
         case .accept(let response):
             checkResponse(response, status: 101)

@@ -63,8 +63,8 @@ struct ListeningSocket: ~Copyable {
             let error = errno
             Syscall.close(fd)
             if error == EADDRINUSE && exclusive {
-                throw SystemError("port \(port) is already in use on \(host) (another wordrooms or another server "
-                                  + "listens on it; stop it or choose another --port)", errno: error)
+                throw SystemError("port \(port) on \(host) is taken by another process (another wordrooms or another "
+                                  + "server listens on it; stop it or choose another port)", errno: error)
             }
             throw SystemError("bind(\(host):\(port))", errno: error)
         }

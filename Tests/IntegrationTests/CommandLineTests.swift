@@ -88,7 +88,8 @@ import Testing
         for host in ["::", "127.0.0.1"] {
             let second = try run(["--host", host, "--port", String(port)])
             #expect(second.status == 1, "a second server on \(host) port \(port) started")
-            #expect(second.errors.contains("port \(port) is already in use"), "\(second.errors)")
+            #expect(second.errors.contains("cannot listen on \(host) port \(port): port \(port) on \(host) is taken by another process"),
+                    "\(second.errors)")
             #expect(!second.output.contains("WordRooms is running"))
         }
     }

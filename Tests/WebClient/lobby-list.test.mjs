@@ -5,6 +5,7 @@ import {
   emptyLobby, withFirstPage, withDelta, withMoreRooms, shownRooms, nextOffset, roomsNotShown, compareRooms,
 } from '../../web/js/core/lobby-list.js';
 import { createStore } from '../../web/js/core/store.js';
+import { createController } from '../../web/js/controller.js';
 
 const room = (code, players = 1, game = 'snowman') => ({ code, game, players, spectators: 0, maxPlayers: 16, status: 'waiting' });
 
@@ -59,5 +60,66 @@ describe('lobby list', () => {
     store.receive({ type: 'lobby-delta', game: 'snowman', rooms: [room('BBBB', 2)], removed: [], total: 2, counts: { snowman: 2, scramble: 0 } });
     assert.deepEqual(store.getState().lobby.rooms.map((r) => r.code), ['BBBB', 'AAAA']);
     assert.equal(store.getState().lobby.counts.snowman, 2);
+  });
+});
+
+describe('lobby paging in the controller', () => {
+  /** A controller whose fetch answers from `pages` (by offset) and records the URLs asked for. */
+  function setUp(pages) {
+    const store = createStore({ now: () => 0 });
+    const sent = [];
+    const fetched = [];
+    const connection = { isOpen: true, send(message) { sent.push(message); return true; }, retryNow() {}, reopen() {} };
+    const controller = createController({
+      store, connection, storage: { local: memory(), session: memory() },
+      browser: {
+        location: { pathname: '/', origin: 'http://game.test' },
+        history: { pushState() {} },
+        fetch: async (url) => {
+          fetched.push(url);
+          const offset = Number(new URL(url, 'http://game.test').searchParams.get('offset'));
+          const page = pages[offset];
+          if (page === 429) return { ok: false, status: 429, headers: { get: () => '2' }, json: async () => ({}) };
+          return { ok: true, status: 200, json: async () => page };
+        },
+        clipboard: { writeText: async () => {} }, copyFallback: () => false, setTimeout: () => 0, clearTimeout: () => {},
+      },
+    });
+    return { store, controller, sent, fetched };
+  }
+
+  function memory() {
+    const items = new Map();
+    return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => items.set(key, String(value)), removeItem: (key) => items.delete(key) };
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  test('follows the tab\'s first page, loads more after it, and switches page with the tab', async () => {
+    const first = Array.from({ length: 50 }, (_, i) => room(`A${String(i).padStart(3, '0')}`));
+    const second = [room('ZZZA'), room('ZZZB')];
+    const t = setUp({ 0: { rooms: first, total: 52, counts: { snowman: 52, scramble: 1 } }, 50: { rooms: second, total: 52 } });
+    t.controller.start({ name: 'lobby' });
+    await settle();
+    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true, game: 'snowman' });
+    assert.equal(t.fetched[0], '/api/rooms?game=snowman&offset=0&limit=50');
+    assert.equal(roomsNotShown(t.store.getState().lobby), 2);
+    await t.controller.loadMoreRooms();
+    assert.equal(t.fetched.at(-1), '/api/rooms?game=snowman&offset=50&limit=50');
+    assert.equal(shownRooms(t.store.getState().lobby).length, 52);
+    t.controller.setLobbyTab('scramble');
+    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true, game: 'scramble' });
+    assert.equal(t.store.getState().lobby.game, 'scramble');
+  });
+
+  test('a refused page says why and keeps the rooms shown', async () => {
+    const t = setUp({ 0: { rooms: [room('AAAA')], total: 60 }, 1: 429 });
+    t.controller.start({ name: 'lobby' });
+    await settle();
+    await t.controller.loadMoreRooms();
+    const lobby = t.store.getState().lobby;
+    assert.match(lobby.moreError, /too many requests, try again in 2 s/);
+    assert.equal(lobby.rooms.length, 1);
+    assert.equal(lobby.loadingMore, false);
   });
 });

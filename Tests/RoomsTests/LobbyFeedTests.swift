@@ -14,6 +14,13 @@ import Testing
         }
     }
 
+    /// A new listing of `rooms`, and the deltas it makes.
+    private static func update(_ feed: inout LobbyFeed, _ rooms: [RoomSummary], now: Double)
+        -> [(message: ServerMessage, subscribers: Set<UInt64>)] {
+        let listing = feed.rebuild(rooms, now: now)
+        return feed.deltas(to: listing)
+    }
+
     private static func json(_ message: ServerMessage) throws -> JSONValue {
         try JSONParser().parse(message.json)
     }
@@ -28,10 +35,10 @@ import Testing
         _ = feed.subscribe(2, game: "snowman", listing: listing)
 
         // Nothing changed: nothing to send.
-        #expect(feed.deltas(to: feed.rebuild(Self.rooms(120), now: 1)).isEmpty)
+        #expect(Self.update(&feed, Self.rooms(120), now: 1).isEmpty)
 
         // Room 100 (beyond the first page) gets a second player: it enters the page at the top, the 50th leaves.
-        let deltas = feed.deltas(to: feed.rebuild(Self.rooms(120, players: [100: 2]), now: 2))
+        let deltas = Self.update(&feed, Self.rooms(120, players: [100: 2]), now: 2)
         try #require(deltas.count == 1)
         #expect(deltas[0].subscribers == [1, 2])
         let delta = try Self.json(deltas[0].message)
@@ -48,15 +55,16 @@ import Testing
         // Room 70 changes state but keeps its place, far below the first page.
         var changed = Self.rooms(80)
         changed[70].status = "playing"
-        #expect(feed.deltas(to: feed.rebuild(changed, now: 1)).isEmpty)
+        #expect(Self.update(&feed, changed, now: 1).isEmpty)
     }
 
     @Test func aNewRoomOfAnotherGameChangesOnlyTheCounts() throws {
         var feed = LobbyFeed()
-        _ = feed.subscribe(1, game: "snowman", listing: feed.rebuild(Self.rooms(3), now: 0))
+        let listing = feed.rebuild(Self.rooms(3), now: 0)
+        _ = feed.subscribe(1, game: "snowman", listing: listing)
         let more = Self.rooms(3) + [RoomSummary(code: RoomCode("QHTW")!, game: .scramble, players: 1, spectators: 0,
                                                 maxPlayers: 16, status: "waiting", isPublic: true)]
-        let deltas = feed.deltas(to: feed.rebuild(more, now: 1))
+        let deltas = Self.update(&feed, more, now: 1)
         try #require(deltas.count == 1)
         let delta = try Self.json(deltas[0].message)
         #expect(delta["rooms"]?.arrayValue?.isEmpty == true)
@@ -67,7 +75,8 @@ import Testing
 
     @Test func aLateSubscriberGetsThePageTheOthersHold() throws {
         var feed = LobbyFeed()
-        _ = feed.subscribe(1, game: nil, listing: feed.rebuild(Self.rooms(2), now: 0))
+        let listing = feed.rebuild(Self.rooms(2), now: 0)
+        _ = feed.subscribe(1, game: nil, listing: listing)
         // The rooms changed but no update went out yet: the newcomer gets the same page as subscriber 1, so
         // that the next delta applies to both.
         let newer = feed.rebuild(Self.rooms(3), now: 1)

@@ -28,6 +28,11 @@ struct LobbyFeed {
 
     var hasSubscribers: Bool { !viewOf.isEmpty }
 
+    /// Whether someone follows the page of `game` (of every game when nil).
+    func isFollowed(_ game: String?) -> Bool {
+        views[game] != nil
+    }
+
     /// Rooms joined, left, changed state or went away since `listing` was built.
     mutating func roomsChanged() {
         isStale = true
@@ -45,12 +50,18 @@ struct LobbyFeed {
 
     /// Makes `id` follow the first page of `game`'s rooms (every game's when nil), leaving any page it followed.
     ///
-    /// - Parameter listing: the rooms to start the page from if nobody follows it yet; otherwise the subscriber
-    ///   gets the page as the others hold it, so the same deltas apply to it.
+    /// - Parameter listing: the rooms to start the page from; needed only if nobody follows it yet (see
+    ///   `isFollowed`), otherwise the subscriber gets the page as the others hold it, so the same deltas apply
+    ///   to it.
     /// - Returns: the whole page, a `lobby` message.
-    mutating func subscribe(_ id: UInt64, game: String?, listing: @autoclosure () -> LobbyListing) -> ServerMessage {
+    mutating func subscribe(_ id: UInt64, game: String?, listing: LobbyListing?) -> ServerMessage {
+        if let followed = viewOf[id], followed == game, let view = views[game] {
+            return Self.wholePage(view, game: game)
+        }
         unsubscribe(id)
-        var view = views[game] ?? Self.view(of: game, in: listing())
+        guard var view = views[game] ?? listing.map({ Self.view(of: game, in: $0) }) else {
+            preconditionFailure("a page nobody follows yet needs a listing to start from")
+        }
         view.subscribers.insert(id)
         views[game] = view
         viewOf[id] = game

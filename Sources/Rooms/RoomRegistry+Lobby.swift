@@ -65,7 +65,9 @@ extension RoomRegistry {
     /// from then on, until `unsubscribe`.
     public func subscribe(_ link: any ClientLink, game: GameKind? = nil) {
         lobbySubscribers[link.id] = link
-        link.send(lobby.subscribe(link.id, game: game?.rawValue, listing: currentLobbyListing()))
+        // Built (when out of date) before the feed is changed: a page already followed needs no listing.
+        let listing = lobby.isFollowed(game?.rawValue) ? nil : currentLobbyListing()
+        link.send(lobby.subscribe(link.id, game: game?.rawValue, listing: listing))
     }
 
     public func unsubscribe(_ linkID: UInt64) {
@@ -87,7 +89,8 @@ extension RoomRegistry {
     private func broadcastLobby() {
         lobbyBroadcastPending = false
         guard lobby.hasSubscribers else { return }
-        for (message, subscribers) in lobby.deltas(to: currentLobbyListing()) {
+        let listing = currentLobbyListing()
+        for (message, subscribers) in lobby.deltas(to: listing) {
             for id in subscribers {
                 lobbySubscribers[id]?.send(message)
             }

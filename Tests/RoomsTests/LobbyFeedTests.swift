@@ -84,9 +84,13 @@ import Testing
         #expect(late["rooms"]?.arrayValue?.count == 2)
         let deltas = feed.deltas(to: newer)
         #expect(deltas.first?.subscribers == [1, 2])
+        // Asking again for the same page (a second `lobby` message) sends it again, leaving the rest alone.
+        let again = try Self.json(feed.subscribe(2, game: nil, listing: nil))
+        #expect(again["rooms"]?.arrayValue?.count == 3)
         feed.unsubscribe(1)
         feed.unsubscribe(2)
         #expect(!feed.hasSubscribers)
+        #expect(!feed.isFollowed(nil))
     }
 
     @Test func pagesAreCutOnceAndCapped() {

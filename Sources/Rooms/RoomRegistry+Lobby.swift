@@ -96,11 +96,6 @@ extension RoomRegistry {
             }
         }
     }
-
-    /// `{"rooms": [...]}` with every public room, as `SharedLobby` publishes this instance's share.
-    public func publicRoomsJSON() -> [UInt8] {
-        RoomSummary.listJSON(publicRooms())
-    }
 }
 
 extension RoomRegistry {

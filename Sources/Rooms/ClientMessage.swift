@@ -186,7 +186,8 @@ public enum ClientMessage: Sendable, Equatable {
             var game: GameKind?
             if let gameName = try fields.string("game", max: 16) {
                 guard let kind = GameKind(rawValue: gameName) else {
-                    throw .badMessage("\"lobby\" takes \"game\": \(GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), or none for every game.")
+                    let games = GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                    throw .badMessage("\"lobby\" takes \"game\": \(games), or none for every game.")
                 }
                 game = kind
             }

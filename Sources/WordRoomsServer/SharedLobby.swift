@@ -7,7 +7,8 @@ import Synchronization
 
 /// The public room list of every instance, through Redis: each instance writes its own public rooms under
 /// `wordrooms:rooms:<shard>` with a short expiry, refreshed every couple of seconds, and `GET /api/rooms` reads
-/// them all (at most once a second, see `listingSeconds`). An instance that stops simply drops out when its key expires.
+/// them all (at most once a second, see `listingSeconds`). An instance that stops simply drops out when its key
+/// expires.
 final class SharedLobby: Sendable {
     static let keyPrefix = "wordrooms:rooms:"
     static let refreshSeconds = 2

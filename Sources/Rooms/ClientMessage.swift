@@ -33,7 +33,8 @@ public enum ClientMessage: Sendable, Equatable {
     case seat(role: SeatRole, player: String?)
     case resync
     case leave
-    case lobby(subscribe: Bool)
+    /// Follows (or stops following) the first page of public rooms, of one game or (`game` nil) of all.
+    case lobby(subscribe: Bool, game: GameKind?)
 
     /// Bounds on what a client may send (issue: everything a client sends is bounded).
     public static let maxNameCharacters = 20
@@ -182,7 +183,15 @@ public enum ClientMessage: Sendable, Equatable {
         case "leave":
             return .leave
         case "lobby":
-            return .lobby(subscribe: try fields.bool("subscribe") ?? true)
+            var game: GameKind?
+            if let gameName = try fields.string("game", max: 16) {
+                guard let kind = GameKind(rawValue: gameName) else {
+                    let games = GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                    throw .badMessage("\"lobby\" takes \"game\": \(games), or none for every game.")
+                }
+                game = kind
+            }
+            return .lobby(subscribe: try fields.bool("subscribe") ?? true, game: game)
         default:
             if let owner = GameRegistry.owner(ofMove: type) {
                 guard let field = owner.spec.field else { return .move(GameMove(type: type, text: "")) }

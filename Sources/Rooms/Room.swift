@@ -508,8 +508,13 @@ public actor Room {
             }
             makeHost(newHost.id, now: now)
         case .chat(let raw):
-            let text = Self.collapsingWhitespace(raw)
-            guard !text.isEmpty else {
+            let checked: String?
+            do {
+                checked = try NameRules.checkChat(raw)
+            } catch {
+                throw RoomError(.badChat(error), move: "chat")
+            }
+            guard let text = checked else {
                 throw RoomError(.emptyChat, move: "chat")
             }
             guard text.count <= ClientMessage.maxChatCharacters else {

@@ -81,6 +81,8 @@ extension RoomError {
         case emptyChat
         /// Code `too-long`: a chat line over `ClientMessage.maxChatCharacters`.
         case chatTooLong
+        /// Code `bad-chat`: a chat line holds characters the name rules refuse, or shows nothing.
+        case badChat(NameRules.Refusal)
         /// Code `bad-reaction`: an emoji not in `Reaction.emoji`.
         case badReaction
         /// Code `too-many-reactions`: more than `limit` reactions in `seconds`; the next is allowed in `retryAfter`.
@@ -180,6 +182,8 @@ extension RoomError {
                 ("empty-chat", "Nothing to send", "Type a message first.")
             case .chatTooLong:
                 ("too-long", "Too long", "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters.")
+            case .badChat(let refusal):
+                Self.chatWire(of: refusal)
             case .badReaction:
                 ("bad-reaction", "Not a reaction", "Reactions are one of \(Reaction.emoji.joined(separator: " ")).")
             case .tooManyReactions(let limit, let seconds, let retryAfter):
@@ -222,7 +226,36 @@ extension RoomError {
                  "Names cannot contain private-use characters, which other devices cannot show.")
             case .invisible:
                 ("bad-name", "Name needed", "Names cannot be only spaces or invisible characters.")
+            case .tag:
+                ("bad-name", "Name not allowed", "Names cannot contain tag characters, which are invisible.")
+            case .tooManyMarks:
+                ("bad-name", "Name not allowed",
+                 "Names can have at most \(NameRules.maxMarksPerCharacter) accents or marks on one character.")
             }
+        }
+
+        /// `bad-chat`, titled and explained for the refusal (`checkChat` refuses neither unassigned nor
+        /// private-use code points, nor by length: `emptyChat` and `chatTooLong` say those).
+        private static func chatWire(of refusal: NameRules.Refusal) -> (code: String, title: String, message: String) {
+            let message = switch refusal {
+            case .empty, .invisible:
+                "Chat messages cannot be only spaces or invisible characters."
+            case .tooLong:
+                "Chat messages can be at most \(ClientMessage.maxChatCharacters) characters."
+            case .control:
+                "Chat messages cannot contain control characters such as tabs or line breaks."
+            case .bidirectional:
+                "Chat messages cannot contain characters that reverse the direction of text."
+            case .unassigned:
+                "Chat messages cannot contain characters that Unicode has not assigned yet."
+            case .privateUse:
+                "Chat messages cannot contain private-use characters."
+            case .tag:
+                "Chat messages cannot contain tag characters, which are invisible."
+            case .tooManyMarks:
+                "Chat messages can have at most \(NameRules.maxMarksPerCharacter) accents or marks on one character."
+            }
+            return ("bad-chat", "Message not sent", message)
         }
     }
 }

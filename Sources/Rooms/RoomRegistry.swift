@@ -24,9 +24,9 @@ public actor RoomRegistry {
 
     public let configuration: RoomConfiguration
     private let lists: WordLists
-    private let clock: @Sendable () -> Double
+    let clock: @Sendable () -> Double
     /// The timers of the registry and its rooms; nil for each one's own executor (tests pass a manual clock's).
-    private let timers: (any TimerScheduler)?
+    let timers: (any TimerScheduler)?
     /// Makes each room's broadcast stream (the server's shared deflate context); nil: no stream.
     private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
     private var random: SplitMix64
@@ -39,8 +39,15 @@ public actor RoomRegistry {
     /// Where rooms that cannot be woken are reported (given to `restoreSavedRooms`).
     private var restoreLog: (@Sendable (String) -> Void)?
     var summaries: [RoomCode: RoomSummary] = [:]
-    private var lobbySubscribers: [UInt64: any ClientLink] = [:]
-    private var lobbyBroadcastPending = false
+    /// The lobby's subscribers and the pages they follow (see `RoomRegistry+Lobby.swift`).
+    var lobbySubscribers: [UInt64: any ClientLink] = [:]
+    var lobby = LobbyFeed()
+    var lobbyBroadcastPending = false
+    /// Requests for the lobby's listing waiting for the next rebuild (see `withLobbyListing`).
+    var lobbyListingWaiters: [@Sendable (LobbyListing) -> Void] = []
+    /// The newest listing while no room changed since, readable from any thread: `GET /api/rooms` is answered
+    /// from it on the connection's own loop.
+    nonisolated let publishedLobby = Mutex<LobbyListing?>(nil)
     /// Rooms created since start, for metrics.
     public private(set) var roomsCreated = 0
     /// Message-to-patch fan-out latency of every room.
@@ -235,7 +242,7 @@ public actor RoomRegistry {
     public var count: Int { rooms.count + dormant.count }
 
     /// Runs `body` on the registry's executor, in order with everything else queued there.
-    private nonisolated func enqueue(_ body: @escaping @Sendable (isolated RoomRegistry) -> Void) {
+    nonisolated func enqueue(_ body: @escaping @Sendable (isolated RoomRegistry) -> Void) {
         executor.execute { [self] in
             self.assumeIsolated { registry in body(registry) }
         }
@@ -258,15 +265,6 @@ public actor RoomRegistry {
         enqueue { registry in completion(registry.room(code)) }
     }
 
-    /// Lobby updates for `link` from now on (see `subscribe`), queued in order.
-    public nonisolated func subscribeLater(_ link: any ClientLink) {
-        enqueue { $0.subscribe(link) }
-    }
-
-    public nonisolated func unsubscribeLater(_ linkID: UInt64) {
-        enqueue { $0.unsubscribe(linkID) }
-    }
-
     nonisolated func roomDisposed(_ code: RoomCode) {
         enqueue { registry in
             registry.rooms[code] = nil
@@ -279,8 +277,8 @@ public actor RoomRegistry {
     nonisolated func roomChanged(_ summary: RoomSummary) {
         enqueue { registry in
             guard registry.rooms[summary.code] != nil else { return }
-            registry.summaries[summary.code] = summary
-            if summary.isPublic { registry.lobbyChanged() }
+            let wasPublic = registry.summaries.updateValue(summary, forKey: summary.code)?.isPublic == true
+            if summary.isPublic || wasPublic { registry.lobbyChanged() }
         }
     }
 
@@ -299,42 +297,6 @@ public actor RoomRegistry {
     /// Reports the public rooms from the registry's thread.
     public nonisolated func withPublicRooms(_ body: @escaping @Sendable ([RoomSummary]) -> Void) {
         enqueue { body($0.publicRooms()) }
-    }
-
-    /// `{"rooms": [...]}` for `GET /api/rooms`.
-    public func publicRoomsJSON() -> [UInt8] {
-        RoomSummary.listJSON(publicRooms())
-    }
-
-    /// Sends the lobby list to `link` now and whenever it changes, until `unsubscribe`.
-    public func subscribe(_ link: any ClientLink) {
-        lobbySubscribers[link.id] = link
-        link.send(lobbyMessage())
-    }
-
-    public func unsubscribe(_ linkID: UInt64) {
-        lobbySubscribers[linkID] = nil
-    }
-
-    private func lobbyMessage() -> ServerMessage {
-        ServerMessage.object(["type": "lobby", "rooms": .array(publicRooms().map(\.json))])
-    }
-
-    /// Coalesces lobby changes: subscribers get at most about four updates a second.
-    private func lobbyChanged() {
-        guard !lobbySubscribers.isEmpty, !lobbyBroadcastPending else { return }
-        lobbyBroadcastPending = true
-        (timers ?? executor).schedule(after: 0.25) { [weak self] in
-            self?.enqueue { $0.broadcastLobby() }
-        }
-    }
-
-    private func broadcastLobby() {
-        lobbyBroadcastPending = false
-        let message = lobbyMessage()
-        for link in lobbySubscribers.values {
-            link.send(message)
-        }
     }
 }
 

@@ -11,11 +11,7 @@ public struct RoomSummary: Sendable, Equatable {
     public var status: String
     public var isPublic: Bool
 
-    /// `{"rooms": [...]}`, as `GET /api/rooms` serves it.
-    public static func listJSON(_ rooms: [RoomSummary]) -> [UInt8] {
-        JSONWriter().serialize(["rooms": .array(rooms.map(\.json))])
-    }
-
+    /// One room of the lobby's list (`LobbyListing` keeps it encoded).
     public var json: JSONValue {
         [
             "code": JSONValue(code.rawValue),

@@ -73,9 +73,9 @@ final class ClientSession {
     private func dispatch(_ message: ClientMessage, on connection: Connection) {
         // Answered wherever the connection is: in the lobby, joining, or in a room.
         switch message {
-        case .lobby(let subscribe):
+        case .lobby(let subscribe, let game):
             subscribedToLobby = subscribe
-            if subscribe { registry.subscribeLater(link) } else { registry.unsubscribeLater(link.id) }
+            if subscribe { registry.subscribeLater(link, game: game) } else { registry.unsubscribeLater(link.id) }
             return
         case .ping(let id):
             connection.send(id.map(Self.pong) ?? Self.plainPong)
@@ -217,6 +217,9 @@ final class ClientSession {
 
 /// Limits on what one game connection may send.
 public struct GameLimits: Sendable {
+    /// `GET /api/rooms` per client address: a burst (a school's class opening the lobby together), then this rate.
+    public var lobbyRequestsPerSecond: Double = 5
+    public var lobbyRequestBurst: Double = 30
     public var messagesPerSecond: Double = 20
     public var messageBurst: Double = 40
     /// Consecutive refused messages before the connection is closed with 1008.

@@ -25,6 +25,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var shard: Int?
     /// Redis `host:port` for the lobby shared by all instances.
     public var redis: String?
+    /// `GET /api/rooms` per second from one client address (bursts of six times as many).
+    public var lobbyRate = 5
     /// Directory where rooms are saved so a restart or crash loses no game; nil keeps rooms in memory only.
     public var dataDirectory: String?
     /// Seconds a dropped player's seat waits for them.
@@ -88,6 +90,7 @@ public struct ServerOptions: Sendable, Equatable {
           --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
+          --lobby-rate N            GET /api/rooms per second per client address, bursts of 6N (default 5)
           --admin-token TOKEN       token of the operator dashboard /admin (16-256 letters, digits, - . _ ~;
                                     default: a random one, printed once at start as an /admin#token=... link)
           --bench-fanout            also serve ws://HOST:PORT/fanout/NAME for benchmarks: every message a client
@@ -199,6 +202,7 @@ public struct ServerOptions: Sendable, Equatable {
                           Int(address[address.index(after: colon)...]) != nil else { return nil }
                     return address
                 }
+            case .flag("--lobby-rate"): options.lobbyRate = try scanner.integer(in: 1...100_000)
             case .flag, .positional:
                 throw scanner.unknownOption()
             }

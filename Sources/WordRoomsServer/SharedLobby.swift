@@ -3,10 +3,12 @@ import JSON
 import Rooms
 import Transport
 import Runtime
+import Synchronization
 
 /// The public room list of every instance, through Redis: each instance writes its own public rooms under
 /// `wordrooms:rooms:<shard>` with a short expiry, refreshed every couple of seconds, and `GET /api/rooms` reads
-/// them all. An instance that stops simply drops out when its key expires.
+/// them all (at most once a second, see `listingSeconds`). An instance that stops simply drops out when its key
+/// expires.
 final class SharedLobby: Sendable {
     static let keyPrefix = "wordrooms:rooms:"
     static let refreshSeconds = 2
@@ -16,6 +18,11 @@ final class SharedLobby: Sendable {
     private let client: UncheckedBox<RedisClient>
     private let registry: RoomRegistry
     private let key: String
+    /// The rooms of every instance as last read, and when (monotonic seconds).
+    private let cached = Mutex<(listing: LobbyListing, readAt: Double)?>(nil)
+    /// How long the rooms read from Redis answer requests before Redis is read again: every instance refreshes
+    /// its share only every `refreshSeconds`, and reading for every request made each one a `KEYS` and an `MGET`.
+    static let listingSeconds = 1.0
 
     init(address: String, shard: Int?, registry: RoomRegistry) {
         client = UncheckedBox(RedisClient(address: address))
@@ -43,19 +50,32 @@ final class SharedLobby: Sendable {
         }
     }
 
-    /// `{"rooms": [...]}` with the public rooms of every instance (this instance's own when Redis is down),
-    /// handed to `completion` from the lobby's thread or the registry's.
-    func withAllRoomsJSON(_ completion: @escaping @Sendable ([UInt8]) -> Void) {
+    /// The public rooms of every instance if they were read from Redis less than `listingSeconds` ago, from any
+    /// thread; nil: ask `withListing`.
+    func latestListing() -> LobbyListing? {
+        let now = MonotonicClock.seconds()
+        return cached.withLock { cached in
+            guard let cached, now - cached.readAt < Self.listingSeconds else { return nil }
+            return cached.listing
+        }
+    }
+
+    /// Hands `completion` the public rooms of every instance (this instance's own when Redis is down), from the
+    /// lobby's thread or the registry's. Requests that queue while Redis is read share the reading.
+    func withListing(_ completion: @escaping @Sendable (LobbyListing) -> Void) {
         worker.execute { [self] in
+            if let listing = latestListing() { return completion(listing) }
             guard let fetched = fetchAll() else {
-                registry.withPublicRooms { completion(RoomSummary.listJSON($0)) }
+                registry.withLobbyListing(completion)
                 return
             }
-            let sorted = fetched.sorted {
-                let (left, right) = ($0["players"]?.intValue ?? 0, $1["players"]?.intValue ?? 0)
-                return left != right ? left > right : ($0["code"]?.stringValue ?? "") < ($1["code"]?.stringValue ?? "")
+            let listing = cached.withLock { cached in
+                let listing = LobbyListing(version: (cached?.listing.version ?? 0) + 1,
+                                           entries: fetched.compactMap(LobbyListing.Entry.init))
+                cached = (listing, MonotonicClock.seconds())
+                return listing
             }
-            completion(JSONWriter().serialize(["rooms": .array(sorted)]))
+            completion(listing)
         }
     }
 

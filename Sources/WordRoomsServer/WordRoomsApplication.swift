@@ -24,6 +24,8 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
     let lobby: SharedLobby?
     /// WebSocket handshakes per client address.
     let handshakes: AddressRateLimiter
+    /// `GET /api/rooms` per client address.
+    let lobbyRequests: AddressRateLimiter
     /// The operator dashboard: `/admin` (the page), `/admin/api/...` and `/admin/ws`.
     let admin: AdminMonitor
     let adminRoutes: AdminRoutes
@@ -52,6 +54,8 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             perSecond: limits.handshakesPerSecond,
             burst: Self.handshakeBurst(perSecond: limits.handshakesPerSecond,
                                        connectionsPerAddress: options.maxConnectionsPerIP))
+        self.lobbyRequests = AddressRateLimiter(perSecond: limits.lobbyRequestsPerSecond,
+                                                burst: limits.lobbyRequestBurst)
         self.registry = registry
         self.lobby = lobby
         admin = AdminMonitor(token: adminToken, registry: registry, transport: transport, clock: clock)
@@ -87,7 +91,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
 
     /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy); nil
     /// when a trusted proxy's `X-Forwarded-For` could not be read (see `ClientAddress.resolve`).
-    private func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String? {
+    func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String? {
         ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
     }
 
@@ -148,14 +152,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                 }
             }
         case "/api/rooms":
-            let (registry, lobby) = (registry, lobby)
-            return .deferred { respond in
-                if let lobby {
-                    lobby.withAllRoomsJSON { respond(.json($0)) }
-                } else {
-                    registry.withPublicRooms { rooms in respond(.json(RoomSummary.listJSON(rooms))) }
-                }
-            }
+            return lobbyPage(request, from: peer)
         default:
             guard let staticFiles else {
                 return .now(.text("This server was started without a web client directory.", status: 404))

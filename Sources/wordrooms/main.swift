@@ -27,6 +27,8 @@ do {
     limits.messagesPerSecond = Double(options.messageRate)
     limits.messageBurst = Double(options.messageRate * 2)
     limits.handshakesPerSecond = Double(options.handshakeRate)
+    limits.lobbyRequestsPerSecond = Double(options.lobbyRate)
+    limits.lobbyRequestBurst = Double(options.lobbyRate * 6)
     server = try WordRoomsServer(options: options, rooms: rooms, limits: limits)
 } catch {
     Log.info("wordrooms: \(error)")

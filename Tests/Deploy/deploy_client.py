@@ -115,10 +115,19 @@ class Endpoint:
             return reply.status, reply.read()
 
     def rooms(self):
-        status, body = self.get("/api/rooms")
-        if status != 200:
-            raise CheckFailed(f"GET /api/rooms answered {status}")
-        return {room["code"]: room for room in json.loads(body)["rooms"]}
+        """Every public room, page after page (GET /api/rooms serves at most 50 at a time, most players first:
+        the bots' full rooms come before ours)."""
+        rooms = {}
+        offset = 0
+        while True:
+            status, body = self.get(f"/api/rooms?offset={offset}&limit=50")
+            if status != 200:
+                raise CheckFailed(f"GET /api/rooms answered {status}")
+            page = json.loads(body)
+            rooms.update({room["code"]: room for room in page["rooms"]})
+            offset += len(page["rooms"])
+            if not page["rooms"] or offset >= page.get("total", 0):
+                return rooms
 
 
 @dataclasses.dataclass(eq=False)

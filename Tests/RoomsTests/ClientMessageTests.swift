@@ -54,7 +54,9 @@ import Testing
         #expect(try parse(#"{"type":"chat","text":"hi"}"#) == .chat("hi"))
         #expect(try parse(#"{"type":"resync"}"#) == .resync)
         #expect(try parse(#"{"type":"leave"}"#) == .leave)
-        #expect(try parse(#"{"type":"lobby","subscribe":false}"#) == .lobby(subscribe: false))
+        #expect(try parse(#"{"type":"lobby","subscribe":false}"#) == .lobby(subscribe: false, game: nil))
+        #expect(try parse(#"{"type":"lobby","game":"scramble"}"#) == .lobby(subscribe: true, game: .scramble))
+        #expect(throws: RoomError.self) { try parse(#"{"type":"lobby","game":"chess"}"#) }
         let client = "Zx8_k-2fQ1wE9rT4yU6iOp"
         #expect(try parse(#"{"type":"join","code":"QHTW","name":"Bob","client":"\#(client)"}"#)
             == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false,

@@ -42,6 +42,9 @@ import WordGames
         (.badName(.privateUse), "bad-name", "Name not allowed",
          "Names cannot contain private-use characters, which other devices cannot show."),
         (.badName(.invisible), "bad-name", "Name needed", "Names cannot be only spaces or invisible characters."),
+        (.badName(.tag), "bad-name", "Name not allowed", "Names cannot contain tag characters, which are invisible."),
+        (.badName(.tooManyMarks), "bad-name", "Name not allowed",
+         "Names can have at most 4 accents or marks on one character."),
         (.banned(room: room), "kicked", "Removed from the room",
          "The host removed you from room QHTW; you cannot rejoin it."),
         (.seatExpired(room: room), "seat-expired", "Seat released",
@@ -68,6 +71,8 @@ import WordGames
         (.spectatorCannotHost(name: "Cleo"), "not-a-player", "Not a player", "Only players can host; Cleo is watching."),
         (.emptyChat, "empty-chat", "Nothing to send", "Type a message first."),
         (.chatTooLong, "too-long", "Too long", "Chat messages can be at most 200 characters."),
+        (.badChat(.bidirectional), "bad-chat", "Message not sent",
+         "Chat messages cannot contain characters that reverse the direction of text."),
         (.badReaction, "bad-reaction", "Not a reaction", "Reactions are one of 👍 😂 😮 🎉 ❤️ 👏 😱 🔥."),
         (.tooManyReactions(limit: 5, seconds: 10, retryAfter: 3), "too-many-reactions", "Too many reactions",
          "You can send 5 reactions every 10 seconds. Try again in 3 seconds."),
@@ -95,7 +100,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 45)
+        #expect(names.count == 48)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -123,6 +128,8 @@ import WordGames
             case .unassigned: "badName.unassigned"
             case .privateUse: "badName.privateUse"
             case .invisible: "badName.invisible"
+            case .tag: "badName.tag"
+            case .tooManyMarks: "badName.tooManyMarks"
             }
         case .banned: "banned"
         case .seatExpired: "seatExpired"
@@ -142,6 +149,7 @@ import WordGames
         case .spectatorCannotHost: "spectatorCannotHost"
         case .emptyChat: "emptyChat"
         case .chatTooLong: "chatTooLong"
+        case .badChat: "badChat"
         case .badReaction: "badReaction"
         case .tooManyReactions: "tooManyReactions"
         case .seatDuringGame: "seatDuringGame"

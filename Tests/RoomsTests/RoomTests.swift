@@ -301,15 +301,25 @@ import WordGames
     @Test func chatIsBoundedAndCleaned() async throws {
         var fixture = try await Fixture()
         for index in 0..<40 {
-            fixture.room.receive(.chat("  line\n\(index)  "), from: fixture.host.id)
+            fixture.room.receive(.chat("  line \u{3000}\(index)  "), from: fixture.host.id)
         }
         fixture.room.receive(.chat("   "), from: fixture.host.id)
         fixture.room.receive(.chat(String(repeating: "y", count: 201)), from: fixture.host.id)
+        // What the name rules refuse, a chat line refuses too, saying why.
+        fixture.room.receive(.chat("two\nlines"), from: fixture.host.id)
+        fixture.room.receive(.chat("gro\u{202E}olk"), from: fixture.host.id)
+        fixture.room.receive(.chat("\u{200B}\u{2060}"), from: fixture.host.id)
         try await fixture.sync([fixture.host])
         let chat = fixture.views[fixture.host.id]!.state["chat"]!.arrayValue!
         #expect(chat.count == 30)
         #expect(chat.last?["text"]?.stringValue == "line 39")
-        #expect(fixture.views[fixture.host.id]!.errors.map { $0["code"]!.stringValue! } == ["empty-chat", "too-long"])
+        let errors = fixture.views[fixture.host.id]!.errors
+        #expect(errors.map { $0["code"]!.stringValue! } == ["empty-chat", "too-long", "bad-chat", "bad-chat", "bad-chat"])
+        #expect(errors.suffix(3).map { $0["message"]!.stringValue! } == [
+            "Chat messages cannot contain control characters such as tabs or line breaks.",
+            "Chat messages cannot contain characters that reverse the direction of text.",
+            "Chat messages cannot be only spaces or invisible characters.",
+        ])
     }
 
     @Test func aGuessInABigRoundSendsASmallPatch() async throws {

@@ -101,7 +101,7 @@ describe('joining', () => {
     const t = setUp();
     t.goOnline();
     t.controller.start({ name: 'lobby' });
-    assert.deepEqual(t.sent, [{ type: 'lobby', subscribe: true }, { type: 'lobby', subscribe: true }]);
+    assert.deepEqual(t.sent, [{ type: 'lobby', subscribe: true, game: 'snowman' }, { type: 'lobby', subscribe: true, game: 'snowman' }]);
     assert.equal(t.controller.createRoom({ game: 'snowman', isPublic: false, settings: { maxWrongGuesses: 99 }, name: ' Ana ' }), null);
     assert.deepEqual(t.sent.at(-1), { type: 'create', game: 'snowman', name: 'Ana', public: false, settings: { maxWrongGuesses: 10, turnSeconds: 60, waitForHost: true } });
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, state: snowmanState() });
@@ -120,7 +120,7 @@ describe('joining', () => {
     t.receive({ type: 'left', code: 'QHTW' });
     assert.equal(loadSeat(t.storage.session, 'QHTW'), null);
     assert.deepEqual(t.pushed, ['/']);
-    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true });
+    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true, game: 'snowman' });
   });
 });
 
@@ -214,7 +214,7 @@ describe('game night page flow', () => {
     assert.deepEqual(loadSeat(t.storage.session, 'QHTW')?.token, TOKEN, 'the seat is still remembered');
     assert.equal(t.store.getState().ui.keptSeat.code, 'QHTW', 'the lobby can offer to go back');
     t.goOnline();
-    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true });
+    assert.deepEqual(t.sent.at(-1), { type: 'lobby', subscribe: true, game: 'snowman' });
     // Forward: the seat resumes with its token, without a peek.
     t.location.pathname = '/r/QHTW';
     t.controller.navigate({ name: 'room', code: 'QHTW' });

@@ -40,6 +40,14 @@ import Testing
         #expect(options.awayTurnSeconds == 25)
     }
 
+    @Test func lobbyRateLimitsRoomListRequests() throws {
+        #expect(try parse([]).lobbyRate == 5)
+        #expect(try parse(["--lobby-rate", "2"]).lobbyRate == 2)
+        #expect(try parse(["--lobby-rate=40"]).lobbyRate == 40)
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--lobby-rate", "0"]) }
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--lobby-rate", "lots"]) }
+    }
+
     @Test func benchFanoutIsOffUnlessAsked() throws {
         #expect(try parse([]).benchFanout == false)
         #expect(try parse(["--bench-fanout"]).benchFanout)

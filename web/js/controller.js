@@ -9,6 +9,7 @@
 // stays in sessionStorage and the socket is swapped for a fresh one, so the server holds the seat for its grace
 // period and Forward or reopening the room resumes it. Only the Leave button (after its confirmation) gives it up.
 
+import { PAGE_SIZE, emptyLobby, nextOffset, withFirstPage, withMoreRooms } from './core/lobby-list.js';
 import { canAct, joinMessage, peekMessage, ROOM, isHost, me, SEAT_GRACE_SECONDS } from './core/store.js';
 import { loadSeat, saveSeat, forgetSeat, savePrefs, loadCustomWords, saveCustomWords } from './core/prefs.js';
 import { pathForRoute, sameRoute, roomLink } from './core/router.js';
@@ -85,22 +86,44 @@ export function createController({ store, connection, storage, browser }) {
 
   // MARK: lobby
 
-  async function loadLobby() {
-    if (store.getState().lobby.rooms.length === 0) store.setLobby({ status: 'loading', error: null });
+  /** One page of the current tab's public rooms (`GET /api/rooms`); throws a sentence saying what went wrong. */
+  async function fetchRooms(game, offset) {
+    let response;
     try {
-      const response = await browser.fetch('/api/rooms', { headers: { Accept: 'application/json' } });
-      if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
-      const body = await response.json();
-      store.setLobby({ status: 'ready', rooms: Array.isArray(body.rooms) ? body.rooms : [], error: null });
-    } catch (error) {
-      const reason = error instanceof TypeError ? 'the server could not be reached' : error.message;
-      if (store.getState().lobby.status !== 'ready') store.setLobby({ status: 'error', error: `Couldn't load the rooms: ${reason}.` });
+      const query = `game=${encodeURIComponent(game)}&offset=${offset}&limit=${PAGE_SIZE}`;
+      response = await browser.fetch(`/api/rooms?${query}`, { headers: { Accept: 'application/json' } });
+    } catch {
+      throw new Error('the server could not be reached');
     }
+    if (response.status === 429) {
+      const wait = Number(response.headers?.get?.('Retry-After')) || 1;
+      throw new Error(`too many requests, try again in ${wait} s`);
+    }
+    if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText ?? ''}`.trim());
+    return response.json();
+  }
+
+  async function loadLobby() {
+    const game = store.getState().ui.lobbyTab;
+    if (store.getState().lobby.game !== game) store.setLobby(emptyLobby(game));
+    try {
+      const page = await fetchRooms(game, 0);
+      const lobby = store.getState().lobby;
+      // The socket's page, when it came first, is newer than this one.
+      if (lobby.game === game && lobby.status !== 'ready') store.setLobby(withFirstPage(lobby, { ...page, game }));
+    } catch (error) {
+      if (store.getState().lobby.status !== 'ready') store.setLobby({ status: 'error', error: `Couldn't load the rooms: ${error.message}.` });
+    }
+  }
+
+  /** Follows the current tab's first page over the socket. */
+  function subscribeLobby() {
+    send({ type: 'lobby', subscribe: true, game: store.getState().ui.lobbyTab });
   }
 
   function enterLobby() {
     loadLobby();
-    if (connection.isOpen) send({ type: 'lobby', subscribe: true });
+    if (connection.isOpen) subscribeLobby();
   }
 
   // MARK: side effects of state changes
@@ -111,8 +134,10 @@ export function createController({ store, connection, storage, browser }) {
       if (browser.location.pathname !== path) browser.history.pushState({}, '', path);
       if (state.route.name === 'lobby') {
         enterLobby();
-      } else if (previous.route.name === 'lobby' && connection.isOpen) {
-        send({ type: 'lobby', subscribe: false });
+      } else if (previous.route.name === 'lobby') {
+        if (connection.isOpen) send({ type: 'lobby', subscribe: false });
+        // No longer live: shown again on the way back until a fresh page arrives.
+        if (state.lobby.status === 'ready') store.setLobby({ status: 'stale' });
       }
     }
     const room = state.room;
@@ -202,7 +227,7 @@ export function createController({ store, connection, storage, browser }) {
       const state = store.getState();
       resuming = state.room?.status === ROOM.JOINED;
       if (state.route.name === 'lobby') {
-        send({ type: 'lobby', subscribe: true });
+        subscribeLobby();
       } else if (state.room?.status === ROOM.CHECKING) {
         sendPeek();
       } else {
@@ -367,8 +392,21 @@ export function createController({ store, connection, storage, browser }) {
     },
 
     refreshLobby() {
-      store.setLobby({ status: 'loading', error: null, rooms: [] });
+      store.setLobby(emptyLobby(store.getState().ui.lobbyTab));
       enterLobby();
+    },
+
+    /** "More rooms": the next page of the current tab, after the rooms shown. */
+    async loadMoreRooms() {
+      const lobby = store.getState().lobby;
+      if (lobby.loadingMore || lobby.status !== 'ready') return;
+      store.setLobby({ loadingMore: true, moreError: null });
+      try {
+        const page = await fetchRooms(lobby.game, nextOffset(lobby));
+        if (store.getState().lobby.game === lobby.game) store.setLobby(withMoreRooms(store.getState().lobby, page));
+      } catch (error) {
+        store.setLobby({ loadingMore: false, moreError: `Couldn't load more rooms: ${error.message}.` });
+      }
     },
 
     openDialog(dialog) {
@@ -380,7 +418,10 @@ export function createController({ store, connection, storage, browser }) {
     },
 
     setLobbyTab(lobbyTab) {
+      if (store.getState().ui.lobbyTab === lobbyTab) return;
       store.setUI({ lobbyTab });
+      store.setLobby(emptyLobby(lobbyTab));
+      if (store.getState().route.name === 'lobby') enterLobby();
     },
 
     selectGame(gameNumber) {

@@ -8,6 +8,7 @@
 // The state is replaced, never mutated: every change makes a new top-level object, and a room state patched by
 // `applyPatch` shares its untouched parts with the previous one, so views compare with `===` to skip work.
 
+import { emptyLobby, withDelta, withFirstPage } from './lobby-list.js';
 import { applyPatch } from './json-patch.js';
 
 /** Connection statuses, as the connection module reports them. */
@@ -52,7 +53,7 @@ export function initialState({
   return {
     connection: { status: CONNECTION.CONNECTING, attempt: 0, retryAt: null },
     route,
-    lobby: { status: 'loading', rooms: [], error: null },
+    lobby: emptyLobby('snowman'),
     room: null,
     player: { name, client },
     settings: { theme, accent, sound, volume },
@@ -324,7 +325,10 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
           }
           return [];
         case 'lobby':
-          commit({ ...state, lobby: { status: 'ready', rooms: Array.isArray(message.rooms) ? message.rooms : [], error: null } });
+          commit({ ...state, lobby: withFirstPage(state.lobby, message) });
+          return [];
+        case 'lobby-delta':
+          commit({ ...state, lobby: withDelta(state.lobby, message) });
           return [];
         case 'room': return receivePeek(message);
         case 'reaction': return receiveReaction(message);

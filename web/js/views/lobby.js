@@ -4,6 +4,7 @@
 import { h, icon, plural, setText, show, syncList } from './dom.js';
 import { GAMES } from '../core/game-settings.js';
 import { CONNECTION } from '../core/store.js';
+import { roomsNotShown, shownRooms } from '../core/lobby-list.js';
 
 const STATUS_LABELS = { playing: 'Playing', waiting: 'Waiting', finished: 'Between games' };
 
@@ -97,8 +98,11 @@ function createRoomList(actions) {
   const errorText = h('p', { class: 'error-text' });
   const error = h('div', { class: 'list-state error-state', role: 'alert' }, icon('warning', 24), errorText,
     h('button', { type: 'button', class: 'button button-secondary', on: { click: () => actions.refreshLobby() } }, icon('refresh', 16), 'Try again'));
+  const moreButton = h('button', { type: 'button', class: 'button button-secondary more-rooms', id: 'more-rooms', on: { click: () => actions.loadMoreRooms() } });
+  const moreError = h('p', { class: 'field-error more-rooms-error', 'aria-live': 'polite' });
+  const more = h('div', { class: 'more-rooms-row' }, moreButton, moreError);
   const panel = h('div', { class: 'tab-panel', id: 'rooms-panel', role: 'tabpanel', 'aria-live': 'polite', 'aria-busy': 'false' },
-    loading, error, empty, list);
+    loading, error, empty, list, more);
   const live = h('span', { class: 'live-note' }, h('span', { class: 'live-dot', 'aria-hidden': 'true' }), 'Live');
 
   const element = h('section', { class: 'card rooms-card', 'aria-labelledby': 'rooms-heading' },
@@ -110,26 +114,33 @@ function createRoomList(actions) {
     update(state) {
       const { lobby, ui } = state;
       const selected = ui.lobbyTab;
+      // `stale`: the list as it was when we last left the lobby, shown until the fresh page comes.
+      const listed = lobby.status === 'ready' || lobby.status === 'stale';
       for (const tab of tabs) {
         const active = tab.dataset.game === selected;
         tab.setAttribute('aria-selected', String(active));
         tab.tabIndex = active ? 0 : -1;
-        const count = lobby.rooms.filter((room) => room.game === tab.dataset.game).length;
-        setText(tab.querySelector('.tab-count'), lobby.status === 'ready' ? String(count) : '');
+        // The server counts every game's rooms, the pages hold only the selected game's.
+        const count = lobby.counts?.[tab.dataset.game];
+        setText(tab.querySelector('.tab-count'), listed && Number.isFinite(count) ? String(count) : '');
       }
       panel.setAttribute('aria-labelledby', `tab-${selected}`);
-      // Rooms where people are come first; the server keeps empty rooms a while for those who dropped out.
-      const rooms = lobby.rooms.filter((room) => room.game === selected)
-        .sort((a, b) => Number(b.players + b.spectators > 0) - Number(a.players + a.spectators > 0));
+      // In the server's order: rooms with the most players first.
+      const rooms = shownRooms(lobby).filter((room) => room.game === selected);
       const game = GAMES.find((entry) => entry.id === selected);
       show(loading, lobby.status === 'loading');
       panel.setAttribute('aria-busy', String(lobby.status === 'loading'));
       show(error, lobby.status === 'error');
       setText(errorText, lobby.error ?? '');
-      show(empty, lobby.status === 'ready' && rooms.length === 0);
+      show(empty, listed && rooms.length === 0);
       setText(emptyText, `No public ${game?.name ?? ''} rooms right now. Start one and invite your friends!`);
-      show(list, lobby.status === 'ready' && rooms.length > 0);
-      syncList(list, lobby.status === 'ready' ? rooms : [], (room) => room.code, roomRow(actions), updateRoomRow);
+      show(list, listed && rooms.length > 0);
+      syncList(list, listed ? rooms : [], (room) => room.code, roomRow(actions), updateRoomRow);
+      const notShown = listed && lobby.game === selected ? roomsNotShown(lobby) : 0;
+      show(more, notShown > 0 || Boolean(lobby.moreError));
+      setText(moreButton, lobby.loadingMore ? 'Loading…' : `More rooms (${notShown} more)`);
+      moreButton.disabled = Boolean(lobby.loadingMore);
+      setText(moreError, lobby.moreError ?? '');
       live.dataset.online = String(state.connection.status === CONNECTION.ONLINE);
     },
   };

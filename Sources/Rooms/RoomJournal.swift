@@ -80,6 +80,9 @@ public final class RoomJournal: Sendable {
         var unsavedRecords: [String: [UInt8]] = [:]
         /// A failed write left bytes after `goodBytes` that the file could not be cut back to yet.
         var cutPending = false
+        /// The rooms whose last write or fsync failed: a failure ends with the fsync after the last of them is
+        /// written (a record that fitted is no recovery while the others did not).
+        var failedCodes: Set<String> = []
         var appendFailure: Failure?
         var snapshotFailure: Failure?
         /// Writes, fsyncs and snapshots that failed since the start.
@@ -388,6 +391,7 @@ public final class RoomJournal: Sendable {
             state.goodBytes = max(good, header.count) + framed.count
             state.unsynced[code] = source
             state.unsavedRecords[code] = nil
+            state.failedCodes.remove(code)
         }
         if max(good, header.count) + framed.count > RoomJournal.compactionBytes,
            state.withLock({ $0.snapshotFailure == nil }) {
@@ -409,14 +413,12 @@ public final class RoomJournal: Sendable {
         guard disk.fsync(fd) != 0 else {
             let recovered = state.withLock { state -> Failure? in
                 state.syncedBytes = state.goodBytes
+                guard state.failedCodes.isEmpty else { return nil }
                 let recovered = state.appendFailure
                 state.appendFailure = nil
                 return recovered
             }
-            if let recovered {
-                let rooms = "\(unsynced.count) room\(unsynced.count == 1 ? "" : "s") written"
-                logRecovery(from: recovered, what: "journal: writing again", detail: rooms)
-            }
+            if let recovered { logRecovery(from: recovered, what: "journal: writing again") }
             return
         }
         let error = errno
@@ -433,6 +435,7 @@ public final class RoomJournal: Sendable {
     /// Keeps what could not be written: a running room is marked changed (and due at once), so that the flush
     /// that finds writing working again takes a whole record of it; other records wait as they are.
     private func keepUnsaved(_ code: String, _ source: Unsaved) {
+        state.withLock { _ = $0.failedCodes.insert(code) }
         switch source {
         case .room(let room):
             dirty.withLock { dirty in
@@ -470,12 +473,12 @@ public final class RoomJournal: Sendable {
     }
 
     /// Logs the end of a failure: the repeats not yet counted in the log, then how long it lasted.
-    func logRecovery(from failure: Failure, what: String, detail: String? = nil) {
+    func logRecovery(from failure: Failure, what: String) {
         let now = MonotonicClock.seconds()
         let lines = state.withLock { $0.lines.drain(now: now) }
         for line in lines { log(line) }
         let seconds = Int((now - failure.since).rounded())
-        log("\(what) after \(seconds) s (\(failure.cause))" + (detail.map { "; " + $0 } ?? ""))
+        log("\(what) after \(seconds) s of \(failure.cause)")
     }
 
     /// Logs the counts of repeated failures whose window has passed.

@@ -106,7 +106,10 @@ enum RecordFile {
                 }
                 break
             }
-            result.damaged.append(offset..<next)
+            // A damaged header in front of whole records is the header's damage (`headerIntact`), not a record's.
+            if !(offset == 0 && next == header.count) {
+                result.damaged.append(offset..<next)
+            }
             offset = next
         }
         return result

@@ -64,6 +64,9 @@ import Testing
         #expect(Self.indices(bytes) == Array(0..<20))
         let scanned = Self.scan(bytes)
         #expect(!scanned.headerIntact && scanned.isDamaged)
+        #expect(scanned.damaged.isEmpty, "the header is not a record")
+        #expect(scanned.problem(name: "rooms.journal", fileBytes: bytes.count)
+                == "rooms.journal (\(bytes.count) bytes) does not start with the WordRooms header; read the 20 whole records in it")
         // No header at all, straight into records.
         #expect(Self.indices(Array(bytes[8...])) == Array(0..<20))
     }

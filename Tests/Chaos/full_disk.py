@@ -125,9 +125,8 @@ def check(condition, message, failures):
         failures.append(message)
 
 
-async def run(binary, rooms, mount_point, failures):
+async def run(binary, rooms, mount_point, log_path, failures):
     data = os.path.join(mount_point, "data")
-    log_path = os.path.join(tempfile.gettempdir(), f"wordrooms-full-disk-{os.getpid()}.log")
     server = Server(binary, data, log_path)
     players = [Player() for _ in range(rooms)]
     try:
@@ -180,7 +179,6 @@ async def run(binary, rooms, mount_point, failures):
     finally:
         if server.process.poll() is None:
             server.kill9()
-        print(f"server log: {log_path}")
 
 
 def main():
@@ -197,11 +195,16 @@ def main():
     failures = []
     # A timeout's SIGTERM still unmounts.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    log_path = os.path.join(tempfile.gettempdir(), f"wordrooms-full-disk-{os.getpid()}.log")
     try:
-        asyncio.run(run(args.server, args.rooms, mount_point, failures))
+        asyncio.run(run(args.server, args.rooms, mount_point, log_path, failures))
     finally:
         subprocess.run(["umount", "-l", mount_point])
         os.rmdir(mount_point)
+    if failures:
+        print(f"server log: {log_path}")
+    else:
+        os.remove(log_path)
     print("full disk: " + ("all checks passed" if not failures else f"{len(failures)} checks FAILED"))
     return 1 if failures else 0
 

@@ -295,9 +295,13 @@ public final class RoomJournal: Sendable {
     ///   not wait.
     private func flush(waiting: Bool = false) {
         let now = MonotonicClock.seconds()
+        // While appending fails, rooms are asked for records only when it is tried again; a failed snapshot
+        // alone (a compaction) does not hold up the journal.
         let retry = state.withLock { state -> (records: [String: [UInt8]], compaction: Bool)? in
             guard state.appendFailure != nil || state.snapshotFailure != nil else { return ([:], false) }
-            guard waiting || now >= state.retryAt else { return nil }
+            guard waiting || now >= state.retryAt else {
+                return state.appendFailure == nil ? ([:], false) : nil
+            }
             state.retryAt = now + Self.retrySeconds
             let records = state.unsavedRecords
             state.unsavedRecords.removeAll()
@@ -614,7 +618,11 @@ public final class RoomJournal: Sendable {
             failed(.snapshot, failure, "snapshot: cannot write '\(snapshotPath)'")
             return false
         }
-        Self.syncDirectory(directory)
+        // Until the rename is on the disk, the journal's records are the only copy of what the snapshot adds.
+        guard Self.syncDirectory(directory) else {
+            failed(.snapshot, errno, "snapshot: cannot fsync the directory '\(directory)'")
+            return false
+        }
         if emptyingJournal {
             // Every record now in the journal is older than (or equal to) the snapshot's.
             let journalFD = state.withLock { $0.fd }
@@ -639,12 +647,14 @@ public final class RoomJournal: Sendable {
     }
 
     /// fsyncs a directory, so that a rename or a new file in it survives a power loss.
-    static func syncDirectory(_ path: String) {
+    ///
+    /// - Returns: whether it worked (errno set when not).
+    @discardableResult
+    static func syncDirectory(_ path: String) -> Bool {
         let directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
-        }
+        guard directoryFD >= 0 else { return false }
+        defer { close(directoryFD) }
+        return fsync(directoryFD) == 0
     }
 
     /// Flushes what is pending (trying once more whatever could not be written) and stops the writer.

@@ -116,13 +116,15 @@ enum RecordFile {
     }
 
     /// The end of the record starting at `offset` when one is there whole: a length that fits, a payload that
-    /// starts like a JSON object (zeros, as a crash can leave at the end of a file, would otherwise pass as empty
-    /// records: the CRC of nothing is 0) and a checksum that holds.
+    /// starts and ends like a JSON object, and a checksum that holds. Zeros, as a crash can leave at the end of
+    /// a file, would otherwise pass as empty records (the CRC of nothing is 0); and in a stretch of random bytes
+    /// the two braces leave one candidate in 16 million to checksum, not one in 64.
     private static func recordEnd(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
         guard bytes.count - offset > prefixBytes else { return nil }
         let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        guard length > 0, length <= maxRecordBytes, bytes.count - offset - prefixBytes >= length,
-              bytes[offset + prefixBytes] == UInt8(ascii: "{") else { return nil }
+        guard length > 1, length <= maxRecordBytes, bytes.count - offset - prefixBytes >= length,
+              bytes[offset + prefixBytes] == UInt8(ascii: "{"),
+              bytes[offset + prefixBytes + length - 1] == UInt8(ascii: "}") else { return nil }
         let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
         let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + prefixBytes)..<(offset + prefixBytes + length)])
         guard CRC32.checksum(payload.bindMemory(to: UInt8.self)) == checksum else { return nil }

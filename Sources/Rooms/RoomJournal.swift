@@ -59,8 +59,11 @@ public final class RoomJournal: Sendable {
     let state = Mutex<WriterState>(WriterState())
     /// What the start read: each room's newest record until the registry takes them, and what was skipped.
     let opened = Mutex<(rooms: [DormantRoom]?, journalRecords: Int, report: RestoreReport)>((nil, 0, RestoreReport()))
-    /// Rooms whose record the stop's flush asked for and has not received yet.
+    /// Rooms whose record a flush asked for and has not received yet, and the same as a group to wait on: the
+    /// stop waits for the handovers of an earlier periodic flush too, which under load could arrive after the
+    /// writer stopped.
     private let awaited = Mutex<Set<RoomCode>>([])
+    private let handingOver = DispatchGroup()
     let log: @Sendable (String) -> Void
 
     var snapshotPath: String { directory + "/rooms.snapshot" }
@@ -331,18 +334,17 @@ public final class RoomJournal: Sendable {
             }
             return taken
         }
-        let handedOver = DispatchGroup()
-        if waiting { awaited.withLock { $0.formUnion(rooms.keys) } }
+        if !rooms.isEmpty { awaited.withLock { $0.formUnion(rooms.keys) } }
         for room in rooms.values {
-            handedOver.enter()
+            handingOver.enter()
             room.executor.execute { [self] in
                 let entry = room.assumeIsolated { room in room.journalEntry() }
                 append(entry, of: room)
-                if waiting { awaited.withLock { _ = $0.remove(room.code) } }
-                handedOver.leave()
+                awaited.withLock { _ = $0.remove(room.code) }
+                handingOver.leave()
             }
         }
-        if waiting { _ = handedOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
+        if waiting { _ = handingOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
         worker.execute { [self] in sync() }
     }
 

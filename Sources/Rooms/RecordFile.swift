@@ -6,10 +6,11 @@ import Glibc
 /// `length (UInt32 LE) | CRC-32 of payload (UInt32 LE) | payload`.
 ///
 /// A reader that meets a record cut short or failing its checksum does not stop there: it looks for the next
-/// whole record byte by byte and reads on (`scan`). One flipped bit used to lose every record after it (a journal
-/// of 20 rooms restored none). No record marker is needed for that: payloads are JSON text, which has no byte
-/// below 0x20, so a length read from inside a payload claims at least 512 MiB, more than `maxRecordBytes`, and
-/// is refused without computing a checksum; only the binary 8-byte prefixes of records are ever checksummed.
+/// whole record (a length that fits, a JSON object, a checksum that holds) and reads on (`scan`). One flipped bit
+/// used to lose every record after it (a journal of 20 rooms restored none). No record marker (and no new file
+/// format) is needed for that: payloads are JSON text, which has no byte below 0x20, so a length read from inside
+/// a payload claims at least 512 MiB, more than `maxRecordBytes`, and is refused without computing a checksum;
+/// only the binary 8-byte prefixes of records are ever checksummed.
 enum RecordFile {
     static let header: [UInt8] = Array("WRJOURN1".utf8)
     /// Larger claimed lengths are corruption, not records.

@@ -21,16 +21,25 @@ import Runtime
 ///   out with the next flush.
 /// - Writing happens on the journal's own thread; rooms only hand over their records (encoded on their own
 ///   thread), so no event loop ever waits on the disk.
+/// - **When writing fails** (a full disk, EIO) a record cut short is cut off the file again, so that no torn
+///   record hides the records after it; its room stays marked as changed and a whole record of it is written
+///   once writing works again (tried every `retrySeconds`). A failed fsync cuts the journal back to what the
+///   last good fsync covered and writes those rooms again. Meanwhile `health` says why saving fails (`/readyz`
+///   answers 503), failures are counted, and each cause is logged once, then as a count (`LogCoalescer`).
 ///
-/// On start, the snapshot and the journal are mapped and each room's newest record picked (the highest version,
-/// the journal's of equal versions), without parsing any: the registry runs a room from its record when it is
-/// first needed (`DormantRoom`). A torn or corrupt tail is skipped with a log line.
+/// On start (`init`) the snapshot and the journal are mapped and each room's newest record picked (the highest
+/// version, the journal's of equal versions), without parsing any: the registry runs a room from its record
+/// when it is first needed (`DormantRoom`). Damaged records are skipped and reading goes on after them
+/// (`RecordFile.scan`); a damaged file is set aside (`rooms.journal.bad-<time>`) before anything new is
+/// written, and a torn tail of the journal is cut off (see `RoomJournal+Opening.swift`).
 public final class RoomJournal: Sendable {
     public static let flushSeconds = 0.1
     /// Up to this many changed rooms, every flush writes each of them.
     static let promptRooms = 64
     /// Beyond `promptRooms`, the shortest time between two records of a room.
     static let busyRoomSeconds = 1.0
+    /// While writing fails, how often it is tried again.
+    static let retrySeconds = 1.0
     /// How long `stop` waits for the rooms' threads to hand over their last records.
     static let stopWaitSeconds = 1.0
     public static let compactionBytes = 32 << 20
@@ -42,34 +51,79 @@ public final class RoomJournal: Sendable {
                                                 maxElements: RecordFile.maxRecordBytes)
 
     public let directory: String
-    private let worker = ThreadExecutor(name: "journal")
-    /// Rooms changed since their last record, and when each room's last record was taken (monotonic seconds).
-    private let dirty = Mutex<(rooms: [RoomCode: Room], written: [RoomCode: Double])>(([:], [:]))
-    private let journalFD: Int32
-    private let state = Mutex<(appendedBytes: Int, unsynced: Bool, stopped: Bool)>((0, false, false))
-    private let log: @Sendable (String) -> Void
+    let worker = ThreadExecutor(name: "journal")
+    let disk: any JournalDisk
+    /// Rooms changed since their last record (or whose last record could not be written), and when each
+    /// room's last record was taken (monotonic seconds).
+    let dirty = Mutex<(rooms: [RoomCode: Room], written: [RoomCode: Double])>(([:], [:]))
+    let state = Mutex<WriterState>(WriterState())
+    /// What the start read: each room's newest record until the registry takes them, and what was skipped.
+    let opened = Mutex<(rooms: [DormantRoom]?, journalRecords: Int, report: RestoreReport)>((nil, 0, RestoreReport()))
+    /// Rooms whose record a flush asked for and has not received yet, and the same as a group to wait on: the
+    /// stop waits for the handovers of an earlier periodic flush too, which under load could arrive after the
+    /// writer stopped.
+    private let awaited = Mutex<Set<RoomCode>>([])
+    private let handingOver = DispatchGroup()
+    let log: @Sendable (String) -> Void
 
-    private var snapshotPath: String { directory + "/rooms.snapshot" }
-    private var journalPath: String { directory + "/rooms.journal" }
+    var snapshotPath: String { directory + "/rooms.snapshot" }
+    var journalPath: String { directory + "/rooms.journal" }
 
-    /// Opens (creating if needed) the data directory and its journal.
-    public init(directory: String, log: @escaping @Sendable (String) -> Void) throws(JournalError) {
+    /// The journal's writing state; the file offsets and descriptor change on the worker thread only.
+    struct WriterState {
+        var fd: Int32 = -1
+        /// Where the last whole record ends: a failed write is cut back to here.
+        var goodBytes = 0
+        /// Up to here the journal is fsynced.
+        var syncedBytes = 0
+        /// Records written since the last fsync: written again when the fsync fails.
+        var unsynced: [String: Unsaved] = [:]
+        /// Records that could not be written and are not a running room's (removals, records read at start):
+        /// written as they are when writing works again. A running room's goes back to `dirty` instead.
+        var unsavedRecords: [String: [UInt8]] = [:]
+        /// A failed write left bytes after `goodBytes` that the file could not be cut back to yet.
+        var cutPending = false
+        /// The rooms whose last write or fsync failed: a failure ends with the fsync after the last of them is
+        /// written (a record that fitted is no recovery while the others did not).
+        var failedCodes: Set<String> = []
+        var appendFailure: Failure?
+        var snapshotFailure: Failure?
+        /// Writes, fsyncs and snapshots that failed since the start.
+        var failures = 0
+        /// While failing, when the next flush tries again (monotonic seconds).
+        var retryAt = 0.0
+        var stopped = false
+        var lines = LogCoalescer()
+    }
+
+    /// Why saving fails, and since when.
+    struct Failure {
+        var cause: String
+        var since: Double
+    }
+
+    /// A record written but not yet known to be on the disk, or not written: what writes it again.
+    enum Unsaved {
+        /// A running room: a new whole record is taken from it.
+        case room(Room)
+        /// A record that is written again as it is (framed).
+        case record([UInt8])
+    }
+
+    /// Opens (creating if needed) the data directory and its journal, and reads the rooms saved in it (see
+    /// `loadForRestore`). Damage is logged and worked around, never fatal.
+    ///
+    /// - Parameter disk: the calls that write the files (a test's fails like a full disk).
+    /// - Throws: `JournalError` when the directory cannot be created or the journal not opened.
+    public init(directory: String, disk: any JournalDisk = SystemDisk(),
+                log: @escaping @Sendable (String) -> Void) throws(JournalError) {
         self.directory = directory
+        self.disk = disk
         self.log = log
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw JournalError(description: "cannot create the data directory '\(directory)': \(String(cString: strerror(errno)))")
         }
-        let fd = open(directory + "/rooms.journal", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw JournalError(description: "cannot open '\(directory)/rooms.journal': \(String(cString: strerror(errno)))")
-        }
-        journalFD = fd
-        var info = stat()
-        fstat(fd, &info)
-        if info.st_size == 0 {
-            _ = RecordFile.writeAll(fd, RecordFile.header)
-        }
-        state.withLock { $0.appendedBytes = Int(info.st_size) }
+        try openFiles()
         scheduleFlush()
     }
 
@@ -82,7 +136,7 @@ public final class RoomJournal: Sendable {
     /// The saved rooms, parsed: the snapshot, then the journal on top (see `loadForRestore`). Problems are
     /// logged, never fatal; a room whose newest record cannot be read is left out.
     func load() -> [RoomRecord] {
-        read().rooms.compactMap { room in
+        takeOpened().rooms.compactMap { room in
             do {
                 return try room.record()
             } catch {
@@ -98,31 +152,48 @@ public final class RoomJournal: Sendable {
     /// left as it was, the journal passed `compactionBytes` with the first records of the restarted rooms, and
     /// a compaction ran in the middle of the reconnect storm.
     func loadForRestore() -> [DormantRoom] {
-        let (rooms, journalRecords) = read()
+        let (rooms, journalRecords) = takeOpened()
         guard journalRecords > 0 else { return rooms }
         worker.execute { [self] in
-            replaceSnapshot { write in
+            _ = replaceSnapshot { write in
                 for room in rooms { write(room.payload) }
             }
         }
         return rooms
     }
 
+    /// What the start read, handed over once (the records are not kept twice); read again after that.
+    private func takeOpened() -> (rooms: [DormantRoom], journalRecords: Int) {
+        let taken = opened.withLock { opened in
+            let taken = (opened.rooms, opened.journalRecords)
+            opened.rooms = nil
+            opened.journalRecords = 0
+            return taken
+        }
+        if let rooms = taken.0 { return (rooms, taken.1) }
+        let read = read()
+        return (read.rooms, read.scans[1].framed.count)
+    }
+
+    /// What the start found in the data directory: rooms, records skipped, files set aside.
+    public var restoreReport: RestoreReport {
+        opened.withLock { $0.report }
+    }
+
     /// Each room's newest record in the snapshot and the journal (mapped, not read: only the winners are
-    /// copied), sorted by code, and how many records the journal held.
-    private func read() -> (rooms: [DormantRoom], journalRecords: Int) {
+    /// copied), sorted by code; what the scans of the two files found; the lines to log.
+    func read() -> (rooms: [DormantRoom], scans: [RecordFile.Scan], problems: [String], unreadable: Int) {
         RecordFile.withMapped(snapshotPath) { snapshot in
             RecordFile.withMapped(journalPath) { journal in
                 let files = [snapshot, journal]
                 let newest = Self.newestRecords(in: files, names: ["rooms.snapshot", "rooms.journal"])
-                for problem in newest.problems { log(problem) }
                 var rooms: [DormantRoom] = []
                 rooms.reserveCapacity(newest.picks.count)
                 for (code, pick) in newest.picks where !pick.removal {
                     let payload = files[pick.file][(pick.framed.lowerBound + 8)..<pick.framed.upperBound]
                     rooms.append(DormantRoom(code: code, version: pick.version, payload: Array(payload)))
                 }
-                return (rooms.sorted { $0.code < $1.code }, newest.records[1])
+                return (rooms.sorted { $0.code < $1.code }, newest.scans, newest.problems, newest.unreadable)
             }
         }
     }
@@ -143,19 +214,19 @@ public final class RoomJournal: Sendable {
     /// full), and of equal versions the later file's (the journal over the snapshot) wins. After `kill -9` the
     /// journal holds many records of each room and only one of each matters, so none is parsed here.
     ///
-    /// - Returns: the picks by room code (removals included), how many intact records each file held, and the
-    ///   lines to log: torn or corrupt tails, and records that are not a record of any room this version reads
-    ///   (of a newer format, say), which are skipped.
+    /// - Returns: the picks by room code (removals included), each file's scan, the lines to log (damaged
+    ///   stretches and torn tails, and records that are not a record of any room this version reads, of a
+    ///   newer format, say, which are skipped) and how many such unreadable records there were.
     static func newestRecords(in files: [UnsafeRawBufferPointer], names: [String])
-        -> (picks: [String: NewestRecord], records: [Int], problems: [String]) {
+        -> (picks: [String: NewestRecord], scans: [RecordFile.Scan], problems: [String], unreadable: Int) {
         var picks: [String: NewestRecord] = [:]
-        var records: [Int] = []
+        var scans: [RecordFile.Scan] = []
         var problems: [String] = []
         var unreadable: [(name: String, count: Int)] = []
         for (file, bytes) in files.enumerated() {
-            let scanned = RecordFile.scan(bytes, name: names[file])
-            if let problem = scanned.problem { problems.append(problem) }
-            records.append(scanned.framed.count)
+            let scanned = RecordFile.scan(bytes)
+            if let problem = scanned.problem(name: names[file], fileBytes: bytes.count) { problems.append(problem) }
+            scans.append(scanned)
             var skipped = 0
             for framed in scanned.framed {
                 let payload = UnsafeRawBufferPointer(rebasing: bytes[(framed.lowerBound + 8)..<framed.upperBound])
@@ -177,7 +248,7 @@ public final class RoomJournal: Sendable {
         for (name, count) in unreadable.sorted(by: { $0.name > $1.name }) {
             problems.append("\(name): skipped \(count) records that could not be read")
         }
-        return (picks, records, problems)
+        return (picks, scans, problems, unreadable.reduce(0) { $0 + $1.count })
     }
 
     // MARK: Recording changes
@@ -207,7 +278,7 @@ public final class RoomJournal: Sendable {
             dirty.rooms[code] = nil
             dirty.written[code] = nil
         }
-        append(JournalEntry(code: code.rawValue, version: version, room: nil))
+        append(JournalEntry(code: code.rawValue, version: version, room: nil), of: nil)
     }
 
     private func scheduleFlush() {
@@ -219,6 +290,7 @@ public final class RoomJournal: Sendable {
     }
 
     /// Collects the records of the rooms that changed and appends them; fsyncs what the previous flush wrote.
+    /// While writing fails, only every `retrySeconds`: the rooms stay marked meanwhile.
     ///
     /// - Parameter waiting: Wait (up to `stopWaitSeconds`) for every room to hand its record over, on `stop`, so
     ///   that the last changes are in the journal before it closes. Bounded: at shutdown the rooms' threads may
@@ -226,6 +298,30 @@ public final class RoomJournal: Sendable {
     ///   not wait.
     private func flush(waiting: Bool = false) {
         let now = MonotonicClock.seconds()
+        // While appending fails, rooms are asked for records only when it is tried again; a failed snapshot
+        // alone (a compaction) does not hold up the journal.
+        let retry = state.withLock { state -> (records: [String: [UInt8]], compaction: Bool)? in
+            guard state.appendFailure != nil || state.snapshotFailure != nil else { return ([:], false) }
+            guard waiting || now >= state.retryAt else {
+                return state.appendFailure == nil ? ([:], false) : nil
+            }
+            state.retryAt = now + Self.retrySeconds
+            let records = state.unsavedRecords
+            state.unsavedRecords.removeAll()
+            return (records, state.snapshotFailure != nil)
+        }
+        logCounts(now: now)
+        guard let retry else { return }
+        if !retry.records.isEmpty {
+            worker.execute { [self] in
+                for (code, framed) in retry.records.sorted(by: { $0.key < $1.key }) {
+                    write(framed, code: code, source: .record(framed))
+                }
+            }
+        }
+        if retry.compaction, !waiting {
+            worker.execute { [self] in compactFromFiles() }
+        }
         let rooms = dirty.withLock { dirty in
             var taken: [RoomCode: Room] = [:]
             for code in Self.due(Array(dirty.rooms.keys), written: dirty.written, now: now, waiting: waiting) {
@@ -238,24 +334,27 @@ public final class RoomJournal: Sendable {
             }
             return taken
         }
-        let handedOver = DispatchGroup()
+        if !rooms.isEmpty { awaited.withLock { $0.formUnion(rooms.keys) } }
         for room in rooms.values {
-            handedOver.enter()
+            handingOver.enter()
             room.executor.execute { [self] in
                 let entry = room.assumeIsolated { room in room.journalEntry() }
-                append(entry)
-                handedOver.leave()
+                append(entry, of: room)
+                awaited.withLock { _ = $0.remove(room.code) }
+                handingOver.leave()
             }
         }
-        if waiting { _ = handedOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
-        worker.execute { [self] in
-            let unsynced = state.withLock { state in
-                let value = state.unsynced
-                state.unsynced = false
-                return value
-            }
-            if unsynced { fsync(journalFD) }
-        }
+        if waiting { _ = handingOver.wait(timeout: .now() + RoomJournal.stopWaitSeconds) }
+        worker.execute { [self] in sync() }
+    }
+
+    /// Flushes every changed room at once, trying again whatever failed, and returns once the records are
+    /// written and fsynced (tests).
+    func flushNow() {
+        flush(waiting: true)
+        let done = DispatchSemaphore(value: 0)
+        worker.execute { done.signal() }
+        done.wait()
     }
 
     /// Which of the `changed` rooms a flush at `now` writes: all of them when few changed (or at `stop`), else
@@ -265,41 +364,163 @@ public final class RoomJournal: Sendable {
         return changed.filter { now - (written[$0] ?? -.infinity) >= busyRoomSeconds }
     }
 
-    private nonisolated func append(_ entry: JournalEntry) {
+    private nonisolated func append(_ entry: JournalEntry, of room: Room?) {
         let framed = RecordFile.frame(entry.payload)
         worker.execute { [self] in
-            guard RecordFile.writeAll(journalFD, framed) else {
-                log("journal: write failed: \(String(cString: strerror(errno)))")
-                return
-            }
-            let size = state.withLock { state in
-                state.appendedBytes += framed.count
-                state.unsynced = true
-                return state.appendedBytes
-            }
-            if size > RoomJournal.compactionBytes { compactFromFiles() }
+            write(framed, code: entry.code, source: room.map { .room($0) } ?? .record(framed))
         }
+    }
+
+    /// On the worker thread: appends one framed record. A failure cuts the file back to where the record
+    /// began (a torn record must not stay in front of the records written after it) and keeps the record's
+    /// room or bytes to be written again (`keepUnsaved`).
+    private func write(_ framed: [UInt8], code: String, source: Unsaved) {
+        let (fd, good, cutPending) = state.withLock { ($0.fd, $0.goodBytes, $0.cutPending) }
+        var failure: Int32?
+        if cutPending, ftruncate(fd, off_t(good)) != 0 { failure = errno }
+        // The journal was emptied but its header could not be written then.
+        var header: [UInt8] = []
+        if failure == nil, good < RecordFile.header.count {
+            header = RecordFile.header
+            if let error = disk.writeAll(fd, header) { failure = error }
+        }
+        if failure == nil, let error = disk.writeAll(fd, framed) { failure = error }
+        if let failure {
+            let cut = ftruncate(fd, off_t(good)) == 0
+            state.withLock { $0.cutPending = !cut }
+            failed(.append, failure, "journal: write failed")
+            keepUnsaved(code, source)
+            return
+        }
+        state.withLock { state in
+            state.cutPending = false
+            state.goodBytes = max(good, header.count) + framed.count
+            state.unsynced[code] = source
+            state.unsavedRecords[code] = nil
+            state.failedCodes.remove(code)
+        }
+        if max(good, header.count) + framed.count > RoomJournal.compactionBytes,
+           state.withLock({ $0.snapshotFailure == nil }) {
+            compactFromFiles()
+        }
+    }
+
+    /// On the worker thread: fsyncs what was appended since the last fsync. When that fails, what it covered
+    /// may not be on the disk (the kernel may have dropped those pages): the journal is cut back to the last
+    /// good fsync and those rooms are written again. A failure of the journal ends here, once what was written
+    /// is known to be on the disk (a write that works followed by an fsync that fails is no recovery).
+    private func sync() {
+        let (fd, unsynced) = state.withLock { state in
+            let taken = state.unsynced
+            state.unsynced.removeAll()
+            return (state.fd, taken)
+        }
+        guard !unsynced.isEmpty else { return }
+        guard disk.fsync(fd) != 0 else {
+            let recovered = state.withLock { state -> Failure? in
+                state.syncedBytes = state.goodBytes
+                guard state.failedCodes.isEmpty else { return nil }
+                let recovered = state.appendFailure
+                state.appendFailure = nil
+                return recovered
+            }
+            if let recovered { logRecovery(from: recovered, what: "journal: writing again") }
+            return
+        }
+        let error = errno
+        let synced = state.withLock { state in
+            state.goodBytes = state.syncedBytes
+            return state.syncedBytes
+        }
+        let cut = ftruncate(fd, off_t(synced)) == 0
+        state.withLock { $0.cutPending = !cut }
+        failed(.append, error, "journal: fsync failed")
+        for (code, source) in unsynced { keepUnsaved(code, source) }
+    }
+
+    /// Keeps what could not be written: a running room is marked changed (and due at once), so that the flush
+    /// that finds writing working again takes a whole record of it; other records wait as they are.
+    private func keepUnsaved(_ code: String, _ source: Unsaved) {
+        state.withLock { _ = $0.failedCodes.insert(code) }
+        switch source {
+        case .room(let room):
+            dirty.withLock { dirty in
+                if dirty.rooms[room.code] == nil { dirty.rooms[room.code] = room }
+                dirty.written[room.code] = nil
+            }
+        case .record(let framed):
+            state.withLock { $0.unsavedRecords[code] = framed }
+        }
+    }
+
+    enum Operation {
+        case append
+        case snapshot
+    }
+
+    /// Notes a failed write, fsync or snapshot: counted, `health` set, and its line logged unless it repeats.
+    func failed(_ operation: Operation, _ error: Int32, _ what: String) {
+        let now = MonotonicClock.seconds()
+        let cause = SystemErrorText.describe(error)
+        let line = state.withLock { state -> String? in
+            state.failures += 1
+            state.retryAt = now + Self.retrySeconds
+            switch operation {
+            case .append:
+                if state.appendFailure == nil { state.appendFailure = Failure(cause: cause, since: now) }
+                state.appendFailure?.cause = cause
+            case .snapshot:
+                if state.snapshotFailure == nil { state.snapshotFailure = Failure(cause: cause, since: now) }
+                state.snapshotFailure?.cause = cause
+            }
+            return state.lines.note("\(what): \(cause)", now: now)
+        }
+        if let line { log(line) }
+    }
+
+    /// Logs the end of a failure: the repeats not yet counted in the log, then how long it lasted.
+    func logRecovery(from failure: Failure, what: String) {
+        let now = MonotonicClock.seconds()
+        let lines = state.withLock { $0.lines.drain(now: now) }
+        for line in lines { log(line) }
+        let seconds = Int((now - failure.since).rounded())
+        log("\(what) after \(seconds) s of \(failure.cause)")
+    }
+
+    /// Logs the counts of repeated failures whose window has passed.
+    private func logCounts(now: Double) {
+        let lines = state.withLock { $0.lines.due(now: now) }
+        for line in lines { log(line) }
     }
 
     // MARK: Snapshots
 
     /// Writes every room to the snapshot and empties the journal. Blocks until done; call off the event loops.
     /// `dormant` are rooms restored at start that nobody has needed since: their records go in as they were read.
-    public func writeSnapshot(of rooms: [Room], dormant: [DormantRoom] = []) {
+    ///
+    /// - Returns: whether the snapshot was written. When it was not, the rooms stay marked changed, so that the
+    ///   next flush (the stop's) appends them to the journal.
+    @discardableResult
+    public func writeSnapshot(of rooms: [Room], dormant: [DormantRoom] = []) -> Bool {
         let done = DispatchSemaphore(value: 0)
+        let written = Mutex(false)
         worker.execute { [self] in
-            compact(rooms: rooms, dormant: dormant)
+            let ok = compact(rooms: rooms, dormant: dormant)
+            written.withLock { $0 = ok }
             done.signal()
         }
         done.wait()
+        return written.withLock { $0 }
     }
 
     /// On the worker thread: gathers a record from every room (each on its own thread) into a new snapshot.
     ///
     /// A room is no longer waiting for the next flush once it handed its record over: the snapshot holds that
     /// change, and a change after it marks the room again (on the same thread, so never in between). A stop
-    /// wrote every room that changed in its last second twice, once here and once more to the journal.
-    private func compact(rooms: [Room], dormant: [DormantRoom]) {
+    /// wrote every room that changed in its last second twice, once here and once more to the journal. When the
+    /// snapshot cannot be written, every room is marked again: a stop that logged `cannot write` then lost what
+    /// 29 of 30 rooms played since their last record.
+    private func compact(rooms: [Room], dormant: [DormantRoom]) -> Bool {
         let handedOver = Mutex<[JournalEntry]>([])
         let gathered = DispatchSemaphore(value: 0)
         for room in rooms {
@@ -310,7 +531,7 @@ public final class RoomJournal: Sendable {
                 gathered.signal()
             }
         }
-        replaceSnapshot { write in
+        let written = replaceSnapshot { write in
             for room in dormant { write(room.payload) }
             for _ in rooms {
                 gathered.wait()
@@ -322,6 +543,15 @@ public final class RoomJournal: Sendable {
                 for entry in entries { write(entry.payload) }
             }
         }
+        if !written {
+            dirty.withLock { dirty in
+                for room in rooms where dirty.rooms[room.code] == nil {
+                    dirty.rooms[room.code] = room
+                    dirty.written[room.code] = nil
+                }
+            }
+        }
+        return written
     }
 
     /// On the worker thread, when the journal's records pass `compactionBytes`: each room's newest record, read
@@ -340,7 +570,7 @@ public final class RoomJournal: Sendable {
                 // Torn tails and unreadable records are left out, as on start; the start that reads the files
                 // logs them.
                 let newest = Self.newestRecords(in: files, names: ["rooms.snapshot", "rooms.journal"])
-                replaceSnapshot(framed: { write in
+                _ = replaceSnapshot(framed: { write in
                     for kept in newest.picks.values where !kept.removal {
                         write(UnsafeRawBufferPointer(rebasing: files[kept.file][kept.framed]))
                     }
@@ -355,8 +585,8 @@ public final class RoomJournal: Sendable {
     /// Records are written as they come, through a buffer of `snapshotChunkBytes`, rather than gathered into
     /// one array first: with 10,000 players the gathered records and the whole file were two copies of 19 MB at
     /// once, every few seconds.
-    private func replaceSnapshot(_ produce: ((_ payload: [UInt8]) -> Void) -> Void) {
-        replaceSnapshot(framed: { write in
+    func replaceSnapshot(emptyingJournal: Bool = true, _ produce: ((_ payload: [UInt8]) -> Void) -> Void) -> Bool {
+        replaceSnapshot(emptyingJournal: emptyingJournal, framed: { write in
             withoutActuallyEscaping(write) { write in
                 produce { payload in RecordFile.frame(payload).withUnsafeBytes(write) }
             }
@@ -364,51 +594,99 @@ public final class RoomJournal: Sendable {
     }
 
     /// `replaceSnapshot`, given records already framed (`RecordFile.frame`).
-    private func replaceSnapshot(framed produce: ((_ record: UnsafeRawBufferPointer) -> Void) -> Void) {
+    ///
+    /// - Returns: whether the snapshot is on the disk. When it is not, the temporary file is removed (on a full
+    ///   disk it held the space the journal needs) and the journal is left as it was.
+    func replaceSnapshot(emptyingJournal: Bool = true,
+                         framed produce: ((_ record: UnsafeRawBufferPointer) -> Void) -> Void) -> Bool {
         let temporary = snapshotPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        var failure: Int32? = fd >= 0 ? nil : errno
         var chunk = RecordFile.header
         chunk.reserveCapacity(Self.snapshotChunkBytes + RecordFile.header.count)
-        var written = fd >= 0
         produce { record in
             chunk.append(contentsOf: record)
-            if written, chunk.count >= Self.snapshotChunkBytes {
-                written = RecordFile.writeAll(fd, chunk)
+            if failure == nil, chunk.count >= Self.snapshotChunkBytes {
+                failure = disk.writeAll(fd, chunk)
                 chunk.removeAll(keepingCapacity: true)
             }
         }
-        guard written, RecordFile.writeAll(fd, chunk), fsync(fd) == 0 else {
-            log("snapshot: cannot write '\(temporary)': \(String(cString: strerror(errno)))")
-            if fd >= 0 { close(fd) }
-            return
+        if failure == nil { failure = disk.writeAll(fd, chunk) }
+        if failure == nil, disk.fsync(fd) != 0 { failure = errno }
+        if fd >= 0 { close(fd) }
+        if failure == nil, rename(temporary, snapshotPath) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            failed(.snapshot, failure, "snapshot: cannot write '\(snapshotPath)'")
+            return false
         }
-        close(fd)
-        guard rename(temporary, snapshotPath) == 0 else {
-            log("snapshot: cannot rename it into place: \(String(cString: strerror(errno)))")
-            return
+        // Until the rename is on the disk, the journal's records are the only copy of what the snapshot adds.
+        guard Self.syncDirectory(directory) else {
+            failed(.snapshot, errno, "snapshot: cannot fsync the directory '\(directory)'")
+            return false
         }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        if emptyingJournal {
+            // Every record now in the journal is older than (or equal to) the snapshot's.
+            let journalFD = state.withLock { $0.fd }
+            ftruncate(journalFD, 0)
+            let headerWritten = disk.writeAll(journalFD, RecordFile.header) == nil && disk.fsync(journalFD) == 0
+            if !headerWritten { ftruncate(journalFD, 0) }
+            state.withLock { state in
+                // Without its header the next append writes it first.
+                state.goodBytes = headerWritten ? RecordFile.header.count : 0
+                state.syncedBytes = state.goodBytes
+                state.cutPending = false
+                state.unsynced.removeAll()
+            }
         }
-        // Every record now in the journal is older than (or equal to) the snapshot's.
-        ftruncate(journalFD, 0)
-        _ = RecordFile.writeAll(journalFD, RecordFile.header)
-        fsync(journalFD)
-        state.withLock { $0.appendedBytes = RecordFile.header.count; $0.unsynced = false }
+        let recovered = state.withLock { state -> Failure? in
+            let recovered = state.snapshotFailure
+            state.snapshotFailure = nil
+            return recovered
+        }
+        if let recovered { logRecovery(from: recovered, what: "snapshot: written again") }
+        return true
     }
 
-    /// Flushes what is pending and stops the writer.
-    public func stop() {
+    /// fsyncs a directory, so that a rename or a new file in it survives a power loss.
+    ///
+    /// - Returns: whether it worked (errno set when not).
+    @discardableResult
+    static func syncDirectory(_ path: String) -> Bool {
+        let directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else { return false }
+        defer { close(directoryFD) }
+        return fsync(directoryFD) == 0
+    }
+
+    /// Flushes what is pending (trying once more whatever could not be written) and stops the writer.
+    ///
+    /// - Returns: what could not be saved: the rooms whose last changes are not on the disk, and why.
+    @discardableResult
+    public func stop() -> SaveOutcome {
         flush(waiting: true)
         let done = DispatchSemaphore(value: 0)
         // Every record is queued on the worker by now: once this runs, they are written.
         worker.execute { done.signal() }
         done.wait()
-        worker.execute { [self] in fsync(journalFD) }
-        state.withLock { $0.stopped = true }
+        let synced = DispatchSemaphore(value: 0)
+        worker.execute { [self] in
+            sync()
+            synced.signal()
+        }
+        synced.wait()
+        let outcome = state.withLock { state in
+            state.stopped = true
+            let cause = state.appendFailure?.cause ?? state.snapshotFailure?.cause
+            return (records: Set(state.unsavedRecords.keys), cause: cause)
+        }
+        let rooms = dirty.withLock { Set($0.rooms.keys.map(\.rawValue)) }
+            .union(awaited.withLock { Set($0.map(\.rawValue)) })
+        let lines = state.withLock { $0.lines.drain(now: MonotonicClock.seconds()) }
+        for line in lines { log(line) }
         worker.stop()
+        let unsaved = rooms.union(outcome.records)
+        return SaveOutcome(unsaved: unsaved.count, cause: unsaved.isEmpty ? nil : outcome.cause)
     }
 }
 

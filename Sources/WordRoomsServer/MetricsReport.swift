@@ -4,7 +4,8 @@ import Transport
 /// `GET /metrics` in the Prometheus text exposition format (version 0.0.4).
 enum MetricsReport {
     static func render(transport: TransportCounters, rooms: [GameKind: Int], roomsCreated: Int,
-                       fanout: LatencyHistogram.Counts, process: ProcessStats) -> String {
+                       fanout: LatencyHistogram.Counts, process: ProcessStats,
+                       journal: RoomJournal.Health? = nil) -> String {
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -62,6 +63,15 @@ enum MetricsReport {
         text += "wordrooms_patch_fanout_seconds_bucket{le=\"+Inf\"} \(fanout.count)\n"
         text += "wordrooms_patch_fanout_seconds_sum \(fanout.sum)\n"
         text += "wordrooms_patch_fanout_seconds_count \(fanout.count)\n"
+
+        if let journal {
+            single("wordrooms_journal_write_failures_total", "counter",
+                   "Writes, fsyncs and snapshots of the data directory (--data) that failed.", journal.writeFailures)
+            single("wordrooms_journal_failing", "gauge", "1 while saving rooms fails (then /readyz answers 503).",
+                   journal.failure == nil ? 0 : 1)
+            single("wordrooms_journal_unsaved_rooms", "gauge",
+                   "While saving fails, rooms whose last changes are not on the disk.", journal.unsavedRooms)
+        }
 
         single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.residentBytes)
         metric("process_cpu_seconds_total", "counter", "User and system CPU time in seconds.",

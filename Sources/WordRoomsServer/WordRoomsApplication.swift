@@ -131,7 +131,12 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         case "/healthz":
             return .now(.text("ok\n"))
         case "/readyz":
-            return .now(stopping.load(ordering: .relaxed) ? .text("stopping\n", status: 503) : .text("ready\n"))
+            if stopping.load(ordering: .relaxed) { return .now(.text("stopping\n", status: 503)) }
+            // New players go elsewhere while their games could not be saved; players already here play on.
+            if let failure = registry.journal?.health.failure {
+                return .now(.text("saving rooms fails: \(failure)\n", status: 503))
+            }
+            return .now(.text("ready\n"))
         case "/api/config":
             var config: JSONObject = ["publicUrl": options.publicURL.map { JSONValue($0) } ?? .null]
             config["shard"] = options.shard.map { JSONValue($0) } ?? .null
@@ -144,7 +149,8 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                 server.group.withCounters { counters in
                     registry.withCounts { rooms, created in
                         let text = MetricsReport.render(transport: counters, rooms: rooms, roomsCreated: created,
-                                                        fanout: registry.fanout.snapshot, process: .current())
+                                                        fanout: registry.fanout.snapshot, process: .current(),
+                                                        journal: registry.journal?.health)
                         respond(HTTPResponse(status: 200,
                                              headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                                              body: Array(text.utf8)))

@@ -2,8 +2,9 @@
 # Chaos test: bots play while TCP connections are killed at random (ss -K), the server process is paused twice
 # for 3 s (SIGSTOP/SIGCONT), and one client stops reading. Afterwards: the bots report no protocol error, every
 # killed player resumed with its token and its state equals a fresh snapshot, and the stuck client was cut off with
-# close code 1008. Then the reconnect storm across a SIGTERM restart and a kill -9 (Tests/Chaos/avalanche.sh):
-# every bot back in its seat, every room exact. Everything on loopback; about a minute and a half.
+# close code 1008. Then a full data volume (Tests/Chaos/full_disk.py, about 10 s), and the reconnect storm across a
+# SIGTERM restart and a kill -9 (Tests/Chaos/avalanche.sh): every bot back in its seat, every room exact.
+# Everything on loopback; about a minute and a half.
 #
 # Usage: Tests/Chaos/run-chaos.sh [--no-build] [--duration S] [--no-avalanche]
 set -euo pipefail
@@ -86,5 +87,10 @@ curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "FAIL: the server
 if [ "$avalanche" = 1 ]; then
     bash Tests/Chaos/avalanche.sh --no-build || { echo "FAIL: the reconnect storm"; status=1; }
 fi
+# A full data volume, for real (a 512 KiB tmpfs it fills; without root it says it skipped): /readyz 503, one log
+# line per cause, saving again once space comes back, players resume at the seq they saw, an honest stop line.
+"$venv/bin/python" Tests/Chaos/full_disk.py --server .build/release/wordrooms > "$work/full-disk.txt" 2>&1 \
+    || { echo "FAIL: the full disk"; status=1; }
+sed 's/^/full disk: /' "$work/full-disk.txt"
 [ "$status" = 0 ] && echo "chaos: OK"
 exit "$status"

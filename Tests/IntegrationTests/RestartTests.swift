@@ -147,7 +147,10 @@ final class ServerProcess {
             try health.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try health.readHTTPResponse().status == 200)
             let log = second.stop()
-            #expect(log.contains("rooms.snapshot does not start with the WordRooms header; ignored"))
+            #expect(log.contains("data: rooms.snapshot (14 bytes) does not start with the WordRooms header"))
+            // The start line counts what was skipped and names the copy of the damaged snapshot.
+            #expect(log.contains("restored 0 rooms from \(data); skipped 2 damaged records (23 bytes); set aside \(data)/rooms.snapshot.bad-"),
+                    "\(log)")
             _ = ana
         }
     }

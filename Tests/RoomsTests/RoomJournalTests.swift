@@ -460,7 +460,7 @@ import WordGames
     }
 
     /// A record of `code` at `version`, its seq ten times the version.
-    private static func entry(_ code: String, version: Int) throws -> JournalEntry {
+    static func entry(_ code: String, version: Int) throws -> JournalEntry {
         var record = try RoomRecord(saved: Self.minimalRecord, format: JournalEntry.format)
         record.code = code
         record.seq = version * 10
@@ -486,7 +486,7 @@ import WordGames
     }
 
     /// A valid room code for `index`: four letters from the code alphabet.
-    private static func code(_ index: Int) -> String {
+    static func code(_ index: Int) -> String {
         let letters = Array("BCDFGHJKMNPQRSTVWXYZ")
         return String([letters[index / 400 % 20], letters[index / 20 % 20], letters[index % 20], "A"].map { $0 })
     }

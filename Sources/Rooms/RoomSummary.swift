@@ -10,6 +10,8 @@ public struct RoomSummary: Sendable, Equatable {
     /// `waiting`, `playing` or `finished`.
     public var status: String
     public var isPublic: Bool
+    /// The host locked the room: nobody new may join, so the lobby shows a lock instead of Join.
+    public var locked = false
 
     /// `{"rooms": [...]}`, as `GET /api/rooms` serves it.
     public static func listJSON(_ rooms: [RoomSummary]) -> [UInt8] {
@@ -24,6 +26,7 @@ public struct RoomSummary: Sendable, Equatable {
             "spectators": JSONValue(spectators),
             "maxPlayers": JSONValue(maxPlayers),
             "status": JSONValue(status),
+            "locked": JSONValue(locked),
         ]
     }
 }

@@ -134,6 +134,7 @@ def run(suite, args):
             page.open(f"/r/{code}")
             page.wait_visible("#waiting-room")
         chris.wait(lambda: len(chris.finds("#waiting-players li")) == 3, "three players")
+        return True
     suite.require(checks.run("سارة (2) and Bob join on phones", others_join))
 
     def loopback_note():
@@ -159,6 +160,7 @@ def run(suite, args):
             page.wait_visible("#word .tile")
         sara.wait(lambda: sara.visible("#turn") and sara.visible("#turn-countdown"), "the turn pill and countdown")
         assert LONG_NAME in sara.text("#turn"), sara.text("#turn")
+        return True
     suite.require(checks.run("the game starts on christopher.williams's turn", start_game))
 
     def long_name_fits_360():
@@ -207,15 +209,18 @@ def run(suite, args):
 
     # --- Item 12: the Leave question at 360 px ----------------------------------------------------------------
     def leave_question_keeps_header():
+        sara.js("window.scrollTo(0, 0)")
+        time.sleep(0.3)
         header, invite = sara.rect(".room-header"), sara.rect("#share-room")
-        sara.click("#leave-room")
+        sara.find("#leave-room").click()
         sara.wait_visible("#leave-confirm-box")
         after_header, after_invite = sara.rect(".room-header"), sara.rect("#share-room")
         assert abs(after_header["height"] - header["height"]) < 1, f"the header reflowed: {header} -> {after_header}"
         assert abs(after_invite["top"] - invite["top"]) < 1 and abs(after_invite["left"] - invite["left"]) < 1, \
             f"Invite moved: {invite} -> {after_invite}"
-        box = sara.rect("#leave-confirm-box")
-        assert box["right"] <= 360.5 and box["left"] >= -0.5, f"the question runs off the screen: {box}"
+        for css in ("#leave-confirm-box", "#leave-question", "#leave-confirm", "#leave-cancel"):
+            box = sara.rect(css)
+            assert box["right"] <= 360.5 and box["left"] >= -0.5, f"{css} runs off the screen: {box}"
         themed(sara, "leave-confirm-360")
         sara.click("#leave-cancel")
         sara.wait(lambda: not sara.visible("#leave-confirm-box"), "the question to close")
@@ -225,7 +230,7 @@ def run(suite, args):
     def locked_room_in_lobby():
         chris.click("#lock-room")
         chris.wait(lambda: chris.find("#lock-room").get_attribute("aria-checked") == "true", "the room locked")
-        bob.js("history.back()")
+        bob.click("a.brand")  # to the lobby; the seat is kept
         bob.wait_visible("#rooms-panel")
         row = f"#rooms-panel li.room-row:has(.room-code)"
         bob.wait(lambda: bob.js("return [...document.querySelectorAll(arguments[0])].some((li) =>"
@@ -300,8 +305,9 @@ def run(suite, args):
               { key: 'e', name: 'Eve', points: 0, value: '0 points' },
             ]);
             window.scrollTo(0, 0);
-            done([...document.querySelectorAll('#r2-podium-list li')].map((li) => [li.querySelector('.podium-name').textContent,
-              li.dataset.place, li.querySelector('.medal').textContent, Math.round(li.querySelector('.podium-step').getBoundingClientRect().height)]));
+            // The steps rise (an animation of their height's scale): measure once they stand.
+            setTimeout(() => done([...document.querySelectorAll('#r2-podium-list li')].map((li) => [li.querySelector('.podium-name').textContent,
+              li.dataset.place, li.querySelector('.medal').textContent, Math.round(li.querySelector('.podium-step').getBoundingClientRect().height)])), 1200);
           });"""
         for page, label in ((chris, "1280"), (bob, "390"), (sara, "360")):
             places = page.driver.execute_async_script(draw)

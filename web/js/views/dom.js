@@ -62,7 +62,16 @@ export function setTextWithNames(element, text, names) {
   const key = JSON.stringify(segments);
   if (drawnNames.get(element) === key && element.textContent === value) return;
   drawnNames.set(element, key);
-  element.replaceChildren(...segments.map((segment) => (segment.name ? h('bdi', { text: segment.text }) : segment.text)));
+  element.replaceChildren(...segments.map((segment) => (segment.name ? nameElement(segment.text) : segment.text)));
+}
+
+/**
+ * A name isolated in `<bdi>`, with a line break allowed after its dots, dashes, underscores and at signs
+ * ("christopher.<wbr>williams"), so that a long name without spaces wraps there on a phone rather than mid-word.
+ */
+function nameElement(name) {
+  const parts = name.split(/(?<=[._@-])(?=.)/u);
+  return h('bdi', {}, parts.flatMap((part, index) => (index ? [h('wbr'), part] : [part])));
 }
 
 /** Toggles `hidden`. */

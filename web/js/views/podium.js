@@ -18,11 +18,17 @@ export function createPodium({ id, label, rest = true }) {
     element,
     update(lines) {
       const places = podiumPlaces(lines).filter((line) => rest || line.step !== null);
+      // Players tied for second with nobody third: half of them stand right of the first, who stays in the
+      // middle (app.css orders the steps by `data-place` and `data-side`).
+      const seconds = places.filter((line) => line.step === 2);
+      const splitSeconds = !places.some((line) => line.step === 3) && seconds.length > 1;
+      const rightOfFirst = new Set(splitSeconds ? seconds.slice(Math.ceil(seconds.length / 2)).map((line) => line.key) : []);
       syncList(element, places, (line) => line.key, () => h('li', { class: 'podium-place' },
         h('span', { class: 'medal' }), h('span', { class: 'podium-name' }), h('span', { class: 'podium-value' }),
         h('span', { class: 'podium-detail' }), h('span', { class: 'podium-step', 'aria-hidden': 'true' })),
       (item, line) => {
         item.dataset.place = String(line.step ?? 'rest');
+        item.dataset.side = rightOfFirst.has(line.key) ? 'right' : 'left';
         item.classList.toggle('is-rest', line.step === null);
         item.classList.toggle('is-you', Boolean(line.isYou));
         const medal = item.querySelector('.medal');

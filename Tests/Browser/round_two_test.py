@@ -64,6 +64,10 @@ return { count: elements.length,
 
 
 class Page(browser_support.Page):
+    def __init__(self, name, base_url, width, height, **options):
+        super().__init__(name, base_url, width, height, **options)
+        self.width = width
+
     def theme(self, theme):
         """Light or dark through the system preference (the appearance setting is "system")."""
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
@@ -76,7 +80,13 @@ class Page(browser_support.Page):
                        "bottom: r.bottom, width: r.width, height: r.height};", css)
 
     def sideways_scroll(self):
-        return self.js("return document.documentElement.scrollWidth - window.innerWidth")
+        """How far the page is wider than the device (a phone's layout viewport grows with content that is too wide,
+        so `innerWidth` cannot be the measure)."""
+        return self.js("return document.documentElement.scrollWidth") - self.width
+
+    def overflowing_text(self, css):
+        """How far the element's text runs past its own box."""
+        return self.js("const e = document.querySelector(arguments[0]); return e.scrollWidth - e.clientWidth", css)
 
 
 def run(suite, args):
@@ -165,7 +175,8 @@ def run(suite, args):
 
     def long_name_fits_360():
         assert sara.sideways_scroll() <= 0, f"the page scrolls sideways by {sara.sideways_scroll()} px"
-        width = sara.js("return window.innerWidth")
+        width = sara.width
+        assert sara.overflowing_text("#status-line") <= 1, "the status line's text runs past its box"
         for css in ("#status-line", "#turn", "#turn-countdown"):
             box = sara.rect(css)
             assert box and box["right"] <= width + 0.5 and box["left"] >= -0.5, f"{css} runs off the screen: {box}"

@@ -152,6 +152,8 @@ def run(suite, args):
         sara.wait_visible("#waiting-loopback")
         assert "can’t open this link" in sara.text("#waiting-loopback"), sara.text("#waiting-loopback")
         assert sara.text("#waiting-link") == f"http://127.0.0.1:{port}/r/{code}", sara.text("#waiting-link")
+        sara.js("document.querySelector('#waiting-loopback').scrollIntoView({block: 'center'})")
+        themed(sara, "loopback-note-360", top=False)
     checks.run("when only loopback is available, the waiting room says friends can't open the link", loopback_note)
 
     def waiting_room_names_isolated():

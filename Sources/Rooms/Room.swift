@@ -910,13 +910,15 @@ public actor Room {
         // Most changes (a guess, a word, a chat line) change neither the members nor the game's status: the
         // summary is only built when one of them did (or after `lastSummary` was cleared to force a report).
         let status = game.status
-        guard membersVersion != summarizedMembersVersion || status != lastSummary?.status else { return }
+        guard membersVersion != summarizedMembersVersion || status != lastSummary?.status
+                || locked != lastSummary?.locked else { return }
         summarizedMembersVersion = membersVersion
         var spectators = 0
         for index in members.indices where members[index].isSpectator { spectators += 1 }
         let summary = RoomSummary(code: code, game: kind, players: members.count - spectators,
                                   spectators: spectators,
-                                  maxPlayers: configuration.maxPlayers, status: status, isPublic: isPublic)
+                                  maxPlayers: configuration.maxPlayers, status: status, isPublic: isPublic,
+                                  locked: locked)
         guard summary != lastSummary else { return }
         lastSummary = summary
         registry?.roomChanged(summary)

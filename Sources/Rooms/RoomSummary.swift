@@ -10,6 +10,8 @@ public struct RoomSummary: Sendable, Equatable {
     /// `waiting`, `playing` or `finished`.
     public var status: String
     public var isPublic: Bool
+    /// The host locked the room: nobody new may join, so the lobby shows a lock instead of Join.
+    public var locked = false
 
     /// One room of the lobby's list (`LobbyListing` keeps it encoded).
     public var json: JSONValue {
@@ -20,6 +22,7 @@ public struct RoomSummary: Sendable, Equatable {
             "spectators": JSONValue(spectators),
             "maxPlayers": JSONValue(maxPlayers),
             "status": JSONValue(status),
+            "locked": JSONValue(locked),
         ]
     }
 }

@@ -140,6 +140,9 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         case "/api/config":
             var config: JSONObject = ["publicUrl": options.publicURL.map { JSONValue($0) } ?? .null]
             config["shard"] = options.shard.map { JSONValue($0) } ?? .null
+            // For the invite link of a page opened on loopback (issue 43): same port, one of these hosts.
+            let addresses = options.networkAddresses(forClient: clientAddress(peer, request))
+            config["networkAddresses"] = .array(addresses.map { JSONValue($0) })
             return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":
             if let refusal = metricsGate.refusal(request, from: address) { return .now(refusal) }

@@ -126,14 +126,7 @@ public final class WordRoomsServer: Sendable {
     /// server listens on all of them (`::` takes IPv6 and IPv4, `0.0.0.0` IPv4), none with `--public-url` (that
     /// address replaces them) or a specific `--host`.
     public var networkURLs: [String] {
-        guard options.publicURL == nil else { return [] }
-        let includingIPv6: Bool
-        switch options.host {
-        case "::": includingIPv6 = true
-        case "0.0.0.0": includingIPv6 = false
-        default: return []
-        }
-        return InterfaceAddresses.shareable(includingIPv6: includingIPv6).map { InterfaceAddresses.url($0, port: port) }
+        options.networkAddresses.map { InterfaceAddresses.url($0, port: port) }
     }
 
     /// Stops accepting, saves every room (with `--data`), closes every client with 1001 and stops, within the

@@ -253,12 +253,6 @@ def run(suite, args):
             assert figure == {"status": "won", "gone": 0, "mood": "joyful", "sparkles": True}, (page.name, figure)
         bob.wait(lambda: bob.js("return !document.querySelector('#celebration').hidden"), "the celebration")
         shot(bob, "phone-snowman-won-celebration")
-        podium = ana.texts("#snowman-podium .podium-name")
-        assert len(podium) == 3 and ana.visible("#snowman-podium"), podium
-        places = ana.js("return [...document.querySelectorAll('#snowman-podium li')].map((li) => li.dataset.place)")
-        assert places == ["1", "2", "3"], places
-        steps = ana.js("return [...document.querySelectorAll('#snowman-podium .podium-step')].map((s) => s.getBoundingClientRect().height)")
-        assert steps[0] > steps[1] > steps[2], f"the first stands highest {steps}"
         time.sleep(3)  # the celebration has passed
         themed_shots(bob, "snowman-won")
         themed_shots(ana, "snowman-won")
@@ -267,6 +261,20 @@ def run(suite, args):
             themed_shots(page, "snowman-podium", top=False)
     checks.run("the won game: the snowman is whole and grins, the page celebrates, the leaderboard has a podium",
                happy_snowman_and_podium)
+
+    def snowman_podium():
+        # On the steps: everyone of rank 3 or better with points, ranked by standard competition ranking (issue 43).
+        board = ana.js("return [...document.querySelectorAll('#snowman-leaderboard li')].map((li) =>"
+                       "[Number(li.querySelector('.rank').textContent), Number(li.querySelector('.score-value').textContent)])")
+        podium = ana.js("return [...document.querySelectorAll('#snowman-podium li')].map((li) => [Number(li.dataset.place),"
+                        "li.querySelector('.podium-step').getBoundingClientRect().height])")
+        assert ana.visible("#snowman-podium") and podium, podium
+        totals = [total for _, total in board]
+        ranks = [1 + sum(other > total for other in totals) for total in totals]
+        assert [place for place, _ in podium] == [rank for rank, total in zip(ranks, totals) if total > 0 and rank <= 3], (podium, board)
+        heights = {place: height for place, height in podium}
+        assert all(heights[a] > heights[b] for a in heights for b in heights if a < b), f"the first stands highest {podium}"
+    checks.run("the leaderboard's podium: places by standard competition ranking, the first highest", snowman_podium)
 
     def invite_sheet_during_play():
         bob.js("window.scrollTo(0, 0)")
@@ -371,8 +379,12 @@ def run(suite, args):
     def final_screen():
         rounds = ana.texts("#rounds-played .round-played-root")
         assert len(rounds) == 3 and all(len(root) == 8 for root in rounds), rounds
-        podium = ana.js("return [...document.querySelectorAll('#final-scoreboard li')].map((li) => li.dataset.place)")
-        assert podium == ["1", "2", "3"], podium
+        # Standard competition ranking: equal points share a step, and 0 points never stand on one (issue 43).
+        podium = ana.js("return [...document.querySelectorAll('#final-scoreboard li')].map((li) => [li.dataset.place,"
+                        "Number(li.querySelector('.medal').textContent), parseInt(li.querySelector('.podium-value').textContent, 10)])")
+        assert len(podium) == 3, podium
+        for place, rank, points in podium:
+            assert place == (str(rank) if points > 0 and rank <= 3 else "rest"), podium
         assert not ana.visible("#missed-card"), "the rounds list replaces the last round's card"
         themed_shots(ana, "scramble-final")
         themed_shots(bob, "scramble-final")

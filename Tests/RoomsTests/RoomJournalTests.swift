@@ -106,6 +106,14 @@ import WordGames
                 away["scramble"]!["ready"] = []
                 away["scramble"]!["settings"]!["breakSeconds"] = 20
                 away["scramble"]!["nextSettings"]!["breakSeconds"] = 20
+                // Saved under an older blocklist (issue 43 hid more words): the round counts the words it may
+                // show with today's lists, and those found that it no longer shows ("slayers").
+                let lexicon = RoomTests.lists.lexicon
+                let root = try #require(away["scramble"]!["root"]?.stringValue).lowercased()
+                let shown = lexicon.words(spelledFrom: root, minimumLength: 3).filter { $0 != root && lexicon.isShown($0) }
+                let foundUnshown = (away["scramble"]!["found"]?.arrayValue ?? [])
+                    .compactMap { $0["word"]?.stringValue }.filter { !lexicon.isShown($0) }
+                away["scramble"]!["totalWords"] = JSONValue(shown.count + foundUnshown.count)
             }
             // Saved before word packs: the settings now also say which words the games use.
             if away["snowman"] != nil {

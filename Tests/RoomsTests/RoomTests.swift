@@ -410,4 +410,18 @@ import WordGames
         #expect(rooms.map(\.code) == [fixture.room.code])
         #expect(rooms.first?.players == 1)
     }
+
+    /// Issue 43: the lobby showed a locked room with a plain Join.
+    @Test func theLobbyListsWhetherARoomIsLocked() async throws {
+        let fixture = try await Fixture()
+        #expect(await fixture.registry.publicRooms().first?.locked == false)
+        fixture.room.receive(.lock(true), from: fixture.host.id)
+        await fixture.room.settled()
+        let locked = try #require(await fixture.registry.publicRooms().first)
+        #expect(locked.locked)
+        #expect(locked.json["locked"] == JSONValue(true))
+        fixture.room.receive(.lock(false), from: fixture.host.id)
+        await fixture.room.settled()
+        #expect(await fixture.registry.publicRooms().first?.locked == false)
+    }
 }

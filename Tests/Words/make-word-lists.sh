@@ -27,7 +27,8 @@
 # kept only if one of SCOWL's own "*-words" lists (Debian package `scowl`) at size 50 or below has it.
 #
 # Tests/Words/blocklist.txt says which words are never a secret, a root or a missed word (its header gives the
-# matching rules); blocklist.awk applies it. A blocked word is dropped from secrets.txt and roots.txt; a slur is
+# matching rules); blocklist.awk applies it. Tests/Words/review-words.py lists the words still shown that look close to a
+# blocked topic, for a person to review before extending the blocklist. A blocked word is dropped from secrets.txt and roots.txt; a slur is
 # dropped from dictionary.txt as well, any other blocked dictionary word goes to unshown.txt.
 #
 # The Swift tests check the result: WordListsTests the sizes, the line format and that every root reaches the

@@ -12,7 +12,8 @@
 import { PAGE_SIZE, emptyLobby, nextOffset, withFirstPage, withMoreRooms } from './core/lobby-list.js';
 import { canAct, joinMessage, peekMessage, ROOM, isHost, me, SEAT_GRACE_SECONDS } from './core/store.js';
 import { loadSeat, saveSeat, forgetSeat, savePrefs, loadCustomWords, saveCustomWords } from './core/prefs.js';
-import { pathForRoute, sameRoute, roomLink } from './core/router.js';
+import { pathForRoute, sameRoute } from './core/router.js';
+import { inviteLink } from './core/invite-link.js';
 import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
 import { GAMES, gameOfMove } from './games.js';
 
@@ -375,8 +376,8 @@ export function createController({ store, connection, storage, browser }) {
     async copyLink() {
       const { room, ui } = store.getState();
       if (!room?.code) return false;
-      // The server's public address (--public-url, from /api/config) when it has one, else this page's.
-      const link = roomLink(String(ui.publicUrl || browser.location.origin).replace(/\/+$/, ''), room.code);
+      // The address friends can open (core/invite-link.js), not this page's `localhost`.
+      const { link } = inviteLink(ui, browser.location, room.code);
       try {
         await browser.clipboard.writeText(link);
         return true;

@@ -79,11 +79,16 @@ mountApp(document, { store, actions: controller });
 controller.start(startRoute);
 connection.start();
 
-// The server's public address (--public-url), when it has one, for the room links and QR codes to share.
+// The server's public address (--public-url) and network addresses, for the room links and QR codes to share
+// (core/invite-link.js).
 window.fetch('/api/config', { headers: { Accept: 'application/json' } })
   .then((response) => (response.ok ? response.json() : null))
   .then((config) => {
-    if (typeof config?.publicUrl === 'string' && config.publicUrl) store.setUI({ publicUrl: config.publicUrl });
+    if (!config) return;
+    store.setUI({
+      publicUrl: typeof config.publicUrl === 'string' && config.publicUrl ? config.publicUrl : null,
+      networkAddresses: Array.isArray(config.networkAddresses) ? config.networkAddresses : [],
+    });
   })
   .catch(() => {});
 

@@ -8,7 +8,7 @@ import { bytes, compact, milliseconds } from './format.js';
 import { createRoomPanel } from './room-panel.js';
 import { COLUMNS, drawHeader, drawRows, filterRooms, roomsFromTable, sortRooms } from './room-table.js';
 import { appendSample, fromHistory, keysWithPrefix, latest } from './timeline.js';
-import { forget, save, takeToken } from './token.js';
+import { forget, save, takeToken, takeTokenFromHash } from './token.js';
 
 const $ = (id) => document.getElementById(id);
 const percent = (value) => `${compact(value)}%`;
@@ -235,6 +235,14 @@ $('forget-token').addEventListener('click', () => {
   forget(window.sessionStorage);
   state.token = null;
   askForToken(null);
+});
+// A dashboard link pasted into a tab already on /admin only changes the fragment: no reload, so take it here.
+window.addEventListener('hashchange', () => {
+  const token = takeTokenFromHash(window.location, window.history, window.sessionStorage);
+  if (token === null || (token === state.token && state.feed)) return;
+  state.feed?.stop();
+  state.feed = null;
+  start(token);
 });
 $('room-filter').addEventListener('input', drawTable);
 $('room-game').addEventListener('change', drawTable);

@@ -3,15 +3,28 @@
 
 const KEY = 'wordrooms.adminToken';
 
+/**
+ * The token of a `#token=` fragment, moved into `storage` (and the fragment off the address bar); null when the
+ * fragment has none. Also what a link pasted into a tab already showing /admin brings (`hashchange`).
+ */
+export function takeTokenFromHash(location, history, storage) {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash || '');
+  if (!match) return null;
+  let token;
+  try {
+    token = decodeURIComponent(match[1]);
+  } catch {
+    token = match[1];
+  }
+  save(storage, token);
+  history.replaceState(null, '', location.pathname + location.search);
+  return token;
+}
+
 /** The token from `location.hash`, moved into `storage`; else the stored one; else null. */
 export function takeToken(location, history, storage) {
-  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash || '');
-  if (match) {
-    const token = decodeURIComponent(match[1]);
-    save(storage, token);
-    history.replaceState(null, '', location.pathname + location.search);
-    return token;
-  }
+  const fromHash = takeTokenFromHash(location, history, storage);
+  if (fromHash !== null) return fromHash;
   try {
     return storage.getItem(KEY);
   } catch {

@@ -2,7 +2,7 @@
 // lines (someone joined, a result, a new host…) are styled by their `notice` kind, apart from people's lines.
 // Above the box, the reaction bar (reactions.js) unless the room page mounts it elsewhere.
 
-import { h, setText, syncList } from './dom.js';
+import { h, setText, setTextWithNames, syncList } from './dom.js';
 import { MAX_CHAT_LENGTH } from '../core/game-settings.js';
 import { chatLine } from '../core/room-format.js';
 import { createReactionsView } from './reactions.js';
@@ -78,6 +78,7 @@ export function createChatView(actions, { reactions = true } = {}) {
       if (chat === lastChat) return;
       lastChat = chat;
       const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+      const names = [...state.room.state.members.map((member) => member.name), ...chat.map((line) => line.name)];
       empty.hidden = chat.length > 0;
       syncList(list, chat, (line) => line.id, () => h('li', { class: 'chat-line' },
         h('span', { class: 'chat-meta' }, h('span', { class: 'chat-name' }), h('time', { class: 'chat-time' })),
@@ -85,12 +86,13 @@ export function createChatView(actions, { reactions = true } = {}) {
       (item, line) => {
         const shown = chatLine(line, state.room.you);
         const name = item.querySelector('.chat-name');
-        setText(name, shown.name);
+        setTextWithNames(name, shown.name, [shown.name]);
         name.hidden = shown.system;
         const time = item.querySelector('.chat-time');
         setText(time, timeOf(line.at));
         time.dateTime = new Date(line.at * 1000).toISOString();
-        setText(item.querySelector('.chat-text'), shown.text);
+        // System lines name players ("Bob skipped a turn"); a player's own message may mention anyone.
+        setTextWithNames(item.querySelector('.chat-text'), shown.text, names);
         item.classList.toggle('is-mine', shown.mine);
         // Announcements of the room (a skipped turn, ...) are nobody's message: centred and muted, marked by kind.
         item.classList.toggle('is-system', shown.system);

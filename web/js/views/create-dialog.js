@@ -1,7 +1,7 @@
 // The "Create a room" dialog: name, game, public or private, and the game's settings as steppers; for Snowman also
 // the word pack and the host's own words (word-settings.js).
 
-import { h, icon, setText } from './dom.js';
+import { h, icon, isTyping, setText } from './dom.js';
 import { createStepper } from './stepper.js';
 import { GAMES, SETTINGS, defaultSettings, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { CONNECTION } from '../core/store.js';
@@ -33,12 +33,19 @@ export function createModal({ id, title, actions, body, footer }) {
     setOpen(open, focusTarget) {
       if (open && !element.open) {
         element.showModal();
-        focusTarget?.focus();
+        // On a touch screen focusing a text field pops the phone's keyboard up over the dialog before the player
+        // chose to type: the dialog keeps the browser's own first focus (its Close button) instead.
+        if (focusTarget && !(isTyping(focusTarget) && touchScreen())) focusTarget.focus();
       } else if (!open && element.open) {
         element.close();
       }
     },
   };
+}
+
+/** Phones and tablets: `(pointer: coarse)`, as the games' "tap" wording. */
+function touchScreen() {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
 }
 
 export function createCreateDialog(actions) {

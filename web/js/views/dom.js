@@ -1,5 +1,7 @@
 // Small helpers for building DOM without HTML strings: text from the server is only ever set as text.
 
+import { nameSegments } from '../core/name-segments.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function applyProps(element, props) {
@@ -44,6 +46,32 @@ export function s(tag, props = {}, ...children) {
 export function setText(element, text) {
   const value = String(text ?? '');
   if (element.textContent !== value) element.textContent = value;
+}
+
+/** The segments each element drawn by `setTextWithNames` shows, to redraw only on a change. */
+const drawnNames = new WeakMap();
+
+/**
+ * Sets `element`'s text as `setText` does, each of `names` in it wrapped in `<bdi>` so that a right-to-left name
+ * with digits keeps its order and leaves the text around it alone (core/name-segments.js). The text content is
+ * exactly `text`. A lone name: `setTextWithNames(span, `${name} (you)`, [name])`.
+ */
+export function setTextWithNames(element, text, names) {
+  const value = String(text ?? '');
+  const segments = nameSegments(value, names);
+  const key = JSON.stringify(segments);
+  if (drawnNames.get(element) === key && element.textContent === value) return;
+  drawnNames.set(element, key);
+  element.replaceChildren(...segments.map((segment) => (segment.name ? nameElement(segment.text) : segment.text)));
+}
+
+/**
+ * A name isolated in `<bdi>`, with a line break allowed after its dots, dashes, underscores and at signs
+ * ("christopher.<wbr>williams"), so that a long name without spaces wraps there on a phone rather than mid-word.
+ */
+function nameElement(name) {
+  const parts = name.split(/(?<=[._@-])(?=.)/u);
+  return h('bdi', {}, parts.flatMap((part, index) => (index ? [h('wbr'), part] : [part])));
 }
 
 /** Toggles `hidden`. */

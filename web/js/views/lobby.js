@@ -43,18 +43,19 @@ function roomRow(actions) {
     const code = h('span', { class: 'room-code' });
     const players = h('span', { class: 'room-players' });
     const status = h('span', { class: 'badge' });
+    const lock = h('span', { class: 'badge badge-locked room-lock', hidden: true }, icon('lock', 14), 'Locked');
     const join = h('button', { type: 'button', class: 'button button-small', text: 'Join' });
     join.addEventListener('click', () => actions.navigate({ name: 'room', code: join.dataset.code, spectator: join.dataset.watch === 'true' }));
     const element = h('li', { class: 'room-row' },
       h('div', { class: 'room-row-main' }, code, h('span', { class: 'room-meta' }, icon('users', 16), players)),
-      status, join);
-    element.parts = { code, players, status, join };
+      h('span', { class: 'room-badges' }, lock, status), join);
+    element.parts = { code, players, status, lock, join };
     return element;
   };
 }
 
 function updateRoomRow(element, room) {
-  const { code, players, status, join } = element.parts;
+  const { code, players, status, lock, join } = element.parts;
   setText(code, room.code);
   const watching = room.spectators > 0 ? ` · ${room.spectators} watching` : '';
   setText(players, `${plural(room.players, 'player')} of ${room.maxPlayers}${watching}`);
@@ -63,9 +64,14 @@ function updateRoomRow(element, room) {
   status.dataset.status = empty ? 'empty' : room.status;
   join.dataset.code = room.code;
   const full = room.players >= room.maxPlayers;
+  // A locked room takes nobody new (PROTOCOL.md, "Removed players and locked rooms"): no Join that would fail.
+  const locked = room.locked === true;
+  show(lock, locked);
+  element.dataset.locked = String(locked);
   join.dataset.watch = String(full);
-  setText(join, full ? 'Watch' : 'Join');
-  join.setAttribute('aria-label', `${full ? 'Watch' : 'Join'} room ${room.code}`);
+  join.disabled = locked;
+  setText(join, locked ? 'Locked' : full ? 'Watch' : 'Join');
+  join.setAttribute('aria-label', locked ? `Room ${room.code} is locked` : `${full ? 'Watch' : 'Join'} room ${room.code}`);
 }
 
 function createRoomList(actions) {

@@ -4,7 +4,7 @@
 // and a player can move to the spectators. Reactions show for a moment over the sender's name. While this page
 // is offline nobody's status is known, so every member is shown greyed with "status unknown".
 
-import { h, s, icon, setText, show, syncList, plural } from './dom.js';
+import { h, s, icon, setText, setTextWithNames, show, syncList, plural } from './dom.js';
 import { isHost, CONNECTION } from '../core/store.js';
 import { presence, UNKNOWN_STATUS_TITLE } from '../core/room-format.js';
 import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
@@ -180,7 +180,7 @@ export function createMembersView(actions) {
     syncList(banList, bans, (ban) => ban.id, () => h('li', { class: 'ban' }, h('span', { class: 'ban-name' }),
       h('button', { type: 'button', class: 'button button-tiny button-allow' }, 'Allow back')),
     (item, ban) => {
-      setText(item.querySelector('.ban-name'), ban.name);
+      setTextWithNames(item.querySelector('.ban-name'), ban.name, [ban.name]);
       const button = item.querySelector('button');
       button.dataset.ban = ban.id;
       button.setAttribute('aria-label', `Allow ${ban.name} back into the room`);
@@ -218,7 +218,7 @@ export function createMembersView(actions) {
       // Reactions float just after the name and badges.
       who.dataset.reactionFor = member.id;
       item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(member.connected);
-      setText(name, `${member.name}${mine ? ' (you)' : ''}`);
+      setTextWithNames(name, `${member.name}${mine ? ' (you)' : ''}`, [member.name]);
       item.title = seen.title;
       item.dataset.presence = seen.state;
       item.classList.toggle('is-away', seen.state === 'away');

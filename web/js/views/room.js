@@ -241,7 +241,9 @@ function createRoomHeader(actions) {
   function askLeave(asking) {
     clearTimeout(leaveTimer);
     show(leaveBox, asking);
-    show(leave, !asking);
+    // Leave stays in place while asking (nothing in the header moves); the question is beside or under it.
+    leave.setAttribute('aria-expanded', String(asking));
+    leave.classList.toggle('is-asking', asking);
     if (asking) {
       leaveTimer = setTimeout(() => askLeave(false), LEAVE_CONFIRM_SECONDS * 1000);
       cancelLeave.focus();

@@ -4,7 +4,7 @@
 // rounds, the final standings on a podium with every round's root and missed words, and the host's Start button.
 // On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (app.css).
 
-import { h, clock, icon, setText, show, syncList, plural } from './dom.js';
+import { h, clock, icon, setText, setTextWithNames, show, syncList, plural } from './dom.js';
 import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { foundEmptyText, foundHeading, presence, scrambleStatusLine, wordPlaceholder } from '../core/room-format.js';
 import { createGameFrame } from './game-frame.js';
@@ -26,7 +26,7 @@ function updateFoundItem(you) {
     setText(badge, String(found.length));
     badge.setAttribute('aria-label', `${found.length} letters`);
     badge.dataset.length = String(Math.min(found.length, 8));
-    setText(item.querySelector('.found-by'), found.player === you ? 'you' : found.name);
+    setTextWithNames(item.querySelector('.found-by'), found.player === you ? 'you' : found.name, [found.name]);
     setText(item.querySelector('.found-points'), `+${found.points}`);
     item.classList.toggle('is-mine', found.player === you);
   };
@@ -234,7 +234,7 @@ export function createScrambleView(actions) {
       ? `${ready.length} of ${plural(players.length, 'player')} ready: the next round starts when everyone is.`
       : 'Ready for more? The next round starts when everyone is ready, or when the timer runs out.');
     syncList(readyList, ready, (id) => id, () => h('li', { class: 'ready-chip' }), (item, id) => {
-      setText(item, `${names.get(id) ?? 'Someone'}${id === you ? ' (you)' : ''}`);
+      setTextWithNames(item, `${names.get(id) ?? 'Someone'}${id === you ? ' (you)' : ''}`, [names.get(id)]);
     });
   }
 
@@ -280,7 +280,7 @@ export function createScrambleView(actions) {
     setText(roundLabel, game.phase === 'lobby' ? `${plural(game.nextSettings.rounds, 'round')} of ${game.nextSettings.roundSeconds} s` : `Round ${game.round} of ${game.rounds}`);
     renderRoot(game.phase === 'lobby' ? 'SCRAMBLE' : game.root);
     root.classList.toggle('is-placeholder', game.phase === 'lobby');
-    setText(status, scrambleStatusLine(game, hosting));
+    setTextWithNames(status, scrambleStatusLine(game, hosting), [...roomState.members.map((member) => member.name), ...(game.scoreboard ?? []).map((line) => line.name)]);
     renderTimer();
 
     const playing = game.phase === 'playing';
@@ -302,7 +302,7 @@ export function createScrambleView(actions) {
     startButton.disabled = !(canStart && hosting && live);
     setText(startButton, game.phase === 'finished' ? 'Start a new match' : 'Start match');
     const hostName = members.get(roomState.host)?.name ?? 'the host';
-    setText(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start ${game.phase === 'finished' ? 'a new' : 'the'} match.` : '');
+    setTextWithNames(waiting, canStart && !hosting ? `Waiting for ${hostName} (the host) to start ${game.phase === 'finished' ? 'a new' : 'the'} match.` : '', [hostName]);
     show(nextGame, !startButton.hidden || Boolean(waiting.textContent));
 
     const total = game.totalWords ?? 0;
@@ -321,7 +321,7 @@ export function createScrambleView(actions) {
       item.querySelector('.dot').dataset.connected = seen.state === 'unknown' ? 'unknown' : String(Boolean(member?.connected));
       item.title = seen.title;
       item.dataset.reactionFor = line.player;
-      setText(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`);
+      setTextWithNames(item.querySelector('.score-name'), `${line.name}${line.player === you ? ' (you)' : ''}`, [line.name]);
       setText(item.querySelector('.score-value'), String(line.score));
     });
 
@@ -344,7 +344,7 @@ export function createScrambleView(actions) {
     show(finalCard, Boolean(final));
     if (final) {
       podium.update(final.map((line) => ({
-        key: line.player, name: line.name, rank: line.rank, value: plural(line.score, 'point'), isYou: line.player === you,
+        key: line.player, name: line.name, points: line.score, value: plural(line.score, 'point'), isYou: line.player === you,
       })));
       renderRounds(game);
     }

@@ -2,12 +2,13 @@
 // sheet) Share, and a QR code of the link to scan from across the table. One panel serves the waiting room and the
 // Share dialog the room header opens during play.
 //
-// The link is the server's public address when it has one (`--public-url`, from /api/config, kept in
-// `state.ui.publicUrl`), else the address this page was opened with.
+// The link is one friends can open (core/invite-link.js): the server's public address (`--public-url`), a network
+// address of the server when this page was opened on `localhost`, else this page's address. When only this machine
+// can open it, a note says so and what to do.
 
 import { h, icon, s, setText, show } from './dom.js';
 import { createModal } from './create-dialog.js';
-import { roomLink } from '../core/router.js';
+import { inviteLink } from '../core/invite-link.js';
 import { qrSVG } from '../core/qr.js';
 
 const COPIED_SECONDS = 2;
@@ -41,10 +42,20 @@ export function qrIcon(size = 20) {
       .map((d) => s('path', { d })));
 }
 
-/** The address of room `code` to hand out. */
-export function shareLink(state, origin) {
-  const base = String(state.ui?.publicUrl || origin || '').replace(/\/+$/, '');
-  return roomLink(base, state.room?.code ?? '');
+/**
+ * Shows the link with line breaks allowed only after `//` and before each `/` of the path, never inside the host or
+ * the port (`<wbr>`; the text, and so what a selection copies, is the link itself).
+ */
+function setLinkText(element, text) {
+  if (element.textContent === text && element.childElementCount > 0) return;
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/i.exec(text);
+  const parts = match ? [match[1], match[2], ...match[3].split(/(?=\/)/).filter(Boolean)] : [text];
+  element.replaceChildren(...parts.flatMap((part, index) => (index ? [h('wbr'), part] : [part])));
+}
+
+/** The address of the room to hand out, and whether only this machine can open it (see core/invite-link.js). */
+export function shareLink(state, location) {
+  return inviteLink(state.ui, location, state.room?.code);
 }
 
 /**
@@ -60,12 +71,19 @@ export function createSharePanel(actions, { prefix }) {
   const copy = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-copy` }, icon('link', 18), copyLabel);
   const share = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-share`, hidden: true }, icon('send', 18), 'Share');
   const copied = h('span', { class: 'visually-hidden', 'aria-live': 'polite' });
+  const loopback = h('p', { class: 'share-warning', id: `${prefix}-loopback`, role: 'note', hidden: true },
+    icon('warning', 18),
+    h('span', {},
+      h('strong', { text: 'Friends can’t open this link' }),
+      ' — it only works on this computer. Join the same Wi-Fi as your friends and start the server without ',
+      h('code', { text: '--host 127.0.0.1' }), ' (or with ', h('code', { text: '--public-url' }),
+      '), then share the ', h('code', { text: 'Network:' }), ' address it prints.'));
   const element = h('div', { class: 'share-panel' },
     h('div', { class: 'share-code-block' },
       h('p', { class: 'field-label', text: 'Room code' }), code,
       h('p', { class: 'muted small share-hint', text: 'Scan the code, open the link, or type the code in the lobby.' })),
     qr,
-    h('div', { class: 'share-link-block' }, link, h('div', { class: 'share-buttons' }, copy, share), copied));
+    h('div', { class: 'share-link-block' }, link, h('div', { class: 'share-buttons' }, copy, share), copied, loopback));
 
   let current = { link: '', code: '' };
   let drawn = null;
@@ -90,11 +108,12 @@ export function createSharePanel(actions, { prefix }) {
   return {
     element,
     update(state) {
-      const text = shareLink(state, window.location.origin);
+      const { link: text, loopbackOnly } = shareLink(state, window.location);
+      show(loopback, loopbackOnly);
       current = { link: text, code: state.room?.code ?? '' };
       setText(code, current.code);
       code.setAttribute('aria-label', `Room code ${[...current.code].join(' ')}`);
-      setText(link, text);
+      setLinkText(link, text);
       show(share, typeof navigator.share === 'function');
       if (drawn !== text) drawQR(text);
     },

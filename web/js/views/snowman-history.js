@@ -1,6 +1,6 @@
 // The room's finished Snowman games, newest first; selecting one shows its word, result and scores.
 
-import { h, setText, show, syncList, plural } from './dom.js';
+import { h, setText, setTextWithNames, show, syncList, plural } from './dom.js';
 
 function resultText(record, roomState) {
   if (record.result === 'won') {
@@ -60,9 +60,9 @@ export function createSnowmanHistoryView(actions) {
       show(detail, Boolean(record));
       if (!record) return;
       setText(detailWord, record.word);
-      setText(detailResult, `Game ${record.gameNumber}: ${resultText(record, roomState)}, ${record.wrongGuesses} of ${plural(record.maxWrongGuesses, 'wrong guess', 'wrong guesses')}.`);
+      setTextWithNames(detailResult, `Game ${record.gameNumber}: ${resultText(record, roomState)}, ${record.wrongGuesses} of ${plural(record.maxWrongGuesses, 'wrong guess', 'wrong guesses')}.`, record.scores.map((line) => line.name));
       detailScores.replaceChildren(...record.scores.map((line) => h('li', { class: 'score-line' },
-        h('span', { class: 'rank', text: String(line.rank) }), h('span', { class: 'score-name', text: line.name }),
+        h('span', { class: 'rank', text: String(line.rank) }), h('span', { class: 'score-name' }, h('bdi', { text: line.name })),
         h('span', { class: 'score-value', text: String(line.score) }))));
     },
   };

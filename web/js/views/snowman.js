@@ -6,7 +6,7 @@
 // when the New game button is showing. On a phone the keyboard is laid out 7 keys a row in alphabetical order
 // (app.css), so keys are big enough to tap, and the hint says "tap".
 
-import { h, icon, isTyping, setText, show, syncList, plural } from './dom.js';
+import { h, icon, isTyping, setText, setTextWithNames, show, syncList, plural } from './dom.js';
 import { createSnowmanFigure } from './snowman-figure.js';
 import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
 import { ALPHABET, countdown as countdownOf, guessHint, leaderboardRows, presence } from '../core/room-format.js';
@@ -24,6 +24,11 @@ const TOUCH_QUERY = '(pointer: coarse)';
 function memberName(roomState, id) {
   return roomState.members.find((member) => member.id === id)?.name
     ?? roomState.snowman.scores.find((line) => line.player === id)?.name ?? 'Someone';
+}
+
+/** Every name the room's lines may mention: its members' and those of the scores (players who left). */
+function roomNames(roomState) {
+  return [...roomState.members.map((member) => member.name), ...(roomState.snowman?.scores ?? []).map((line) => line.name)];
 }
 
 function touchScreen() {
@@ -70,7 +75,7 @@ export function createSnowmanView(actions) {
   const guessedList = h('ul', { class: 'guessed', id: 'guessed-letters', 'aria-label': 'Guessed letters' });
   const boardList = h('ol', { class: 'score-list leaderboard', id: 'snowman-leaderboard', 'aria-labelledby': 'leaderboard-heading' });
   const boardEmpty = h('p', { class: 'muted small', id: 'leaderboard-empty', text: 'Points add up here after each game.' });
-  const podium = createPodium({ id: 'snowman-podium', label: 'Top three tonight' });
+  const podium = createPodium({ id: 'snowman-podium', label: 'Top three tonight', rest: false });
 
   const element = h('div', { class: 'snowman-game' },
     h('section', { class: 'card stage-card', 'aria-labelledby': 'snowman-heading' },
@@ -199,7 +204,7 @@ export function createSnowmanView(actions) {
       // Reactions float over the sender's line here too, where a phone player looks.
       item.dataset.reactionFor = line.player;
       const isYou = line.player === state.room.you;
-      setText(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${seen.state === 'away' ? ' · away' : ''}`);
+      setTextWithNames(item.querySelector('.score-name'), `${line.name}${isYou ? ' (you)' : ''}${seen.state === 'away' ? ' · away' : ''}`, [line.name]);
       const hasTurn = game.status === 'inProgress' && game.turn === line.player;
       setText(item.querySelector('.score-turn'), hasTurn ? 'guessing' : '');
       item.classList.toggle('has-turn', hasTurn);
@@ -212,15 +217,15 @@ export function createSnowmanView(actions) {
     show(boardEmpty, rows.length === 0);
     show(boardList, rows.length > 0);
     show(podium.element, rows.length > 0);
-    podium.update(rows.slice(0, 3).map((row) => ({
-      key: row.key, name: row.name, rank: row.rank, value: row.totalText, isYou: row.isYou,
+    podium.update(rows.map((row) => ({
+      key: row.key, name: row.name, points: row.total, value: row.totalText, isYou: row.isYou,
     })));
     syncList(boardList, rows, (row) => row.key, () => h('li', { class: 'score-line leaderboard-line' },
       h('span', { class: 'rank' }), h('span', { class: 'score-name' }), h('span', { class: 'leaderboard-record' }), h('span', { class: 'score-value' })),
     (item, row) => {
       setText(item.querySelector('.rank'), String(row.rank));
       item.dataset.rank = String(Math.min(row.rank, 4));
-      setText(item.querySelector('.score-name'), `${row.name}${row.isYou ? ' (you)' : ''}`);
+      setTextWithNames(item.querySelector('.score-name'), `${row.name}${row.isYou ? ' (you)' : ''}`, [row.name]);
       setText(item.querySelector('.leaderboard-record'), row.record);
       const value = item.querySelector('.score-value');
       setText(value, String(row.total));
@@ -252,13 +257,14 @@ export function createSnowmanView(actions) {
     const inProgress = game.status === 'inProgress';
     const myTurn = inProgress && game.turn === you;
     // The server's line names the player for everyone ("Bob's turn — guess a letter"); Bob reads it as his own.
-    setText(status, myTurn ? 'Your turn — guess a letter' : game.statusLine);
+    const names = roomNames(roomState);
+    setTextWithNames(status, myTurn ? 'Your turn — guess a letter' : game.statusLine, names);
     status.dataset.line = game.statusLine;
     status.dataset.status = game.status;
     turn.dataset.mine = String(myTurn);
     const timed = game.turnEndsAt !== null && game.turnEndsAt !== undefined;
     show(turn, inProgress && game.turn !== null && (myTurn || timed));
-    setText(turnText, myTurn ? 'Your turn!' : `${memberName(roomState, game.turn)}’s turn`);
+    setTextWithNames(turnText, myTurn ? 'Your turn!' : `${memberName(roomState, game.turn)}’s turn`, names);
     renderCountdown();
     const host = isHost(state);
     const canSkip = host && inProgress && game.turn !== null && game.turn !== undefined;
@@ -299,7 +305,7 @@ export function createSnowmanView(actions) {
     newGame.style.visibility = showButton ? 'visible' : 'hidden';
     newGame.disabled = !showButton;
     newGame.setAttribute('aria-hidden', String(!showButton));
-    setText(waiting, over && !host ? `Waiting for ${memberName(roomState, roomState.host)} (the host) to start the next game.` : '');
+    setTextWithNames(waiting, over && !host ? `Waiting for ${memberName(roomState, roomState.host)} (the host) to start the next game.` : '', names);
     controls.dataset.empty = String(!showButton && !waiting.textContent);
 
     const notice = state.notice;

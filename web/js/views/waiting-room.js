@@ -2,7 +2,7 @@
 // `status` is `waiting`). The code, the link and its QR code to bring friends in, the players arriving live, and
 // the host's Start button (`new_game`); everyone else reads who they are waiting for.
 
-import { h, plural, setText, show, syncList } from './dom.js';
+import { h, plural, setText, setTextWithNames, show, syncList } from './dom.js';
 import { isHost, me } from '../core/store.js';
 import { createSharePanel } from './share-sheet.js';
 import { gameById } from '../games.js';
@@ -52,14 +52,14 @@ export function createWaitingRoom(actions) {
       (item, member) => {
         setText(item.querySelector('.arrival-badge'), initial(member.name));
         const you = member.id === state.room.you;
-        setText(item.querySelector('.arrival-name'), `${member.name}${you ? ' (you)' : ''}`);
+        setTextWithNames(item.querySelector('.arrival-name'), `${member.name}${you ? ' (you)' : ''}`, [member.name]);
         setText(item.querySelector('.arrival-tag'), member.id === roomState.host ? 'host' : member.connected ? '' : 'away');
         item.dataset.host = String(member.id === roomState.host);
         item.dataset.connected = String(member.connected);
         // Reactions (reactions.js) float over the sender's name here too.
         item.dataset.reactionFor = member.id;
       });
-      setText(watchers, watching.length ? `Watching: ${watching.map((member) => member.name).join(', ')}` : '');
+      setTextWithNames(watchers, watching.length ? `Watching: ${watching.map((member) => member.name).join(', ')}` : '', watching.map((member) => member.name));
       show(watchers, watching.length > 0);
 
       const hosting = isHost(state);
@@ -70,7 +70,7 @@ export function createWaitingRoom(actions) {
       setText(start, roomState.game === 'scramble' ? 'Start the match' : 'Start the game');
       show(start, hosting);
       start.disabled = !(hosting && live && canStart);
-      setText(waitingFor, hosting ? '' : `Waiting for ${hostName} to start`);
+      setTextWithNames(waitingFor, hosting ? '' : `Waiting for ${hostName} to start`, [hostName]);
       show(waitingFor, !hosting);
       const alone = seated.length < 2;
       setText(hint, hosting

@@ -79,9 +79,11 @@ final class ClientSession {
             return
         case .ping(let id):
             connection.send(id.map(Self.pong) ?? Self.plainPong)
+            // A seated member's ping is its heartbeat (PROTOCOL.md): the room closes one that stops.
+            if case .inRoom(let room) = place { room.heard(link.id) }
             return
-        case .peek(let code):
-            peek(code, on: connection)
+        case .peek(let code, let client):
+            peek(code, client: client, on: connection)
             return
         default:
             break
@@ -115,7 +117,7 @@ final class ClientSession {
                     case .failure(let error): ClientSession.entered(.refused(error), link: link)
                     }
                 }
-            case .join(let code, let name, let token, let lastSeq, let spectator, let client):
+            case .join(let code, let name, let token, let lastSeq, let spectator, let client, let takeover):
                 guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
                     connection.send(.error(RoomError(.tooManyWrongCodes, move: "join")))
                     return
@@ -130,7 +132,7 @@ final class ClientSession {
                     // The room answers the joiner itself (welcome or error), then says whether it was seated:
                     // after a refusal the connection is back in the lobby and may try again.
                     room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator,
-                              client: client) { seated in
+                              client: client, takeover: takeover) { seated in
                         ClientSession.entered(seated ? .seated(room) : .refused(nil), link: link)
                     }
                 }
@@ -149,7 +151,7 @@ final class ClientSession {
 
     /// `peek`: the room describes itself to the connection, or the connection hears there is no such room.
     /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
-    private func peek(_ code: RoomCode, on connection: Connection) {
+    private func peek(_ code: RoomCode, client: ClientID?, on connection: Connection) {
         guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
             connection.send(.error(RoomError(.tooManyWrongCodes, move: "peek")))
             return
@@ -160,7 +162,7 @@ final class ClientSession {
                 link.send(.error(RoomError(.roomNotFound, move: "peek")))
                 return
             }
-            room.peek(link)
+            room.peek(link, client: client)
         }
     }
 

@@ -30,6 +30,9 @@ extension Room {
             return false
         }
         if let old = members[index].linkID { lastHeard[old] = nil }
+        // The seat moves to this tab: the tab that had it (asleep, or told `replaced`) no longer resumes it by
+        // itself, its token gets `seat-in-use` and the player chooses again there.
+        members[index].token = ResumeToken.random()
         resume(index, link: request.link, lastSeq: nil, client: client, now: now)
         return true
     }

@@ -333,6 +333,8 @@ public actor Room {
                 resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
                 return true
             }
+            // A tab whose token another tab's takeover replaced: the browser's seat is still here.
+            if let seated = rejoinByClient(request, now: now) { return seated }
             guard request.name != nil else {
                 return refuse(.seatExpired(room: code))
             }

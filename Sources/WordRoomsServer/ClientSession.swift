@@ -21,6 +21,8 @@ final class ClientSession {
     // session, 152 bytes (a 160-byte malloc chunk; 232 and 240 when each kept its own copy of the limits).
     private let link: ConnectionLink
     private var subscribedToLobby = false
+    /// The client sends `ping`s: once seated, the room holds it to its heartbeat (PROTOCOL.md, "Heartbeat").
+    private var keepsHeartbeat = false
     /// The registry, the limits and the failed-join counter, which every session of the endpoint shares: one
     /// reference rather than a copy of `GameLimits` (64 bytes) and two more references in each.
     private let endpoint: RoomsEndpoint
@@ -79,7 +81,9 @@ final class ClientSession {
             return
         case .ping(let id):
             connection.send(id.map(Self.pong) ?? Self.plainPong)
-            // A seated member's ping is its heartbeat (PROTOCOL.md): the room closes one that stops.
+            // A seated member's ping is its heartbeat (PROTOCOL.md): the room closes one that stops. A ping sent
+            // before the join counts from the moment the connection is seated.
+            keepsHeartbeat = true
             if case .inRoom(let room) = place { room.heard(link.id) }
             return
         case .peek(let code, let client):
@@ -178,6 +182,7 @@ final class ClientSession {
                     return
                 }
                 session.place = .inRoom(room)
+                if session.keepsHeartbeat { room.heard(link.id) }
             case .refused(let error):
                 if let error { link.send(.error(error)) }
                 session?.place = .lobby

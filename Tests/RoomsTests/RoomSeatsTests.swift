@@ -106,6 +106,16 @@ import Runtime
         #expect(table.view(second).you == seat)
         #expect(table.bob.closeReasons == [.replaced])
         #expect(table.view(table.bob).errors.last?["code"]?.stringValue == "replaced")
+        // The first tab coming back with its token does not take the seat back behind the player's back.
+        let oldToken = try #require(table.view(table.bob).token)
+        let firstAgain = MemoryLink()
+        let resumed = await withCheckedContinuation { continuation in
+            table.room.join(firstAgain, name: nil, token: ResumeToken(oldToken), lastSeq: nil, spectator: false,
+                            client: ClientID(RoomSeatsTests.bobBrowser)) { continuation.resume(returning: $0) }
+        }
+        #expect(resumed == false)
+        try await table.sync([firstAgain])
+        #expect(table.view(firstAgain).errors.last?["code"]?.stringValue == "seat-in-use")
     }
 
     @Test func aPageThatStopsItsHeartbeatIsClosedAndItsTurnPasses() async throws {

@@ -123,7 +123,8 @@ describe('connection', () => {
     timers.advance(1000);
     latest().serverOpens();
     assert.equal(opens(), 2);
-    assert.deepEqual(latest().sent, [{ type: 'join', code: 'QHTW', token: 'T', seq: 3 }], 'onOpen resumes the seat');
+    assert.deepEqual(latest().sent, [{ type: 'join', code: 'QHTW', token: 'T', seq: 3 }, { type: 'ping', id: 2 }],
+      'onOpen resumes the seat; the first heartbeat follows at once');
     latest().serverCloses(1001);
     assert.equal(statuses.at(-1).retryAt - timers.now(), 500, 'backoff starts over after a successful open');
   });
@@ -138,7 +139,7 @@ describe('connection', () => {
     assert.deepEqual(connection.queued.map((m) => m.type), ['guess', 'chat'], 'resync is not queued');
     timers.advance(500);
     latest().serverOpens();
-    assert.deepEqual(latest().sent.map((m) => m.type), ['join', 'guess', 'chat']);
+    assert.deepEqual(latest().sent.map((m) => m.type), ['join', 'guess', 'chat', 'ping']);
     assert.deepEqual(connection.queued, []);
   });
 
@@ -189,15 +190,17 @@ describe('connection', () => {
 const pingsOf = (socket) => socket.sent.filter((message) => message.type === 'ping');
 
 describe('heartbeat', () => {
-  test('while open, a ping with a growing id goes out every 5 s', () => {
+  test('while open, a ping with a growing id goes out at once, then every 5 s', () => {
     const { timers, latest } = setUp();
     latest().serverOpens();
-    timers.advance(HEARTBEAT.intervalMs - 1);
-    assert.deepEqual(pingsOf(latest()), []);
-    timers.advance(1);
+    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }], 'the first heartbeat right after the join');
     latest().serverSends({ type: 'pong', id: 1 });
+    timers.advance(HEARTBEAT.intervalMs - 1);
+    assert.deepEqual(pingsOf(latest()).length, 1);
+    timers.advance(1);
+    latest().serverSends({ type: 'pong', id: 2 });
     timers.advance(HEARTBEAT.intervalMs);
-    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }, { type: 'ping', id: 2 }]);
+    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }, { type: 'ping', id: 2 }, { type: 'ping', id: 3 }]);
   });
 
   test('pongs reach nobody; any message keeps the socket alive', () => {
@@ -377,9 +380,10 @@ describe('waking up', () => {
     latest().serverOpens();
     const first = latest();
     timers.advance(1000);
-    connection.wake();
-    assert.deepEqual(pingsOf(first).at(-1), { type: 'ping', id: 1 });
     first.serverSends({ type: 'pong', id: 1 });
+    connection.wake();
+    assert.deepEqual(pingsOf(first).at(-1), { type: 'ping', id: 2 });
+    first.serverSends({ type: 'pong', id: 2 });
     timers.advance(HEARTBEAT.probeMs);
     assert.equal(FakeSocket.instances.length, 1, 'an answer keeps it');
     connection.wake();
@@ -415,7 +419,8 @@ describe('reopen (Back out of a room keeping the seat)', () => {
     connection.send({ type: 'chat', text: 'old room' });
     connection.reopen();
     latest().serverOpens();
-    assert.deepEqual(latest().sent.filter((message) => message.type !== 'join'), [], 'nothing of the old room is sent');
+    assert.deepEqual(latest().sent.filter((message) => !['join', 'ping'].includes(message.type)), [],
+      'nothing of the old room is sent');
   });
 });
 

@@ -259,6 +259,9 @@ export function createConnection({
       const pending = queue;
       queue = [];
       for (const message of pending) transmit(message);
+      // The first heartbeat at once, behind the join: the server holds a seated page to it from then on, so a
+      // page frozen in its first seconds is not exempt.
+      ping();
     };
     created.onmessage = (event) => {
       heard();

@@ -21,7 +21,7 @@ from snowman_solver import FREQUENCY
 SHOT_PREFIX = "seats-"
 SILENCE_SECONDS = 7
 AWAY_TURN_SECONDS = 2
-RESUME_GRACE_SECONDS = 8
+RESUME_GRACE_SECONDS = 6
 #: The page whose timers run this many times faster: its "about a minute" of tries takes seconds here.
 TIME_SCALE = 10
 FAST_TIMERS = """
@@ -285,7 +285,6 @@ def play(suite, checks, base_url, server):
         assert len(names) == 2 and names[1].startswith("Bobby"), names
         bob.wait(lambda: "seat was given up" in (bob.text(".toast, .notice, [role='alert']") or "")
                  or "seat was given up" in bob.js("return document.body.innerText"), "a notice about the lost seat")
-        bob.shots(artifacts, "seat-given-up")
     checks.run("a seat lost for longer than the grace comes back under the browser's id, after a rename, and says so",
                lost_seat_keeps_the_id_and_says_so)
 
@@ -302,7 +301,7 @@ def play(suite, checks, base_url, server):
         cleo.wait(lambda: "Can't reach the server" in (cleo.text("#connection-banner") or ""),
                   "the page to say it cannot reach the server", timeout=30)
         # Past the page's "about a minute" of tries (a tenth of it here), then some more.
-        time.sleep(max(0.0, 12 - (time.monotonic() - stopped_at)))
+        time.sleep(max(0.0, 9 - (time.monotonic() - stopped_at)))
         server.start()
         back_at = time.monotonic()
         cleo.wait(lambda: cleo.online() and cleo.my_id() == you, "the page back in its seat by itself", timeout=20)

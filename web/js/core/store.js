@@ -284,7 +284,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       // back, so tonight's points stay ours), and say so: the seat's place in this game is gone.
       const lost = notice({
         code: 'seat-expired', title: 'Your seat was given up',
-        message: `You were away from room ${room.code} for over ${Math.round(SEAT_GRACE_SECONDS / 60)} minutes, so your seat went. You are back in with a new one; tonight's points are still yours.`,
+        message: `You were away from room ${room.code} too long and your seat was given up. You are back in with a new one; tonight's points are still yours.`,
       });
       const next = { ...state, notice: lost, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
       commit(next);

@@ -12,7 +12,7 @@ extension Room {
 
     /// A join without a token that matches a seat, from a browser (`client`) that has a seat here: resumes that
     /// seat when nobody holds it, or when the join asks to take it over; refuses with `seat-in-use` while another
-    /// connection holds it. A spectator's join then gets a spectator seat of its own (a second tab watching).
+    /// connection holds it. A spectator's join then gets a spectator's member of its own (a second tab watching).
     ///
     /// - Returns: Whether the connection is now a member, or nil when the browser has no seat to come back to
     ///   (the join goes on as a newcomer's).
@@ -25,7 +25,8 @@ extension Room {
         }
         guard let index = found else { return nil }
         if members[index].link != nil && !request.takeover {
-            if request.spectator && !members[index].isSpectator { return nil }
+            // Watching from this tab: a spectator's member of its own beside the seat the other tab keeps.
+            if request.spectator { return nil }
             request.link.send(.error(RoomError(.seatInUse(room: code), move: "join")))
             return false
         }

@@ -328,19 +328,15 @@ public actor Room {
         if bans.contains(where: { $0.matches(token: request.token, client: request.client) }) {
             return refuse(.banned(room: code))
         }
-        if let token = request.token {
-            if let index = members.firstIndex(where: { $0.token.matches(token) }) {
-                resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
-                return true
-            }
-            // A tab whose token another tab's takeover replaced: the browser's seat is still here.
-            if let seated = rejoinByClient(request, now: now) { return seated }
-            guard request.name != nil else {
-                return refuse(.seatExpired(room: code))
-            }
+        if let token = request.token, let index = members.firstIndex(where: { $0.token.matches(token) }) {
+            resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
+            return true
         }
+        // The browser's seat, for a tab without a token (or whose token another tab's takeover replaced).
         if let seated = rejoinByClient(request, now: now) { return seated }
-        guard let rawName = request.name else { return false }
+        guard let rawName = request.name else {
+            return request.token == nil ? false : refuse(.seatExpired(room: code))
+        }
         guard !locked else {
             return refuse(.roomLocked(room: code))
         }
@@ -368,10 +364,12 @@ public actor Room {
         // The room's first member created it: nobody is there to hear that they joined.
         if !members.isEmpty { announce("\(member.name) joined", .join, now: now) }
         members.append(member)
+        // A browser back in its old id may come with another name: its standings take the new one.
+        if let client = request.client, pastSeats[client] == member.id {
+            game.renamePlayer(member.id, to: member.name)
+        }
         if !request.spectator {
             game.addPlayer(Player(id: member.id, name: member.name), now: now)
-            // A browser back in its old id may come with another name: its standings take the new one.
-            game.renamePlayer(member.id, to: member.name)
             if host == nil { makeHost(member.id, now: now, announced: members.count > 1) }
         }
         emptySince = nil

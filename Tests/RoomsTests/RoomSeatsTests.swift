@@ -170,6 +170,25 @@ import Runtime
         #expect(bobs?["name"]?.stringValue == "Robert")
         #expect(bobs?["games"]?.intValue == 2)
     }
+
+    @Test func theBrowsersPastIdsSurviveARestart() async throws {
+        var configuration = RoomConfiguration()
+        configuration.resumeGraceSeconds = 5
+        let table = try await Table(configuration: configuration)
+        table.room.disconnected(table.bob.id)
+        await table.clock.advance(by: 6) { await table.room.settled() }
+        let record = await table.room.record(version: 1)
+        let parsed = try RoomRecord(saved: record.json, format: 3)
+        #expect(parsed.pastSeats == [RoomSeatsTests.bobBrowser: "p2"])
+        // Another process's room, restored from the record: Bob's browser gets its id back there too.
+        let other = try await Table(configuration: configuration)
+        try await other.room.restore(from: parsed, now: other.clock.clock())
+        let back = MemoryLink()
+        #expect(await other.join(back, name: "Bob", client: RoomSeatsTests.bobBrowser))
+        await other.room.settled()
+        let welcome = back.drain().first { $0["type"]?.stringValue == "welcome" }
+        #expect(welcome?["you"]?.stringValue == "p2")
+    }
 }
 
 extension RoomSeatsTests.Table {

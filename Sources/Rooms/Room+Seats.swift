@@ -5,7 +5,8 @@ import WordGames
 /// person), and a connection that stops sending its heartbeat is closed, so its member is away like any
 /// disconnected one. See PROTOCOL.md, "Seats follow the browser" and "Heartbeat".
 extension Room {
-    /// Browsers whose last member id is remembered after their seat went; the oldest are forgotten past this.
+    /// Browsers whose last member id is remembered after their seat went; past this, one is forgotten for each
+    /// new one (a party fits many times over).
     static let maxPastSeats = 256
 
     // MARK: Seats follow the browser

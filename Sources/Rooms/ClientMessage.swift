@@ -9,9 +9,11 @@ public enum SeatRole: String, Sendable, Hashable {
 /// A message from a client, parsed and bounds-checked. See `PROTOCOL.md` for the wire form of each.
 public enum ClientMessage: Sendable, Equatable {
     case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject, client: ClientID?)
-    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?)
+    /// `takeover`: take this browser's seat over from its other connection (PROTOCOL.md, "Seats follow the browser").
+    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?,
+              takeover: Bool = false)
     /// What a room is like (game, players, locked, full) before joining it.
-    case peek(code: RoomCode)
+    case peek(code: RoomCode, client: ClientID? = nil)
     /// The application-level heartbeat; answered at once with `pong` carrying the same `id`.
     case ping(id: Int?)
     /// A move of one of the games (`guess`, `word`): see `GameRegistry`.
@@ -124,9 +126,10 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"join\" needs your \"name\", or a \"token\" to resume.")
             }
             return .join(code: code, name: name, token: token, lastSeq: try fields.int("seq"),
-                         spectator: try fields.bool("spectator") ?? false, client: try fields.client())
+                         spectator: try fields.bool("spectator") ?? false, client: try fields.client(),
+                         takeover: try fields.bool("takeover") ?? false)
         case "peek":
-            return .peek(code: try fields.code())
+            return .peek(code: try fields.code(), client: try fields.client())
         case "ping":
             return .ping(id: try fields.int("id"))
         case "new_game":

@@ -15,4 +15,6 @@ public enum CloseReason: Hashable, Sendable, CaseIterable {
     case tooManyMessages
     /// The client's address already has as many connections as it may.
     case tooManyConnections
+    /// The member's connection kept the heartbeat, then stopped it (a frozen, hidden or cached page): it is away.
+    case silent
 }

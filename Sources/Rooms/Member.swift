@@ -5,7 +5,9 @@ import WordGames
 struct Member: Sendable {
     let id: PlayerID
     var name: String
-    let token: ResumeToken
+    /// A new one when another tab of the browser takes the seat (`Room+Seats.swift`): the old tab's no longer
+    /// resumes it behind the new tab's back.
+    var token: ResumeToken
     /// The browser's own id, when it sent one: what a removal bans besides the token.
     var client: ClientID?
     /// Changes only by a `seat` move; the id keeps the prefix of the role the member joined with.

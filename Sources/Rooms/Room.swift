@@ -51,6 +51,12 @@ public actor Room {
     /// Who the host removed; they cannot come back while the room lives, unless the host lifts the ban.
     var bans: [Ban] = []
     var banCounter = 0
+    /// The member id each browser last had here, for seats given up (expired or left): a browser that sits down
+    /// again gets its id back, so the evening's totals stay one row per person (`Room+Seats.swift`).
+    var pastSeats: [ClientID: PlayerID] = [:]
+    /// When the room last heard from each connection that keeps the heartbeat (it sent a `ping` while seated),
+    /// by link id: one silent past `silenceSeconds` is closed and its member is away (`Room+Seats.swift`).
+    var lastHeard: [UInt64: Double] = [:]
     /// Set by the host (or the server's operator): nobody new may join (resumes still may).
     var locked = false {
         didSet { lockedNow.store(locked, ordering: .relaxed) }
@@ -141,6 +147,8 @@ public actor Room {
         var lastSeq: Int?
         var spectator: Bool
         var client: ClientID?
+        /// Take the browser's seat over from its other live connection (`takeover` in PROTOCOL.md).
+        var takeover = false
         /// Told whether the connection is now a member (false after any refusal, so it may try again).
         var entered: (@Sendable (Bool) -> Void)?
     }
@@ -148,10 +156,12 @@ public actor Room {
     enum Input: Sendable {
         case join(JoinRequest)
         /// What the room is like, for someone deciding whether to join.
-        case peek(any ClientLink)
+        case peek(any ClientLink, client: ClientID?)
         /// `receivedAt`: monotonic seconds when the message came off the socket, for the fan-out histogram.
         case message(linkID: UInt64, ClientMessage, receivedAt: Double)
         case disconnected(linkID: UInt64)
+        /// The connection `linkID` sent a heartbeat (`ping`): it is alive.
+        case heard(linkID: UInt64)
         case tick
     }
 
@@ -188,15 +198,22 @@ public actor Room {
 
     /// Queues a join; the joiner gets `welcome` or an `error`, and then `entered` hears which.
     public nonisolated func join(_ link: any ClientLink, name: String?, token: ResumeToken?, lastSeq: Int?,
-                                 spectator: Bool, client: ClientID? = nil,
+                                 spectator: Bool, client: ClientID? = nil, takeover: Bool = false,
                                  entered: (@Sendable (Bool) -> Void)? = nil) {
         enqueue(.join(JoinRequest(link: link, name: name, token: token, lastSeq: lastSeq, spectator: spectator,
-                                  client: client, entered: entered)))
+                                  client: client, takeover: takeover, entered: entered)))
     }
 
-    /// Queues a `peek`: `link` gets a `room` message describing the room (or `room-not-found` once it is gone).
-    public nonisolated func peek(_ link: any ClientLink) {
-        enqueue(.peek(link))
+    /// Queues a `peek`: `link` gets a `room` message describing the room (or `room-not-found` once it is gone),
+    /// saying too whether the browser `client` has a seat here (then a full or locked room still takes it back).
+    public nonisolated func peek(_ link: any ClientLink, client: ClientID? = nil) {
+        enqueue(.peek(link, client: client))
+    }
+
+    /// The connection `linkID` sent a heartbeat: from its first one on, it must keep sending something at least
+    /// every `silenceSeconds`, or it is closed and its member counts as away.
+    public nonisolated func heard(_ linkID: UInt64) {
+        enqueue(.heard(linkID: linkID))
     }
 
     /// Queues a message from the connection `linkID`; `receivedAt` (monotonic seconds) is when it arrived.
@@ -233,7 +250,7 @@ public actor Room {
             case .join(let request):
                 request.link.send(.error(RoomError(.roomNotFound, move: "join")))
                 request.entered?(false)
-            case .peek(let link):
+            case .peek(let link, _):
                 link.send(.error(RoomError(.roomNotFound, move: "peek")))
             default:
                 break
@@ -258,11 +275,12 @@ public actor Room {
             // Not `entered?(join(...))`: optional chaining would skip the join itself when nobody listens.
             let seated = join(request, now: now)
             request.entered?(seated)
-        case .peek(let link):
-            link.send(peekMessage())
+        case .peek(let link, let client):
+            link.send(peekMessage(client: client))
         case .message(let linkID, let message, let receivedAt):
             // A connection that is not a member has nothing to say here (its session only sends once seated).
             guard let index = memberIndex(linkID: linkID) else { break }
+            if !lastHeard.isEmpty, lastHeard[linkID] != nil { lastHeard[linkID] = now }
             let versionBefore = gameVersion
             do {
                 try handle(message, from: index, now: now)
@@ -276,12 +294,16 @@ public actor Room {
                 if gameVersion != versionBefore { announced = true }
             }
         case .disconnected(let linkID):
+            lastHeard[linkID] = nil
             guard let index = memberIndex(linkID: linkID) else { break }
             members[index].link = nil
             members[index].disconnectedAt = now
             publishSoon()
+        case .heard(let linkID):
+            noteHeard(linkID, now: now)
         case .tick:
             timerDeadline = nil
+            silenceQuietLinks(now: now)
             releaseExpiredSeats(now: now)
             if disposeIfAbandoned(now: now) { return }
             announced = true
@@ -306,16 +328,15 @@ public actor Room {
         if bans.contains(where: { $0.matches(token: request.token, client: request.client) }) {
             return refuse(.banned(room: code))
         }
-        if let token = request.token {
-            if let index = members.firstIndex(where: { $0.token.matches(token) }) {
-                resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
-                return true
-            }
-            guard request.name != nil else {
-                return refuse(.seatExpired(room: code))
-            }
+        if let token = request.token, let index = members.firstIndex(where: { $0.token.matches(token) }) {
+            resume(index, link: link, lastSeq: request.lastSeq, client: request.client, now: now)
+            return true
         }
-        guard let rawName = request.name else { return false }
+        // The browser's seat, for a tab without a token (or whose token another tab's takeover replaced).
+        if let seated = rejoinByClient(request, now: now) { return seated }
+        guard let rawName = request.name else {
+            return request.token == nil ? false : refuse(.seatExpired(room: code))
+        }
         guard !locked else {
             return refuse(.roomLocked(room: code))
         }
@@ -335,15 +356,18 @@ public actor Room {
                 return refuse(.noPlayerSeats(room: code, maxPlayers: configuration.maxPlayers))
             }
         }
-        memberCounter += 1
         let member = Member(
-            id: PlayerID((request.spectator ? "s" : "p") + String(memberCounter)),
+            id: newMemberID(spectator: request.spectator, client: request.client),
             name: NameRules.distinct(cleaned, among: members.map(\.name)),
             token: ResumeToken.random(), client: request.client, isSpectator: request.spectator, link: link,
             disconnectedAt: nil)
         // The room's first member created it: nobody is there to hear that they joined.
         if !members.isEmpty { announce("\(member.name) joined", .join, now: now) }
         members.append(member)
+        // A browser back in its old id may come with another name: its standings take the new one.
+        if let client = request.client, pastSeats[client] == member.id {
+            game.renamePlayer(member.id, to: member.name)
+        }
         if !request.spectator {
             game.addPlayer(Player(id: member.id, name: member.name), now: now)
             if host == nil { makeHost(member.id, now: now, announced: members.count > 1) }
@@ -363,17 +387,19 @@ public actor Room {
     }
 
     /// `{"type":"room",...}`: what someone about to join needs to know.
-    private func peekMessage() -> ServerMessage {
+    private func peekMessage(client: ClientID?) -> ServerMessage {
         let (players, spectators) = headcount()
-        return ServerMessage.object([
+        var object: JSONObject = [
             "type": "room", "code": JSONValue(code.rawValue), "game": JSONValue(kind.rawValue),
             "players": JSONValue(players), "spectators": JSONValue(spectators),
             "maxPlayers": JSONValue(configuration.maxPlayers), "locked": JSONValue(locked),
             "full": JSONValue(players >= configuration.maxPlayers), "status": JSONValue(game.status),
-        ])
+        ]
+        if let client, members.contains(where: { $0.client == client }) { object["seated"] = true }
+        return ServerMessage.object(object)
     }
 
-    private func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, client: ClientID?, now: Double) {
+    func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, client: ClientID?, now: Double) {
         if let client { members[index].client = client }
         if let old = members[index].link, old.id != link.id {
             old.send(.error(RoomError(.replaced(room: code))))
@@ -745,6 +771,7 @@ public actor Room {
     func removeForGood(_ index: Int, now: Double, notice text: String, _ notice: ChatNotice) {
         let member = members.remove(at: index)
         reactionTimes[member.id] = nil
+        rememberDeparture(of: member)
         if !member.isSpectator {
             game.removePlayer(member.id, now: now)
         }
@@ -887,13 +914,13 @@ public actor Room {
     }
 
     /// The member with id `id`.
-    private func memberIndex(id: PlayerID) -> Int? {
+    func memberIndex(id: PlayerID) -> Int? {
         for index in members.indices where members[index].id == id { return index }
         return nil
     }
 
     /// The member connected through `linkID`.
-    private func memberIndex(linkID: UInt64) -> Int? {
+    func memberIndex(linkID: UInt64) -> Int? {
         for index in members.indices where members[index].linkID == linkID { return index }
         return nil
     }
@@ -938,6 +965,9 @@ public actor Room {
         }
         if let away = awayTurnDeadline() {
             next = min(next ?? .infinity, away)
+        }
+        if let silence = silenceDeadline() {
+            next = min(next ?? .infinity, silence)
         }
         guard next != timerDeadline else { return }
         if let timer { timers.cancel(timer) }

@@ -14,6 +14,9 @@ public struct RoomConfiguration: Sendable {
     public var chatHistory = 30
     /// How long the turn of a player who disconnected waits for them before it passes to the next player.
     public var awayTurnSeconds: Double = 10
+    /// How long a connection that keeps the heartbeat (it sent a `ping` while seated) may stay silent before it is
+    /// closed and its member counts as away: a frozen or hidden page stops its heartbeat, not its socket.
+    public var silenceSeconds: Double = 15
     /// Bans kept per room (the oldest is lifted when a host removes more).
     public var maxBans = 64
     /// Patches kept for clients that resume; a longer gap gets a snapshot.

@@ -46,6 +46,9 @@ extension RoomError {
         case banned(room: RoomCode)
         /// Code `seat-expired`: the seat to resume was given up after the grace period.
         case seatExpired(room: RoomCode)
+        /// Code `seat-in-use`: this browser's seat is held by another of its connections (another tab); the join
+        /// may take it over (`takeover`) or watch as a spectator.
+        case seatInUse(room: RoomCode)
         /// Code `room-locked`: the host locked the room to newcomers.
         case roomLocked(room: RoomCode)
         /// Code `room-full`: every player's seat is taken.
@@ -149,6 +152,9 @@ extension RoomError {
             case .seatExpired(let room):
                 ("seat-expired", "Seat released",
                  "You were away too long and your seat in room \(room) was given up. Join again with a name.")
+            case .seatInUse(let room):
+                ("seat-in-use", "Already in this room",
+                 "You are playing in room \(room) in another tab or window. Take the seat over here, or watch from this page.")
             case .roomLocked(let room):
                 ("room-locked", "Room locked", "The host of room \(room) has locked it: nobody new can join for now.")
             case .noPlayerSeats(let room, let maxPlayers):
@@ -159,7 +165,7 @@ extension RoomError {
             case .alreadyInRoom(let room):
                 ("already-in-room", "Already in a room", "You are in room \(room). Leave it first.")
             case .replaced(let room):
-                ("replaced", "Opened elsewhere", "You joined room \(room) from another tab or device.")
+                ("replaced", "Seat moved", "Your seat in room \(room) moved to another tab or device.")
             case .removedByHost(let room):
                 ("kicked", "Removed from the room", "The host removed you from room \(room).")
             case .removedByOperator(let room):

@@ -38,6 +38,9 @@ struct RoomRecord: Sendable {
     /// Tokens of removed players, read from records saved before bans had names (no longer written).
     var kicked: [String] = []
     var banCounter: Int?
+    /// Each browser's member id after its seat went (`Room.pastSeats`), client id to member id; nil when none
+    /// (and in records saved before seats followed the browser).
+    var pastSeats: [String: String]? = nil
     var locked: Bool?
     /// The last `RoomGame.resultNotice` number announced; nil in records saved before result notices.
     var announcedResult: Int?
@@ -88,6 +91,11 @@ struct RoomRecord: Sendable {
             })
         }
         if let banCounter { object["banCounter"] = JSONValue(banCounter) }
+        if let pastSeats {
+            var seats = JSONObject()
+            for (client, id) in pastSeats.sorted(by: { $0.key < $1.key }) { seats[client] = JSONValue(id) }
+            object["pastSeats"] = .object(seats)
+        }
         if let locked { object["locked"] = JSONValue(locked) }
         if let announcedResult { object["announcedResult"] = JSONValue(announcedResult) }
         // The generator's 64 bits as a signed integer: JSON integers beyond Int64 would come back rounded.
@@ -136,6 +144,19 @@ struct RoomRecord: Sendable {
                       client: try ban.optionalString("client"))
         }
         banCounter = try saved.optionalInt("banCounter")
+        if let seats = saved.optional("pastSeats") {
+            guard let object = seats.objectValue else {
+                throw SavedObject.Unreadable("the browsers' past seats are not an object")
+            }
+            var read: [String: String] = [:]
+            for (client, id) in object {
+                guard let text = id.stringValue else {
+                    throw SavedObject.Unreadable("the past seat of a browser is not a member id")
+                }
+                read[client] = text
+            }
+            pastSeats = read
+        }
         locked = try saved.optionalBool("locked")
         announcedResult = try saved.optionalInt("announcedResult")
         seq = try saved.int("seq")
@@ -215,7 +236,7 @@ extension ChatLine {
 extension Room {
     /// This room as a record to save.
     func record(version: Int) -> RoomRecord {
-        RoomRecord(
+        var saved = RoomRecord(
             code: code.rawValue, isPublic: isPublic, game: kind.rawValue, snapshot: game.snapshot,
             members: members.map {
                 .init(id: $0.id.rawValue, name: $0.name, token: $0.token.description, isSpectator: $0.isSpectator,
@@ -227,6 +248,10 @@ extension Room {
             },
             banCounter: banCounter, locked: locked, announcedResult: announcedResult, random: random, seq: seq,
             connected: members.compactMap { $0.linkID == nil ? nil : $0.id.rawValue }, version: version)
+        if !pastSeats.isEmpty {
+            saved.pastSeats = Dictionary(uniqueKeysWithValues: pastSeats.map { ($0.key.rawValue, $0.value.rawValue) })
+        }
+        return saved
     }
 
     /// Brings the room back: every member is away (their connections died with the old process) and has the
@@ -259,6 +284,9 @@ extension Room {
             banCounter = bans.count
         }
         locked = record.locked ?? false
+        for (client, id) in record.pastSeats ?? [:] {
+            if let client = ClientID(client) { pastSeats[client] = PlayerID(id) }
+        }
         // A record from before result notices: the game's latest result was shown in its state already.
         announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
         random = record.random

@@ -21,6 +21,8 @@ final class ClientSession {
     // session, 152 bytes (a 160-byte malloc chunk; 232 and 240 when each kept its own copy of the limits).
     private let link: ConnectionLink
     private var subscribedToLobby = false
+    /// The client sends `ping`s: once seated, the room holds it to its heartbeat (PROTOCOL.md, "Heartbeat").
+    private var keepsHeartbeat = false
     /// The registry, the limits and the failed-join counter, which every session of the endpoint shares: one
     /// reference rather than a copy of `GameLimits` (64 bytes) and two more references in each.
     private let endpoint: RoomsEndpoint
@@ -79,9 +81,13 @@ final class ClientSession {
             return
         case .ping(let id):
             connection.send(id.map(Self.pong) ?? Self.plainPong)
+            // A seated member's ping is its heartbeat (PROTOCOL.md): the room closes one that stops. A ping sent
+            // before the join counts from the moment the connection is seated.
+            keepsHeartbeat = true
+            if case .inRoom(let room) = place { room.heard(link.id) }
             return
-        case .peek(let code):
-            peek(code, on: connection)
+        case .peek(let code, let client):
+            peek(code, client: client, on: connection)
             return
         default:
             break
@@ -115,7 +121,7 @@ final class ClientSession {
                     case .failure(let error): ClientSession.entered(.refused(error), link: link)
                     }
                 }
-            case .join(let code, let name, let token, let lastSeq, let spectator, let client):
+            case .join(let code, let name, let token, let lastSeq, let spectator, let client, let takeover):
                 guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
                     connection.send(.error(RoomError(.tooManyWrongCodes, move: "join")))
                     return
@@ -130,7 +136,7 @@ final class ClientSession {
                     // The room answers the joiner itself (welcome or error), then says whether it was seated:
                     // after a refusal the connection is back in the lobby and may try again.
                     room.join(link, name: name, token: token, lastSeq: lastSeq, spectator: spectator,
-                              client: client) { seated in
+                              client: client, takeover: takeover) { seated in
                         ClientSession.entered(seated ? .seated(room) : .refused(nil), link: link)
                     }
                 }
@@ -149,7 +155,7 @@ final class ClientSession {
 
     /// `peek`: the room describes itself to the connection, or the connection hears there is no such room.
     /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
-    private func peek(_ code: RoomCode, on connection: Connection) {
+    private func peek(_ code: RoomCode, client: ClientID?, on connection: Connection) {
         guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
             connection.send(.error(RoomError(.tooManyWrongCodes, move: "peek")))
             return
@@ -160,7 +166,7 @@ final class ClientSession {
                 link.send(.error(RoomError(.roomNotFound, move: "peek")))
                 return
             }
-            room.peek(link)
+            room.peek(link, client: client)
         }
     }
 
@@ -176,6 +182,7 @@ final class ClientSession {
                     return
                 }
                 session.place = .inRoom(room)
+                if session.keepsHeartbeat { room.heard(link.id) }
             case .refused(let error):
                 if let error { link.send(.error(error)) }
                 session?.place = .lobby

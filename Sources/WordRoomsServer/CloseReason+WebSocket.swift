@@ -10,6 +10,7 @@ extension CloseReason {
         case .replaced: .other(4000)
         case .removedByHost, .removedByOperator, .roomClosed: .other(4001)
         case .tooManyMessages, .tooManyConnections: .policyViolation
+        case .silent: .other(4002)
         }
     }
 
@@ -22,6 +23,7 @@ extension CloseReason {
         case .roomClosed: "room closed by the server's operator"
         case .tooManyMessages: "too many messages"
         case .tooManyConnections: "too many connections from your address"
+        case .silent: "no heartbeat: marked away"
         }
     }
 }

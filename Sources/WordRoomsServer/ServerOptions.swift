@@ -35,6 +35,8 @@ public struct ServerOptions: Sendable, Equatable {
     public var roomGraceSeconds = 300
     /// Seconds the turn of a player who disconnected waits for them before it passes on.
     public var awayTurnSeconds = 10
+    /// Seconds a seated page that keeps the heartbeat may stay silent before it is closed and counted away.
+    public var silenceSeconds = 15
     /// Messages per second one game connection may send (bursts of twice as many).
     public var messageRate = 20
     /// WebSocket handshakes per second from one client address (bursts of twice as many).
@@ -79,6 +81,7 @@ public struct ServerOptions: Sendable, Equatable {
           --resume-grace S          seconds a dropped player's seat waits for them (default 120)
           --room-grace S            seconds a room with nobody connected lives on (default 300)
           --away-turn-seconds S     seconds the turn of a disconnected player waits before it passes (default 10)
+          --silence-seconds S       seconds a seated page may miss its heartbeat before it counts as away (default 15)
           --public-url URL          address people use to reach this server (behind a proxy)
           --trusted-proxy ADDR,...  proxies (addresses or networks like 10.0.0.0/8) whose X-Forwarded-For names the client
           --allowed-origin URL,...  browser origins allowed to open game sockets (others get 403)
@@ -135,6 +138,7 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--resume-grace"): options.resumeGraceSeconds = try scanner.integer(in: 1...86_400)
             case .flag("--room-grace"): options.roomGraceSeconds = try scanner.integer(in: 1...86_400)
             case .flag("--away-turn-seconds"): options.awayTurnSeconds = try scanner.integer(in: 1...3_600)
+            case .flag("--silence-seconds"): options.silenceSeconds = try scanner.integer(in: 1...3_600)
             case .flag("--public-url"):
                 options.publicURL = try scanner.value(expected: "an http:// or https:// URL") { (url: String) -> String? in
                     isHTTPURL(url) ? (url.hasSuffix("/") ? url : url + "/") : nil

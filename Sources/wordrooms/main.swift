@@ -23,6 +23,7 @@ do {
     rooms.resumeGraceSeconds = Double(options.resumeGraceSeconds)
     rooms.emptyRoomGraceSeconds = Double(options.roomGraceSeconds)
     rooms.awayTurnSeconds = Double(options.awayTurnSeconds)
+    rooms.silenceSeconds = Double(options.silenceSeconds)
     var limits = GameLimits()
     limits.messagesPerSecond = Double(options.messageRate)
     limits.messageBurst = Double(options.messageRate * 2)

@@ -57,6 +57,8 @@ log "building the server and the bots"
 BIN_DIR="$(cd "$REPO" && swift build "${SCRATCH[@]}" --product wordrooms --show-bin-path)"
 # admin_test.py puts a small bot load on the server to see the dashboard's plots move.
 export WORDROOMS_BOTS="$BIN_DIR/wordrooms-bots"
+# seats_test.py runs a server of its own, which it stops and starts again on the same port.
+export WORDROOMS_SERVER="$BIN_DIR/wordrooms"
 
 mkdir -p "$ARTIFACTS"
 SERVER_LOG="$ARTIFACTS/server.log"

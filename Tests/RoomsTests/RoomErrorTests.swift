@@ -56,7 +56,9 @@ import WordGames
         (.noSpectatorSeats(room: room, maxSpectators: 50), "room-full", "Room full",
          "Room QHTW already has 50 spectators."),
         (.alreadyInRoom(room: room), "already-in-room", "Already in a room", "You are in room QHTW. Leave it first."),
-        (.replaced(room: room), "replaced", "Opened elsewhere", "You joined room QHTW from another tab or device."),
+        (.replaced(room: room), "replaced", "Seat moved", "Your seat in room QHTW moved to another tab or device."),
+        (.seatInUse(room: room), "seat-in-use", "Already in this room",
+         "You are playing in room QHTW in another tab or window. Take the seat over here, or watch from this page."),
         (.removedByHost(room: room), "kicked", "Removed from the room", "The host removed you from room QHTW."),
         (.removedByOperator(room: room), "kicked", "Removed from the room",
          "The server's operator removed you from room QHTW."),
@@ -100,7 +102,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 48)
+        #expect(names.count == 49)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -134,6 +136,7 @@ import WordGames
         case .banned: "banned"
         case .seatExpired: "seatExpired"
         case .roomLocked: "roomLocked"
+        case .seatInUse: "seatInUse"
         case .noPlayerSeats: "noPlayerSeats"
         case .noSpectatorSeats: "noSpectatorSeats"
         case .alreadyInRoom: "alreadyInRoom"

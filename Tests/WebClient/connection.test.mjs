@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createConnection, backoffDelay, socketURL, isHeartbeatReply, BACKOFF, HEARTBEAT, MAX_ATTEMPTS, CLOSE_REPLACED, CLOSE_REMOVED,
+  CLOSE_SILENT,
 } from '../../web/js/core/connection.js';
 
 /** A stand-in for the browser's WebSocket that the test opens, closes and reads. */
@@ -55,7 +56,7 @@ function manualTimers() {
   };
 }
 
-function setUp({ random = () => 0.5 } = {}) {
+function setUp({ random = () => 0.5, isVisible = () => true } = {}) {
   FakeSocket.instances = [];
   const timers = manualTimers();
   const statuses = [];
@@ -63,7 +64,7 @@ function setUp({ random = () => 0.5 } = {}) {
   let opens = 0;
   let connection;
   connection = createConnection({
-    url: 'ws://example.test/ws', WebSocketImpl: FakeSocket, timers, random,
+    url: 'ws://example.test/ws', WebSocketImpl: FakeSocket, timers, random, isVisible,
     onMessage: (message) => messages.push(message),
     onStatus: (status) => statuses.push(status),
     onOpen: () => { opens += 1; connection.send({ type: 'join', code: 'QHTW', token: 'T', seq: 3 }); },
@@ -122,7 +123,8 @@ describe('connection', () => {
     timers.advance(1000);
     latest().serverOpens();
     assert.equal(opens(), 2);
-    assert.deepEqual(latest().sent, [{ type: 'join', code: 'QHTW', token: 'T', seq: 3 }], 'onOpen resumes the seat');
+    assert.deepEqual(latest().sent, [{ type: 'join', code: 'QHTW', token: 'T', seq: 3 }, { type: 'ping', id: 2 }],
+      'onOpen resumes the seat; the first heartbeat follows at once');
     latest().serverCloses(1001);
     assert.equal(statuses.at(-1).retryAt - timers.now(), 500, 'backoff starts over after a successful open');
   });
@@ -137,7 +139,7 @@ describe('connection', () => {
     assert.deepEqual(connection.queued.map((m) => m.type), ['guess', 'chat'], 'resync is not queued');
     timers.advance(500);
     latest().serverOpens();
-    assert.deepEqual(latest().sent.map((m) => m.type), ['join', 'guess', 'chat']);
+    assert.deepEqual(latest().sent.map((m) => m.type), ['join', 'guess', 'chat', 'ping']);
     assert.deepEqual(connection.queued, []);
   });
 
@@ -188,15 +190,17 @@ describe('connection', () => {
 const pingsOf = (socket) => socket.sent.filter((message) => message.type === 'ping');
 
 describe('heartbeat', () => {
-  test('while open, a ping with a growing id goes out every 5 s', () => {
+  test('while open, a ping with a growing id goes out at once, then every 5 s', () => {
     const { timers, latest } = setUp();
     latest().serverOpens();
-    timers.advance(HEARTBEAT.intervalMs - 1);
-    assert.deepEqual(pingsOf(latest()), []);
-    timers.advance(1);
+    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }], 'the first heartbeat right after the join');
     latest().serverSends({ type: 'pong', id: 1 });
+    timers.advance(HEARTBEAT.intervalMs - 1);
+    assert.deepEqual(pingsOf(latest()).length, 1);
+    timers.advance(1);
+    latest().serverSends({ type: 'pong', id: 2 });
     timers.advance(HEARTBEAT.intervalMs);
-    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }, { type: 'ping', id: 2 }]);
+    assert.deepEqual(pingsOf(latest()), [{ type: 'ping', id: 1 }, { type: 'ping', id: 2 }, { type: 'ping', id: 3 }]);
   });
 
   test('pongs reach nobody; any message keeps the socket alive', () => {
@@ -292,21 +296,43 @@ describe('bounded retries', () => {
     assert.equal(delays.size, 5);
   });
 
-  test(`after ${MAX_ATTEMPTS} failed tries it stops and says so; retryNow() starts over`, () => {
+  test(`after ${MAX_ATTEMPTS} failed tries it says so and keeps trying every 30 s until the server is back`, () => {
     const { connection, timers, statuses, latest } = setUp();
     failEveryTry({ timers, latest });
     assert.equal(FakeSocket.instances.length, 1 + MAX_ATTEMPTS);
     assert.equal(statuses.at(-1).status, 'failed');
     assert.equal(connection.failed, true);
-    timers.advance(10 * 60_000);
-    assert.equal(FakeSocket.instances.length, 1 + MAX_ATTEMPTS, 'no more tries by itself');
-    const waited = statuses.filter((status) => status.status === 'reconnecting' && status.retryAt !== null).length;
-    assert.equal(waited, MAX_ATTEMPTS);
-    connection.retryNow();
-    assert.equal(FakeSocket.instances.length, 2 + MAX_ATTEMPTS);
+    /** Waits for the next try, refuses it at once, and returns how long it took to come. */
+    function nextTry() {
+      const before = FakeSocket.instances.length;
+      const from = timers.now();
+      while (FakeSocket.instances.length === before) timers.advance(100);
+      latest().serverCloses(1006);
+      return timers.now() - from;
+    }
+    nextTry();
+    // Ten minutes of downtime: a try every 30 s (±20 %), and the page keeps saying it cannot reach the server.
+    for (let i = 0; i < 20; i += 1) {
+      const waited = nextTry();
+      assert.ok(waited >= BACKOFF.slowMs * 0.8 && waited <= BACKOFF.slowMs * 1.2 + 100, `${waited} ms`);
+    }
+    assert.ok(statuses.slice(-20).every((status) => status.status === 'failed'), 'no flicker back to reconnecting');
+    // The server is back: the next try opens by itself.
+    timers.advance(BACKOFF.slowMs * 1.2);
+    latest().serverOpens();
+    assert.equal(statuses.at(-1).status, 'online');
     assert.equal(connection.failed, false);
     latest().serverCloses(1006);
     assert.equal(statuses.at(-1).retryAt - timers.now(), BACKOFF.initialMs, 'the backoff starts over');
+  });
+
+  test('retryNow() after the tries failed starts over at once', () => {
+    const { connection, timers, statuses, latest } = setUp();
+    failEveryTry({ timers, latest });
+    connection.retryNow();
+    assert.equal(FakeSocket.instances.length, 2 + MAX_ATTEMPTS);
+    assert.equal(connection.failed, false);
+    assert.equal(statuses.at(-1).status, 'reconnecting');
   });
 
   test('the tries take about a minute against a server that accepts but never answers', () => {
@@ -354,9 +380,10 @@ describe('waking up', () => {
     latest().serverOpens();
     const first = latest();
     timers.advance(1000);
-    connection.wake();
-    assert.deepEqual(pingsOf(first).at(-1), { type: 'ping', id: 1 });
     first.serverSends({ type: 'pong', id: 1 });
+    connection.wake();
+    assert.deepEqual(pingsOf(first).at(-1), { type: 'ping', id: 2 });
+    first.serverSends({ type: 'pong', id: 2 });
     timers.advance(HEARTBEAT.probeMs);
     assert.equal(FakeSocket.instances.length, 1, 'an answer keeps it');
     connection.wake();
@@ -392,7 +419,8 @@ describe('reopen (Back out of a room keeping the seat)', () => {
     connection.send({ type: 'chat', text: 'old room' });
     connection.reopen();
     latest().serverOpens();
-    assert.deepEqual(latest().sent.filter((message) => message.type !== 'join'), [], 'nothing of the old room is sent');
+    assert.deepEqual(latest().sent.filter((message) => !['join', 'ping'].includes(message.type)), [],
+      'nothing of the old room is sent');
   });
 });
 
@@ -402,4 +430,52 @@ test('isHeartbeatReply', () => {
   assert.equal(isHeartbeatReply({ type: 'error', code: 'unknown-type', message: 'The server does not know messages of type "peek".' }), false);
   assert.equal(isHeartbeatReply({ type: 'patch' }), false);
   assert.equal(isHeartbeatReply(null), false);
+});
+
+describe('heartbeat and the page life cycle', () => {
+  test('a hidden page sends no heartbeat and does not judge the silence; in view again it pings at once', () => {
+    let visible = false;
+    const { connection, timers, latest } = setUp({ isVisible: () => visible });
+    latest().serverOpens();
+    timers.advance(HEARTBEAT.timeoutMs * 3);
+    assert.equal(pingsOf(latest()).length, 0);
+    assert.equal(FakeSocket.instances.length, 1, 'not dropped for its own silence');
+    visible = true;
+    connection.wake();
+    assert.equal(pingsOf(latest()).length, 1);
+  });
+
+  test('closed for a missed heartbeat while hidden, it waits to be in view, then resumes', () => {
+    let visible = false;
+    const { connection, timers, statuses, latest, opens } = setUp({ isVisible: () => visible });
+    latest().serverOpens();
+    latest().serverCloses(CLOSE_SILENT);
+    timers.advance(10 * 60_000);
+    assert.equal(FakeSocket.instances.length, 1, 'no reconnect loop while hidden');
+    visible = true;
+    connection.wake();
+    assert.equal(FakeSocket.instances.length, 2);
+    latest().serverOpens();
+    assert.equal(opens(), 2, 'the join that resumes the seat went out');
+    assert.equal(statuses.at(-1).status, 'online');
+  });
+
+  test('closed for a missed heartbeat while in view (a frozen page thawed), it reconnects at once', () => {
+    const { latest } = setUp();
+    latest().serverOpens();
+    latest().serverCloses(CLOSE_SILENT);
+    assert.equal(FakeSocket.instances.length, 2);
+  });
+
+  test('suspend() (pagehide) closes the socket and stays down; wake() (pageshow) resumes', () => {
+    const { connection, timers, latest } = setUp();
+    latest().serverOpens();
+    const first = latest();
+    connection.suspend();
+    assert.equal(first.readyState, 3, 'closed at once');
+    timers.advance(10 * 60_000);
+    assert.equal(FakeSocket.instances.length, 1);
+    connection.wake();
+    assert.equal(FakeSocket.instances.length, 2);
+  });
 });

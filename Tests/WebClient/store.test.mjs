@@ -391,3 +391,52 @@ describe('joining and leaving', () => {
     assert.equal(store.getState(), before);
   });
 });
+
+describe('one seat per browser (issue 43)', () => {
+  const CLIENT = 'u7Qd3v0kY2mXo9bE1rTqZw';
+
+  /** A store on room QHTW's page with no remembered seat (a new tab, or a tab reopened), past its peek. */
+  function freshTab() {
+    const store = createStore({ initial: initialState({ name: 'Ana', client: CLIENT }), now: () => 1000 });
+    store.setConnection({ status: CONNECTION.ONLINE });
+    store.setRoute({ name: 'room', code: 'QHTW' });
+    return store;
+  }
+
+  test('the peek names the browser, and a browser with a seat goes on to join a locked or full room', () => {
+    const store = freshTab();
+    assert.deepEqual(peekMessage(store.getState()), { type: 'peek', code: 'QHTW', client: CLIENT });
+    store.receive({ type: 'room', code: 'QHTW', game: 'snowman', players: 8, maxPlayers: 8, full: true, locked: true, seated: true });
+    assert.equal(store.getState().room.status, ROOM.JOINING);
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Ana', client: CLIENT });
+  });
+
+  test('seat-in-use offers to take over: the join then says so, and the welcome ends it', () => {
+    const store = freshTab();
+    store.receive({ type: 'room', code: 'QHTW', game: 'snowman', players: 2, maxPlayers: 8 });
+    store.receive({ type: 'error', code: 'seat-in-use', title: 'Already in this room', message: 'Another tab.', move: 'join' });
+    assert.equal(store.getState().room.status, ROOM.FAILED);
+    assert.equal(store.getState().room.error.code, 'seat-in-use');
+    store.takeOver();
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Ana', client: CLIENT, takeover: true });
+    store.receive(welcome());
+    assert.equal(store.getState().room.takeover, false);
+  });
+
+  test('seat-in-use offers to watch: a spectator join, never a takeover', () => {
+    const store = freshTab();
+    store.receive({ type: 'room', code: 'QHTW', game: 'snowman', players: 2, maxPlayers: 8 });
+    store.receive({ type: 'error', code: 'seat-in-use', title: 'Already in this room', message: 'Another tab.', move: 'join' });
+    store.watch();
+    assert.deepEqual(joinMessage(store.getState()), { type: 'join', code: 'QHTW', name: 'Ana', client: CLIENT, spectator: true });
+  });
+
+  test('a lost seat is told in a notice of its own (shown as a toast), not swallowed as a join error', () => {
+    const store = joinedStore();
+    store.receive({ type: 'error', code: 'seat-expired', title: 'Seat released', message: 'Join again.', move: 'join' });
+    const { notice } = store.getState();
+    assert.equal(notice.title, 'Your seat was given up');
+    assert.equal(notice.move, null);
+    assert.match(notice.message, /tonight's points are still yours/);
+  });
+});

@@ -5,7 +5,7 @@ import WebSocket
 
 /// Where room messages meet the wire: framing once per message, and the close codes of every close reason.
 @Suite struct ConnectionLinkTests {
-    /// Close codes and texts are protocol: the web client reads 4000 (replaced) and 4001 (removed).
+    /// Close codes and texts are protocol: the web client reads 4000 (replaced), 4001 (removed) and 4002 (silent).
     static let closes: [(CloseReason, UInt16, String)] = [
         (.replaced, 4000, "replaced by a newer connection"),
         (.removedByHost, 4001, "removed by the host"),
@@ -13,6 +13,7 @@ import WebSocket
         (.roomClosed, 4001, "room closed by the server's operator"),
         (.tooManyMessages, 1008, "too many messages"),
         (.tooManyConnections, 1008, "too many connections from your address"),
+        (.silent, 4002, "no heartbeat: marked away"),
     ]
 
     @Test(arguments: closes)

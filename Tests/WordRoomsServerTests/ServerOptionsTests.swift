@@ -48,6 +48,12 @@ import Testing
         #expect(throws: ServerOptions.ParseError.self) { try parse(["--lobby-rate", "lots"]) }
     }
 
+    @Test func silenceSecondsDefaultsTo15AndIsBounded() throws {
+        #expect(try parse([]).silenceSeconds == 15)
+        #expect(try parse(["--silence-seconds", "7"]).silenceSeconds == 7)
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--silence-seconds", "0"]) }
+    }
+
     @Test func benchFanoutIsOffUnlessAsked() throws {
         #expect(try parse([]).benchFanout == false)
         #expect(try parse(["--bench-fanout"]).benchFanout)

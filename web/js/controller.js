@@ -301,9 +301,14 @@ export function createController({ store, connection, storage, browser }) {
       return null;
     },
 
-    /** From a full room's page: watch it instead. */
+    /** From a full room's page, or while this browser plays in another tab: watch it instead. */
     watch() {
       store.watch();
+    },
+
+    /** This browser plays in the room in another tab: play here instead (that tab pauses). */
+    takeOver() {
+      store.takeOver();
     },
 
     /** A move of the room's game (`{type: 'guess', letter}`), tracked until the state shows it if it is one of the game's `moves`. */

@@ -59,6 +59,8 @@ const connection = createConnection({
   },
   onStatus: ({ status, attempt, retryAt }) => store.setConnection({ status, attempt, retryAt }),
   onOpen: () => controller.connected(),
+  // A hidden page keeps no heartbeat: its player is away (PROTOCOL.md, "Heartbeat").
+  isVisible: () => document.visibilityState !== 'hidden',
 });
 controller = createController({
   store,
@@ -102,6 +104,9 @@ window.addEventListener('online', () => connection.wake());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') connection.wake();
 });
+// Leaving the page (for another site, or into the back/forward cache where it can answer nothing): close the
+// socket now, so the server sees the player away at once; back from the cache, reconnect and resume the seat.
+window.addEventListener('pagehide', () => connection.suspend());
 window.addEventListener('pageshow', (event) => {
   if (event.persisted) connection.wake();
 });

@@ -6,9 +6,15 @@
 // A socket can die without a close event (a server that vanished, a NAT that forgot the flow, a phone that slept):
 // while open, the connection sends an application-level `ping` every 5 s (PROTOCOL.md), and when nothing at all
 // has arrived for 15 s it drops the socket and reconnects. A socket that does not open within 10 s is given up
-// the same way. After a bounded number of failed tries it stops and reports `failed`, so the page can say so and
-// offer "Try again" instead of spinning; `wake()` (the tab became visible, the network came back) and `retryNow()`
-// start over at once with the backoff reset.
+// the same way. After a number of failed tries it reports `failed`, so the page can say so and offer "Try again",
+// and goes on trying every 30 s by itself, so a page recovers without anyone tapping when the server is back;
+// `wake()` (the tab became visible, the network came back) and `retryNow()` start over at once with the backoff
+// reset.
+//
+// The pings are also the page's heartbeat (PROTOCOL.md): a seated page that stops them is closed by the server
+// (4002) and counts as away. So a hidden page sends none (its player is away: a phone throttles a hidden tab's
+// timers to once a minute anyway), and a page leaving for the back/forward cache closes its socket (`suspend()`);
+// a page the browser froze cannot send them. Back in view, `wake()` pings or reconnects and resumes the seat.
 //
 // The WebSocket constructor and the timer functions are passed in, so all of this is tested in Node.
 
@@ -16,11 +22,16 @@
 export const CLOSE_REPLACED = 4000;
 /** Close code the server uses after the host removed the player: the room is over for us, the server is not. */
 export const CLOSE_REMOVED = 4001;
+/** Close code the server uses when a seated page stopped its heartbeat (hidden, frozen): resume once in view. */
+export const CLOSE_SILENT = 4002;
 
-/** First retry delay, doubling up to the maximum; ±20 % jitter spreads the retries of many clients. */
-export const BACKOFF = Object.freeze({ initialMs: 500, maxMs: 10_000, jitter: 0.2 });
 /**
- * Failed tries in a row before giving up: 0.5 + 1 + 2 + 4 + 8 + 10 + 10 + 10 s of waiting, plus up to
+ * First retry delay, doubling up to the maximum; ±20 % jitter spreads the retries of many clients. Past
+ * MAX_ATTEMPTS, one try every `slowMs` (jittered too) until the server is back.
+ */
+export const BACKOFF = Object.freeze({ initialMs: 500, maxMs: 10_000, jitter: 0.2, slowMs: 30_000 });
+/**
+ * Failed tries in a row before reporting `failed`: 0.5 + 1 + 2 + 4 + 8 + 10 + 10 + 10 s of waiting, plus up to
  * `connectTimeoutMs` per try against a server that accepts but does not answer: about a minute.
  */
 export const MAX_ATTEMPTS = 8;
@@ -47,7 +58,11 @@ const OPEN = 1;
  * @param {() => number} random uniform in [0, 1)
  */
 export function backoffDelay(attempt, random = Math.random) {
-  const base = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * 2 ** Math.max(0, attempt - 1));
+  return jittered(Math.min(BACKOFF.maxMs, BACKOFF.initialMs * 2 ** Math.max(0, attempt - 1)), random);
+}
+
+/** `base` milliseconds give or take BACKOFF.jitter. */
+function jittered(base, random) {
   return Math.round(base * (1 - BACKOFF.jitter + 2 * BACKOFF.jitter * random()));
 }
 
@@ -79,12 +94,14 @@ export function isHeartbeatReply(message) {
  * @param {Function} options.WebSocketImpl the WebSocket constructor
  * @param {(message: object) => void} options.onMessage each JSON message received (never heartbeat replies)
  * @param {(status: object) => void} options.onStatus `{status, attempt, retryAt, closeCode}`; status is
- *   `connecting`, `online`, `reconnecting`, `replaced` or `failed` (gave up after `maxAttempts` tries)
+ *   `connecting`, `online`, `reconnecting`, `replaced` or `failed` (`maxAttempts` tries failed; it keeps trying
+ *   every `slowMs`, and stays `failed` until a try opens)
  * @param {() => void} options.onOpen called when the socket opens, before queued moves are sent
  * @param {object} [options.timers] `{setTimeout, clearTimeout, now}` (now in milliseconds)
  * @param {() => number} [options.random]
  * @param {object} [options.heartbeat] see HEARTBEAT
  * @param {number} [options.maxAttempts] see MAX_ATTEMPTS
+ * @param {() => boolean} [options.isVisible] whether the page is in view (hidden pages send no heartbeat)
  */
 export function createConnection({
   url, WebSocketImpl, onMessage, onStatus, onOpen,
@@ -92,6 +109,7 @@ export function createConnection({
   random = Math.random,
   heartbeat = HEARTBEAT,
   maxAttempts = MAX_ATTEMPTS,
+  isVisible = () => true,
 }) {
   let socket = null;
   let attempt = 0;
@@ -99,8 +117,11 @@ export function createConnection({
   let stopped = false;
   /** Another connection took our seat (close 4000): only `retryNow()` reconnects. */
   let replaced = false;
-  /** Gave up after too many tries: only `retryNow()` or `wake()` reconnects. */
+  /** Too many tries failed: still trying, slowly; `retryNow()` or `wake()` tries at once. */
   let failed = false;
+  /** The page went to the back/forward cache (`suspend()`), or the server closed a hidden page: only `wake()`
+   * reconnects. */
+  let asleep = false;
   let everOpened = false;
   let queue = [];
   // Heartbeat state of the open socket.
@@ -152,7 +173,7 @@ export function createConnection({
   }
 
   function ping() {
-    if (!socket || socket.readyState !== OPEN) return;
+    if (!socket || socket.readyState !== OPEN || !isVisible()) return;
     pingId += 1;
     if (unansweredSince === null) unansweredSince = timers.now();
     transmit({ type: 'ping', id: pingId });
@@ -179,6 +200,11 @@ export function createConnection({
       return;
     }
     const answerMs = heartbeat.timeoutMs - heartbeat.intervalMs;
+    if (!isVisible()) {
+      // A hidden page keeps no heartbeat, so it cannot judge the silence: `wake()` checks once it is in view.
+      scheduleWatchdog(heartbeat.timeoutMs);
+      return;
+    }
     if (unansweredSince === null) {
       // Silent, but we have not asked (our timers were held back): ask now and judge the answer.
       ping();
@@ -203,9 +229,9 @@ export function createConnection({
 
   function open({ fresh = false } = {}) {
     retryTimer = null;
-    if (stopped) return;
-    failed = false;
-    report(fresh || !everOpened ? 'connecting' : 'reconnecting');
+    if (stopped || asleep) return;
+    // While the slow tries go on, the page keeps saying the server cannot be reached.
+    if (!failed) report(fresh || !everOpened ? 'connecting' : 'reconnecting');
     let created;
     try {
       created = new WebSocketImpl(typeof url === 'function' ? url() : url);
@@ -223,6 +249,7 @@ export function createConnection({
     created.onopen = () => {
       connectTimer = clear(connectTimer);
       attempt = 0;
+      failed = false;
       everOpened = true;
       heard();
       schedulePing();
@@ -232,6 +259,9 @@ export function createConnection({
       const pending = queue;
       queue = [];
       for (const message of pending) transmit(message);
+      // The first heartbeat at once, behind the join: the server holds a seated page to it from then on, so a
+      // page frozen in its first seconds is not exempt.
+      ping();
     };
     created.onmessage = (event) => {
       heard();
@@ -254,6 +284,18 @@ export function createConnection({
         report('replaced', { closeCode: event.code });
         return;
       }
+      if (event?.code === CLOSE_SILENT) {
+        // The server stopped waiting for our heartbeat (the page was hidden or frozen): back at once if the page
+        // is in view (a frozen page that thawed), else when it is.
+        attempt = 0;
+        if (isVisible()) {
+          open();
+        } else {
+          asleep = true;
+          report('reconnecting', { closeCode: event.code });
+        }
+        return;
+      }
       if (event?.code === CLOSE_REMOVED) {
         // Nothing went wrong with the network: reconnect at once for the lobby, without a "reconnecting" state.
         attempt = 0;
@@ -269,14 +311,10 @@ export function createConnection({
 
   function scheduleRetry(closeCode) {
     if (stopped || retryTimer !== null) return;
-    if (attempt >= maxAttempts) {
-      failed = true;
-      report('failed', { closeCode });
-      return;
-    }
     attempt += 1;
-    const delay = backoffDelay(attempt, random);
-    report('reconnecting', { retryAt: timers.now() + delay, closeCode });
+    if (attempt > maxAttempts) failed = true;
+    const delay = failed ? jittered(BACKOFF.slowMs, random) : backoffDelay(attempt, random);
+    report(failed ? 'failed' : 'reconnecting', { retryAt: timers.now() + delay, closeCode });
     retryTimer = timers.setTimeout(open, delay);
   }
 
@@ -292,6 +330,8 @@ export function createConnection({
     attempt = 0;
     stopped = false;
     replaced = false;
+    failed = false;
+    asleep = false;
     open({ fresh });
   }
 
@@ -375,7 +415,19 @@ export function createConnection({
       restart({ fresh: true });
     },
 
-    /** Whether the connection gave up after too many tries. */
+    /**
+     * The page is leaving (`pagehide`: unload, or the back/forward cache): close the socket now, so the server
+     * sees the player away at once rather than a cached page that never answers; `wake()` (on `pageshow`)
+     * reconnects and resumes.
+     */
+    suspend() {
+      if (stopped) return;
+      asleep = true;
+      retryTimer = clear(retryTimer);
+      release(1000);
+    },
+
+    /** Whether too many tries in a row failed (it still tries, every `slowMs`). */
     get failed() {
       return failed;
     },

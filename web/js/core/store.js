@@ -36,7 +36,7 @@ export const ROOM = Object.freeze({
 });
 
 /** Errors that end an attempt to be in the room (the room shows them instead of the game). */
-const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full', 'room-closed']);
+const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full', 'room-closed', 'seat-in-use']);
 
 /** The reactions a member can send, in the order the bar shows them (PARTY-SPEC.md). */
 export const REACTIONS = Object.freeze(['👍', '😂', '😮', '🎉', '❤️', '👏', '😱', '🔥']);
@@ -85,14 +85,20 @@ export function joinMessage(state) {
   if (state.player.name) {
     const message = { type: 'join', code: room.code, name: state.player.name, ...client };
     if (room.spectator) message.spectator = true;
+    // This browser's seat is open in another tab and the player chose to play here (`seat-in-use`).
+    if (room.takeover) message.takeover = true;
     return message;
   }
   return null;
 }
 
-/** The `peek` that asks about the current room before joining it, or null when no check is due. */
+/**
+ * The `peek` that asks about the current room before joining it, or null when no check is due. With this
+ * browser's id, so that a room that is full or locked still says when the browser has a seat to come back to.
+ */
 export function peekMessage(state) {
-  return state.room?.status === ROOM.CHECKING ? { type: 'peek', code: state.room.code } : null;
+  if (state.room?.status !== ROOM.CHECKING) return null;
+  return { type: 'peek', code: state.room.code, ...(state.player.client ? { client: state.player.client } : {}) };
 }
 
 /** An error the client makes itself (from a peek answer), shaped like the server's. */
@@ -164,6 +170,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
     const clockOffset = typeof message.serverTime === 'number' ? message.serverTime - now() : 0;
     const base = {
       code: message.code, you: message.you, token: message.token, status: ROOM.JOINED, error: null, clockOffset,
+      takeover: false,
     };
     const route = { name: 'room', code: message.code };
     if (message.resumed === true) {
@@ -222,6 +229,11 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       maxPlayers: message.maxPlayers ?? null, locked: Boolean(message.locked), full: Boolean(message.full),
       status: message.status ?? null,
     };
+    // The browser has a seat here (another tab, or a tab closed a moment ago): the join takes it back.
+    if (message.seated === true) {
+      commit(withRoom({ peek, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME }));
+      return [];
+    }
     if (peek.locked) {
       failRoom(room, notice(localError('room-locked', 'Room locked',
         `The host has locked room ${room.code}, so nobody new can join right now. Ask them to unlock it, then try again.`)), { peek });
@@ -269,8 +281,13 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       return [];
     }
     if (room && message.code === 'seat-expired') {
-      // Our seat was given up while we were away: sit down again as a new player.
-      const next = { ...state, notice: shown, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
+      // Our seat was given up while we were away: sit down again (the room gives this browser its member id
+      // back, so tonight's points stay ours), and say so: the seat's place in this game is gone.
+      const lost = notice({
+        code: 'seat-expired', title: 'Your seat was given up',
+        message: `You were away from room ${room.code} too long and your seat was given up. You are back in with a new one; tonight's points are still yours.`,
+      });
+      const next = { ...state, notice: lost, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
       commit(next);
       const join = joinMessage(next);
       if (!join) commit({ ...next, room: { ...next.room, status: ROOM.NEEDS_NAME } });
@@ -364,13 +381,23 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       commit({ ...state, route, room: null, reactions: [], notice: state.route.name === 'lobby' ? state.notice : null });
     },
 
+    /**
+     * This browser's seat is open in another tab (`seat-in-use`): take it over here. The other tab is told its
+     * seat moved and pauses.
+     */
+    takeOver() {
+      const room = state.room;
+      if (!room || room.status !== ROOM.FAILED || room.error?.code !== 'seat-in-use') return;
+      commit({ ...state, room: { ...room, takeover: true, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null } });
+    },
+
     /** From a full room's page: watch it instead (asks for a name first if there is none). */
     watch() {
       const room = state.room;
       if (!room) return;
       commit({
         ...state, route: { ...state.route, spectator: true },
-        room: { ...room, spectator: true, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, token: null },
+        room: { ...room, spectator: true, takeover: false, status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME, error: null, token: null },
       });
     },
 

@@ -43,16 +43,16 @@ function createBanner(actions) {
     if (!connection) return;
     if (connection.status === CONNECTION.REPLACED) {
       element.dataset.kind = 'paused';
-      setText(message, 'This room is open in another tab or device, so this page is paused.');
+      setText(message, 'This seat moved to another tab or device, so this page is paused.');
       setText(retry, 'Play here');
       show(retry, true);
       show(element, true);
       return;
     }
     if (connection.status === CONNECTION.FAILED) {
-      // Tries are bounded: say so plainly instead of spinning, and let the player try again.
+      // Many tries failed: say so plainly (it goes on trying every 30 s), and let the player try at once.
       element.dataset.kind = 'failed';
-      setText(message, "Can't reach the server. Check your connection, then try again.");
+      setText(message, "Can't reach the server. Still trying every 30 s; check your connection.");
       setText(retry, 'Try again');
       show(retry, true);
       show(element, true);

@@ -104,7 +104,7 @@ function statusContent(state) {
   if (room.status !== ROOM.FAILED && state.connection.status === CONNECTION.FAILED) {
     return {
       kind: 'offline', art: 'wifi', title: "Can't reach the server",
-      message: 'The game server is not answering. Check your connection, then try again.',
+      message: 'The game server is not answering. This page keeps trying every 30 s and carries on by itself when it is back.',
       buttons: ['reconnect', 'back'],
     };
   }
@@ -129,6 +129,12 @@ function statusContent(state) {
         kind: 'full', art: 'eye', title: 'Room full — watch instead?',
         message: error.message || `Every seat in room ${code} is taken. You can still watch the game and chat.`,
         buttons: ['watch', 'back'],
+      };
+    case 'seat-in-use':
+      return {
+        kind: 'elsewhere', art: 'users', title: 'You are already in this room',
+        message: `Room ${code} is open in another tab or window, where you have your seat. Play here instead (the other tab pauses), or watch from this page.`,
+        buttons: ['takeover', 'watch', 'back'],
       };
     case 'room-locked':
       return {
@@ -162,6 +168,7 @@ function createStatusCard(actions) {
   const buttons = {
     back: h('button', { type: 'button', class: 'button', id: 'status-back', text: 'Back to the lobby', on: { click: () => actions.navigate({ name: 'lobby' }) } }),
     watch: h('button', { type: 'button', class: 'button', id: 'watch-room', on: { click: () => actions.watch() } }, icon('eye', 18), 'Watch'),
+    takeover: h('button', { type: 'button', class: 'button', id: 'take-over-seat', on: { click: () => actions.takeOver() } }, icon('users', 18), 'Take over here'),
     create: h('button', { type: 'button', class: 'button', id: 'status-create', on: { click: () => actions.openDialog('create') } }, icon('plus', 18), 'Create a room'),
     retry: h('button', { type: 'button', class: 'button', id: 'status-retry', text: 'Try again', on: { click: () => actions.retryJoin() } }),
     reconnect: h('button', { type: 'button', class: 'button', id: 'status-reconnect', on: { click: () => actions.retryConnection() } }, icon('refresh', 18), 'Try again'),
@@ -182,7 +189,7 @@ function createStatusCard(actions) {
       const key = `${content.kind}|${content.buttons.join(',')}`;
       if (key === shownKey) return;
       shownKey = key;
-      art.dataset.kind = content.kind === 'loading' ? 'loading' : content.kind === 'full' ? 'info' : 'error';
+      art.dataset.kind = content.kind === 'loading' ? 'loading' : ['full', 'elsewhere'].includes(content.kind) ? 'info' : 'error';
       art.replaceChildren(content.kind === 'loading' ? h('span', { class: 'spinner spinner-large' }) : icon(content.art, 34));
       content.buttons.forEach((name, index) => {
         buttons[name].className = `button ${index === 0 ? 'button-primary' : 'button-secondary'}`;

@@ -9,9 +9,11 @@ public enum SeatRole: String, Sendable, Hashable {
 /// A message from a client, parsed and bounds-checked. See `PROTOCOL.md` for the wire form of each.
 public enum ClientMessage: Sendable, Equatable {
     case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject, client: ClientID?)
-    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?)
-    /// What a room is like (game, players, locked, full) before joining it.
-    case peek(code: RoomCode)
+    /// `key`: a private room's secret from its link (`RoomKey`), without which the room answers as missing.
+    case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?,
+              key: RoomKey? = nil)
+    /// What a room is like (game, players, locked, full) before joining it; `key` as for `join`.
+    case peek(code: RoomCode, key: RoomKey? = nil)
     /// The application-level heartbeat; answered at once with `pong` carrying the same `id`.
     case ping(id: Int?)
     /// A move of one of the games (`guess`, `word`): see `GameRegistry`.
@@ -123,9 +125,10 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"join\" needs your \"name\", or a \"token\" to resume.")
             }
             return .join(code: code, name: name, token: token, lastSeq: try fields.int("seq"),
-                         spectator: try fields.bool("spectator") ?? false, client: try fields.client())
+                         spectator: try fields.bool("spectator") ?? false, client: try fields.client(),
+                         key: try fields.key())
         case "peek":
-            return .peek(code: try fields.code())
+            return .peek(code: try fields.code(), key: try fields.key())
         case "ping":
             return .ping(id: try fields.int("id"))
         case "new_game":
@@ -234,6 +237,15 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"client\" must be 16 to 64 letters, digits, '-' or '_'.")
             }
             return id
+        }
+
+        /// A private room's `key`; one that cannot be a key is refused as such (it names no room either way).
+        func key() throws(RoomError) -> RoomKey? {
+            guard let text = try string("key", max: 64) else { return nil }
+            guard let key = RoomKey(text) else {
+                throw .badMessage("\"key\" must be the 16 letters, digits, '-' or '_' after #k= in the room's link.")
+            }
+            return key
         }
 
         func bool(_ key: String) throws(RoomError) -> Bool? {

@@ -37,6 +37,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                                    trustedProxies: (try? AddressRanges(options.trustedProxies)) ?? AddressRanges(),
                                    failedJoins: AddressRateLimiter(perSecond: limits.failedJoinsPerSecond,
                                                                    burst: limits.failedJoinBurst),
+                                   buckets: AddressBuckets(ipv6Prefix: options.ipv6Prefix),
                                    compression: options.compression
                                        ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
         self.fanout = options.benchFanout ? FanoutEndpoint(maxMessageBytes: options.maxMessageBytes) : nil
@@ -62,9 +63,9 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         max(perSecond * 2, Double(connectionsPerAddress))
     }
 
-    /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy).
+    /// The client's address bucket for per-address limits (the proxy's report when the peer is a trusted proxy).
     private func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String {
-        ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
+        rooms.buckets.key(of: ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies))
     }
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {

@@ -11,8 +11,8 @@
 
 import { canAct, joinMessage, peekMessage, ROOM, isHost, me, SEAT_GRACE_SECONDS } from './core/store.js';
 import { loadSeat, saveSeat, forgetSeat, savePrefs, loadCustomWords, saveCustomWords } from './core/prefs.js';
-import { pathForRoute, sameRoute, roomLink } from './core/router.js';
-import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
+import { pathForRoute, hrefForRoute, sameRoute, roomLink, parseRoomInput } from './core/router.js';
+import { cleanName, nameProblem, normalizeSettings, MAX_CHAT_LENGTH } from './core/game-settings.js';
 import { GAMES, gameOfMove } from './games.js';
 
 /** Moves whose arrival can be seen in the room state, so they are tracked until seen: chat and every game's moves. */
@@ -106,9 +106,15 @@ export function createController({ store, connection, storage, browser }) {
   // MARK: side effects of state changes
 
   function onChange(state, previous) {
-    if (!sameRoute(state.route, previous.route)) {
+    if (!sameRoute(state.route, previous.route) || state.route.key !== previous.route.key) {
       const path = pathForRoute(state.route);
-      if (browser.location.pathname !== path) browser.history.pushState({}, '', path);
+      const href = hrefForRoute(state.route);
+      const here = browser.location.pathname + (state.route.key ? browser.location.hash ?? '' : '');
+      if (here !== href) {
+        // The same room's address gaining its key (after the welcome) replaces the entry: Back stays one step.
+        if (browser.location.pathname === path) browser.history.replaceState({}, '', href);
+        else browser.history.pushState({}, '', href);
+      }
       if (state.route.name === 'lobby') {
         enterLobby();
       } else if (previous.route.name === 'lobby' && connection.isOpen) {
@@ -223,7 +229,7 @@ export function createController({ store, connection, storage, browser }) {
       // load the room's page, so the socket opens at /ws/CODE and reaches that instance.
       if (route.name === 'room' && route.code.length === 5 && typeof browser.location?.assign === 'function'
           && browser.location.pathname !== pathForRoute(route)) {
-        browser.location.assign(pathForRoute(route));
+        browser.location.assign(hrefForRoute(route));
         return;
       }
       const stepOut = state.route.name === 'room' && state.room
@@ -238,11 +244,11 @@ export function createController({ store, connection, storage, browser }) {
       }
     },
 
-    /** Opens the room of a typed code; returns an error sentence for a malformed code. */
+    /** Opens the room of a typed code or a pasted link; returns an error sentence for anything else. */
     joinByCode(text) {
-      const code = parseRoomCode(text);
-      if (!code) return 'Room codes are 4 letters, like QHTW.';
-      this.navigate({ name: 'room', code });
+      const parsed = parseRoomInput(text);
+      if (!parsed) return 'Room codes are 4 letters, like QHTW; or paste the room\'s link.';
+      this.navigate(parsed.key ? { name: 'room', code: parsed.code, key: parsed.key } : { name: 'room', code: parsed.code });
       return null;
     },
 
@@ -351,7 +357,7 @@ export function createController({ store, connection, storage, browser }) {
       const { room, ui } = store.getState();
       if (!room?.code) return false;
       // The server's public address (--public-url, from /api/config) when it has one, else this page's.
-      const link = roomLink(String(ui.publicUrl || browser.location.origin).replace(/\/+$/, ''), room.code);
+      const link = roomLink(String(ui.publicUrl || browser.location.origin).replace(/\/+$/, ''), room.code, room.key);
       try {
         await browser.clipboard.writeText(link);
         return true;

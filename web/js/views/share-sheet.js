@@ -41,10 +41,10 @@ export function qrIcon(size = 20) {
       .map((d) => s('path', { d })));
 }
 
-/** The address of room `code` to hand out. */
+/** The address of the room to hand out, with a private room's key. */
 export function shareLink(state, origin) {
   const base = String(state.ui?.publicUrl || origin || '').replace(/\/+$/, '');
-  return roomLink(base, state.room?.code ?? '');
+  return roomLink(base, state.room?.code ?? '', state.room?.key ?? null);
 }
 
 /**

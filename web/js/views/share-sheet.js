@@ -60,10 +60,11 @@ export function createSharePanel(actions, { prefix }) {
   const copy = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-copy` }, icon('link', 18), copyLabel);
   const share = h('button', { type: 'button', class: 'button button-secondary', id: `${prefix}-share`, hidden: true }, icon('send', 18), 'Share');
   const copied = h('span', { class: 'visually-hidden', 'aria-live': 'polite' });
+  const hint = h('p', { class: 'muted small share-hint' });
   const element = h('div', { class: 'share-panel' },
     h('div', { class: 'share-code-block' },
       h('p', { class: 'field-label', text: 'Room code' }), code,
-      h('p', { class: 'muted small share-hint', text: 'Scan the code, open the link, or type the code in the lobby.' })),
+      hint),
     qr,
     h('div', { class: 'share-link-block' }, link, h('div', { class: 'share-buttons' }, copy, share), copied));
 
@@ -95,6 +96,9 @@ export function createSharePanel(actions, { prefix }) {
       setText(code, current.code);
       code.setAttribute('aria-label', `Room code ${[...current.code].join(' ')}`);
       setText(link, text);
+      // A private room's code alone finds nothing: its key is in the link.
+      setText(hint, state.room?.key ? 'Private room: share the link or the QR code; the code alone does not open it.'
+        : 'Scan the code, open the link, or type the code in the lobby.');
       show(share, typeof navigator.share === 'function');
       if (drawn !== text) drawQR(text);
     },

@@ -33,8 +33,9 @@ public struct RoomConfiguration: Sendable {
     /// What the room's chat, renames and reactions may cost in broadcast bytes a second (the message's bytes
     /// times its recipients), bursts of twice as much; beyond it the sender gets `room-busy` and nothing is sent.
     /// 250 connections of one address chatting in one room inside their own rate made the server send 3.4 GB
-    /// in 15 s. 512 KiB a second is a chat line of 200 characters to 256 members about six times a second.
-    public var chatBudgetBytesPerSecond = 512 * 1024
+    /// in 15 s. 1 MiB a second is a chat line of 200 characters to 256 members about eleven times a second, and
+    /// leaves room for the benchmarks' fan-out run (2 players chatting to 200 spectators, about 0.5 MB a second).
+    public var chatBudgetBytesPerSecond = 1 << 20
     /// Members (players and spectators) one client address may have in a room at once; loopback is not limited.
     public var maxMembersPerAddress = 8
 

@@ -60,7 +60,7 @@ public struct ServerOptions: Sendable, Equatable {
     /// Members one client address may have in one room (`--members-per-address`).
     public var membersPerAddress = 8
     /// Broadcast bytes a second one room's chat, renames and reactions may cost (`--room-chat-budget`).
-    public var roomChatBudget = 512 * 1024
+    public var roomChatBudget = 1 << 20
     /// Leading bits of an IPv6 address that per-address limits count as one client (`--ipv6-prefix`).
     public var ipv6Prefix = 64
 
@@ -95,7 +95,7 @@ public struct ServerOptions: Sendable, Equatable {
           --room-creations-per-minute N  rooms one client address may create a minute, bursts of N (default 10)
           --creator-only-grace S    seconds a room nobody but its creator joined lives on after they leave (default 45)
           --members-per-address N   members one client address may have in one room (default 8; loopback unlimited)
-          --room-chat-budget BYTES  broadcast bytes a second of one room's chat, renames and reactions (default 524288)
+          --room-chat-budget BYTES  broadcast bytes a second of one room's chat, renames and reactions (default 1048576)
           --ipv6-prefix N           IPv6 addresses count per network of N bits for every per-address limit, 32-128 (default 64)
           --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)

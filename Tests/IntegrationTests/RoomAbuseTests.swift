@@ -107,6 +107,45 @@ import Testing
         }
     }
 
+    @Test func wrongAdminTokensFromOneIPv6NetworkShareOneLockout() async throws {
+        try await withServer(options: Self.trustingLoopback) { server in
+            func status(from address: String, token: String) throws -> Int {
+                let client = try TestClient(port: server.port)
+                try client.send("GET /admin/api/rooms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                    + "X-Forwarded-For: \(address)\r\n\r\n")
+                return try client.readHTTPResponse().status
+            }
+            let wrong = String(repeating: "w", count: 24)
+            // A fresh address of the same /64 for every guess: one bucket, spent after AdminGate.wrongTokenBurst.
+            var statuses: [Int] = []
+            for index in 1...Int(AdminGate.wrongTokenBurst) {
+                statuses.append(try status(from: "2001:db8:9:9::\(index)", token: wrong))
+            }
+            #expect(statuses.allSatisfy { $0 == 401 })
+            #expect(try status(from: "2001:db8:9:9::ff", token: server.adminToken.value) == 429)
+            #expect(try status(from: "2001:db8:9:a::1", token: server.adminToken.value) == 200, "another /64")
+        }
+    }
+
+    @Test func connectionsPerAddressCountAnIPv6Network() async throws {
+        try await withServer(options: {
+            $0.trustedProxies = ["127.0.0.1"]
+            $0.maxConnectionsPerIP = 1
+        }) { server in
+            let first = try GameClient(port: server.port, forwardedFor: "2001:db8:7:7::1")
+            let second = try GameClient(port: server.port, forwardedFor: "2001:db8:7:7::2")
+            // The second is closed at once with 1008 (too many connections from its network).
+            var closedWith = ""
+            do { try second.receive() } catch { closedWith = "\(error)" }
+            #expect(closedWith.hasSuffix("1008"), "\(closedWith)")
+            let elsewhere = try GameClient(port: server.port, forwardedFor: "2001:db8:7:8::1")
+            try first.send(["type": "ping", "id": 1])
+            #expect(try first.receive()["type"]?.stringValue == "pong")
+            try elsewhere.send(["type": "ping", "id": 2])
+            #expect(try elsewhere.receive()["type"]?.stringValue == "pong")
+        }
+    }
+
     @Test func anIPv6PrefixOf128CountsEveryAddress() async throws {
         var limits = GameLimits()
         limits.failedJoinBurst = 1

@@ -27,7 +27,7 @@ var targets: [Target] = [
     .target(name: "WebSocket", swiftSettings: hotPath),
     // The process runtime shared by every module below: the one clock and the serial thread executors that run rooms,
     // the journal and the Redis client.
-    .target(name: "Runtime", swiftSettings: hotPath),
+    .target(name: "Runtime", dependencies: ["CLinux"], swiftSettings: hotPath),
     // The OS zlib (Debian: zlib1g-dev), for permessage-deflate; `.ci/run` installs it where it is missing.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // Raw deflate streams for RFC 7692: a compressor and a bounded decompressor over zlib. Knows nothing of frames.

@@ -17,6 +17,10 @@ public protocol ClientLink: AnyObject, Sendable {
     func sendOutsideStream(_ message: ServerMessage)
     /// Whether this client reads the room's broadcasts as a `BroadcastStream` (it negotiated compression).
     var followsBroadcastStream: Bool { get }
+    /// The key of the client's address (its IPv4 address or IPv6 network, see `--ipv6-prefix`) that per-address
+    /// limits of rooms count: members per address in a room, rooms created per address, a removal's ban. nil
+    /// when the client is not limited by address (loopback, links in memory).
+    var address: String? { get }
 }
 
 extension ClientLink {
@@ -25,4 +29,6 @@ extension ClientLink {
     }
 
     public var followsBroadcastStream: Bool { false }
+
+    public var address: String? { nil }
 }

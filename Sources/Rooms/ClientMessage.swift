@@ -10,10 +10,11 @@ public enum SeatRole: String, Sendable, Hashable {
 public enum ClientMessage: Sendable, Equatable {
     case create(game: GameKind, name: String, isPublic: Bool, settings: JSONObject, client: ClientID?)
     /// `takeover`: take this browser's seat over from its other connection (PROTOCOL.md, "Seats follow the browser").
+    /// `key`: a private room's secret from its link (`RoomKey`), without which the room answers as missing.
     case join(code: RoomCode, name: String?, token: ResumeToken?, lastSeq: Int?, spectator: Bool, client: ClientID?,
-              takeover: Bool = false)
-    /// What a room is like (game, players, locked, full) before joining it.
-    case peek(code: RoomCode, client: ClientID? = nil)
+              takeover: Bool = false, key: RoomKey? = nil)
+    /// What a room is like (game, players, locked, full) before joining it; `key` as for `join`.
+    case peek(code: RoomCode, client: ClientID? = nil, key: RoomKey? = nil)
     /// The application-level heartbeat; answered at once with `pong` carrying the same `id`.
     case ping(id: Int?)
     /// A move of one of the games (`guess`, `word`): see `GameRegistry`.
@@ -127,9 +128,9 @@ public enum ClientMessage: Sendable, Equatable {
             }
             return .join(code: code, name: name, token: token, lastSeq: try fields.int("seq"),
                          spectator: try fields.bool("spectator") ?? false, client: try fields.client(),
-                         takeover: try fields.bool("takeover") ?? false)
+                         takeover: try fields.bool("takeover") ?? false, key: try fields.key())
         case "peek":
-            return .peek(code: try fields.code(), client: try fields.client())
+            return .peek(code: try fields.code(), client: try fields.client(), key: try fields.key())
         case "ping":
             return .ping(id: try fields.int("id"))
         case "new_game":
@@ -246,6 +247,15 @@ public enum ClientMessage: Sendable, Equatable {
                 throw .badMessage("\"client\" must be 16 to 64 letters, digits, '-' or '_'.")
             }
             return id
+        }
+
+        /// A private room's `key`; one that cannot be a key is refused as such (it names no room either way).
+        func key() throws(RoomError) -> RoomKey? {
+            guard let text = try string("key", max: 64) else { return nil }
+            guard let key = RoomKey(text) else {
+                throw .badMessage("\"key\" must be the 16 letters, digits, '-' or '_' after #k= in the room's link.")
+            }
+            return key
         }
 
         func bool(_ key: String) throws(RoomError) -> Bool? {

@@ -10,6 +10,9 @@ struct Member: Sendable {
     var token: ResumeToken
     /// The browser's own id, when it sent one: what a removal bans besides the token.
     var client: ClientID?
+    /// The address bucket of the member's last connection (`ClientLink.address`): what their removal bans
+    /// besides the token and the browser id; nil from loopback.
+    var address: String?
     /// Changes only by a `seat` move; the id keeps the prefix of the role the member joined with.
     var isSpectator: Bool
     /// The live connection, nil while disconnected.
@@ -75,14 +78,17 @@ enum ChatNotice: String, Sendable, Hashable, CaseIterable {
     case rename
 }
 
-/// Someone the host removed: kept out of the room for its life, by resume token and by browser id, until the
-/// host lifts it. Only `id` and `name` are ever shown.
+/// Someone the host removed: kept out of the room for its life, by resume token, by browser id and by address
+/// bucket (new seats only), until the host lifts it. Only `id` and `name` are ever shown.
 struct Ban: Equatable, Sendable {
     /// `b1`, `b2`... in the order of removal.
     let id: String
     let name: String
     let token: ResumeToken
     let client: ClientID?
+    /// The removed member's address bucket: nobody new joins from it while the ban holds (members already in the
+    /// room from there may still resume). nil from loopback.
+    var address: String? = nil
 
     func matches(token other: ResumeToken?, client otherClient: ClientID?) -> Bool {
         if let other, token.matches(other) { return true }

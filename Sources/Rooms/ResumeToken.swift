@@ -1,3 +1,5 @@
+import Runtime
+
 /// The private 128-bit secret that lets a player take back their seat after a dropped connection.
 ///
 /// Sent once, in the `welcome` message; shown as 32 lowercase hex digits. Compared in constant time so that
@@ -6,9 +8,9 @@ public struct ResumeToken: Sendable, Hashable, CustomStringConvertible {
     private let high: UInt64
     private let low: UInt64
 
-    /// A fresh token from the system's secure random source.
+    /// A fresh token from the system's secure random source (getrandom(2)).
     public static func random() -> ResumeToken {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SecureRandom()
         return ResumeToken(high: generator.next(), low: generator.next())
     }
 

@@ -70,7 +70,7 @@ extension Room {
             let now = room.clock()
             room.banCounter += 1
             room.bans.append(Ban(id: "b\(room.banCounter)", name: removed.name, token: removed.token,
-                                 client: removed.client))
+                                 client: removed.client, address: removed.address))
             if room.bans.count > room.configuration.maxBans {
                 room.bans.removeFirst(room.bans.count - room.configuration.maxBans)
             }

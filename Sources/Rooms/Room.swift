@@ -16,6 +16,8 @@ public actor Room {
     public nonisolated let code: RoomCode
     public nonisolated let kind: GameKind
     public nonisolated let isPublic: Bool
+    /// A private room's secret, needed besides its code to join or peek (`admits`); nil for public rooms.
+    public nonisolated let key: RoomKey?
     let configuration: RoomConfiguration
     private let lists: WordLists
     let clock: @Sendable () -> Double
@@ -81,6 +83,11 @@ public actor Room {
     private var turnHolder: (player: PlayerID, since: Double)?
     /// Whether `turnHolder` is away, as of the game and member versions in `notedVersions`.
     private var turnHolderAway = false
+    /// Nobody but the room's creator has ever joined it: once they are gone it expires after
+    /// `creatorOnlyRoomGraceSeconds` (see `emptyGraceSeconds`).
+    var creatorOnly = false
+    /// The room's budget of broadcast bytes for chat, renames and reactions (see `spendBroadcast`).
+    var broadcastBudget = BroadcastBudget()
     private var notedVersions = (game: -1, members: -1)
     var random: SplitMix64
 
@@ -165,7 +172,8 @@ public actor Room {
         case tick
     }
 
-    init(code: RoomCode, game: any RoomGame, isPublic: Bool, lists: WordLists, configuration: RoomConfiguration,
+    init(code: RoomCode, game: any RoomGame, isPublic: Bool, key: RoomKey? = nil, lists: WordLists,
+         configuration: RoomConfiguration,
          registry: RoomRegistry, executor: ThreadExecutor, timers: (any TimerScheduler)? = nil, seed: UInt64,
          clock: @escaping @Sendable () -> Double, fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil,
          broadcastStreams: (@Sendable () -> any BroadcastStream)? = nil) {
@@ -175,6 +183,7 @@ public actor Room {
         self.code = code
         self.kind = game.kind
         self.isPublic = isPublic
+        self.key = key
         self.game = game
         self.lists = lists
         self.configuration = configuration
@@ -337,6 +346,10 @@ public actor Room {
         guard let rawName = request.name else {
             return request.token == nil ? false : refuse(.seatExpired(room: code))
         }
+        // A new seat only: members of a removed player's network already in the room may still resume.
+        if isBanned(address: link.address) {
+            return refuse(.banned(room: code))
+        }
         guard !locked else {
             return refuse(.roomLocked(room: code))
         }
@@ -345,6 +358,9 @@ public actor Room {
             cleaned = try NameRules.clean(rawName)
         } catch {
             return refuse(error)
+        }
+        if let crowded = crowdedAddress(link.address) {
+            return refuse(crowded)
         }
         let (players, spectators) = headcount()
         if request.spectator {
@@ -356,11 +372,16 @@ public actor Room {
                 return refuse(.noPlayerSeats(room: code, maxPlayers: configuration.maxPlayers))
             }
         }
-        let member = Member(
+        // The first member ever is the creator; anyone after them makes the room a real one (a creator who
+        // comes back gets their past id, so the counter stays at one).
+        let firstEver = memberCounter == 0
+        var member = Member(
             id: newMemberID(spectator: request.spectator, client: request.client),
             name: NameRules.distinct(cleaned, among: members.map(\.name)),
             token: ResumeToken.random(), client: request.client, isSpectator: request.spectator, link: link,
             disconnectedAt: nil)
+        member.address = link.address
+        creatorOnly = firstEver || (creatorOnly && memberCounter == 1)
         // The room's first member created it: nobody is there to hear that they joined.
         if !members.isEmpty { announce("\(member.name) joined", .join, now: now) }
         members.append(member)
@@ -401,6 +422,7 @@ public actor Room {
 
     func resume(_ index: Int, link: any ClientLink, lastSeq: Int?, client: ClientID?, now: Double) {
         if let client { members[index].client = client }
+        members[index].address = link.address
         if let old = members[index].link, old.id != link.id {
             old.send(.error(RoomError(.replaced(room: code))))
             old.close(.replaced)
@@ -462,6 +484,8 @@ public actor Room {
             "seq": JSONValue(overrideSeq ?? seq),
             "serverTime": JSONValue(clock()),
         ]
+        // Every member may invite: the link they share carries the key.
+        if let key { object["key"] = JSONValue(key.rawValue) }
         guard withState else {
             object["resumed"] = true
             return ServerMessage.object(object)
@@ -505,7 +529,8 @@ public actor Room {
             }
             let removed = members[targetIndex]
             banCounter += 1
-            bans.append(Ban(id: "b\(banCounter)", name: removed.name, token: removed.token, client: removed.client))
+            bans.append(Ban(id: "b\(banCounter)", name: removed.name, token: removed.token, client: removed.client,
+                            address: removed.address))
             if bans.count > configuration.maxBans { bans.removeFirst(bans.count - configuration.maxBans) }
             removed.link?.send(.error(RoomError(.removedByHost(room: code))))
             removed.link?.close(.removedByHost)
@@ -546,6 +571,7 @@ public actor Room {
             guard text.count <= ClientMessage.maxChatCharacters else {
                 throw RoomError(.chatTooLong, move: "chat")
             }
+            try spendBroadcast(bytes: text.utf8.count + Self.chatLineOverhead, move: "chat", now: now)
             appendChat(ChatLine(id: chatCounter + 1, player: member.id, name: member.name, text: text, at: now))
         case .react(let emoji):
             try react(emoji, from: index, now: now)
@@ -608,6 +634,7 @@ public actor Room {
             throw RoomError(.tooManyReactions(limit: Reaction.perWindow, seconds: Int(Reaction.windowSeconds),
                                               retryAfter: wait), move: "react")
         }
+        try spendBroadcast(bytes: emoji.utf8.count + Self.reactionOverhead, move: "react", now: now)
         times.append(now)
         reactionTimes[id] = times
         let message = ServerMessage.object([
@@ -633,6 +660,7 @@ public actor Room {
         for other in members.indices where other != index { others.append(members[other].name) }
         let name = NameRules.distinct(cleaned, among: others)
         guard name != old else { return false }
+        try spendBroadcast(bytes: 2 * (name.utf8.count + old.utf8.count) + Self.renameOverhead, move: "rename", now: now)
         members[index].name = name
         // Spectators too: the game may still show them from when they played.
         game.renamePlayer(members[index].id, to: name)
@@ -815,7 +843,7 @@ public actor Room {
 
     /// Disposes of the room once nobody has been connected for the grace period.
     private func disposeIfAbandoned(now: Double) -> Bool {
-        guard let emptySince, now >= emptySince + configuration.emptyRoomGraceSeconds else { return false }
+        guard let emptySince, now >= emptySince + emptyGraceSeconds else { return false }
         dispose()
         return true
     }
@@ -961,7 +989,7 @@ public actor Room {
             }
         }
         if let emptySince {
-            next = min(next ?? .infinity, emptySince + configuration.emptyRoomGraceSeconds)
+            next = min(next ?? .infinity, emptySince + emptyGraceSeconds)
         }
         if let away = awayTurnDeadline() {
             next = min(next ?? .infinity, away)

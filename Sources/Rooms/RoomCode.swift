@@ -1,8 +1,8 @@
 /// A room's short code, such as `QHTW`: what friends type or find in a link.
 ///
 /// Four letters from an alphabet without look-alikes (no I, L, O, U, which read as 1, 1, 0 and V), so a code
-/// read aloud or off a phone is typed right: 22⁴ ≈ 234,000 codes. Private rooms rely on codes being drawn at
-/// random (not sequentially) and on failed joins being rate-limited, so they are not found by chance.
+/// read aloud or off a phone is typed right: 22⁴ ≈ 234,000 codes, drawn from `SecureRandom` so that one code does
+/// not tell the next. That is too few to hide a room: a private room is opened by its code and its `RoomKey`.
 ///
 /// When rooms are spread over several instances, a code has a fifth letter in front naming the instance's
 /// shard (`A` for shard 0, `B` for 1...), so a router can send `/ws/CODE` to the right instance from the URL.

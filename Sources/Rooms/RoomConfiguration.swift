@@ -27,6 +27,20 @@ public struct RoomConfiguration: Sendable {
     /// holds what 8 KiB of plain JSON did: about 20 patches of a benchmark room (8 bots, 8 moves a second), minutes
     /// of a friends' game.
     public var patchHistoryBytes = 3 * 1024
+    /// Rooms alive at once created from one client address (its `AddressBuckets` key); loopback is not limited.
+    /// One address filled the server's 10,000 rooms in 90 s by creating and leaving private rooms.
+    public var maxRoomsPerAddress = 20
+    /// How long a room that nobody but its creator ever joined lives on once its creator is gone, instead of
+    /// `emptyRoomGraceSeconds`: such a room is an abandoned attempt (or an attack), and holds a slot of `maxRooms`.
+    public var creatorOnlyRoomGraceSeconds: Double = 45
+    /// What the room's chat, renames and reactions may cost in broadcast bytes a second (the message's bytes
+    /// times its recipients), bursts of twice as much; beyond it the sender gets `room-busy` and nothing is sent.
+    /// 250 connections of one address chatting in one room inside their own rate made the server send 3.4 GB
+    /// in 15 s. 1 MiB a second is a chat line of 200 characters to 256 members about eleven times a second, and
+    /// leaves room for the benchmarks' fan-out run (2 players chatting to 200 spectators, about 0.5 MB a second).
+    public var chatBudgetBytesPerSecond = 1 << 20
+    /// Members (players and spectators) one client address may have in a room at once; loopback is not limited.
+    public var maxMembersPerAddress = 8
 
     public init() {}
 }

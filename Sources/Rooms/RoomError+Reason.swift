@@ -39,6 +39,9 @@ extension RoomError {
         case serverFull(maxRooms: Int)
         /// Code `bad-name`: the name is refused for the reason given.
         case badName(NameRules.Refusal)
+        /// Code `too-many-rooms`: the client's address has `limit` rooms alive, the most it may (rooms nobody
+        /// else joined expire soon after their creator leaves).
+        case tooManyRoomsFromAddress(limit: Int)
 
         // MARK: Joining a room
 
@@ -55,6 +58,8 @@ extension RoomError {
         case noPlayerSeats(room: RoomCode, maxPlayers: Int)
         /// Code `room-full`: every spectator's seat is taken.
         case noSpectatorSeats(room: RoomCode, maxSpectators: Int)
+        /// Code `too-many-from-address`: `limit` members of the room already come from the joiner's address.
+        case tooManyMembersFromAddress(room: RoomCode, limit: Int)
         /// Code `already-in-room`: create, join or peek from a connection already in a room.
         case alreadyInRoom(room: RoomCode)
 
@@ -86,6 +91,9 @@ extension RoomError {
         case chatTooLong
         /// Code `bad-chat`: a chat line holds characters the name rules refuse, or shows nothing.
         case badChat(NameRules.Refusal)
+        /// Code `room-busy`: the room's chat, renames and reactions are over its broadcast budget for now
+        /// (`RoomConfiguration.chatBudgetBytesPerSecond`); the message was not sent to anyone.
+        case roomBusy
         /// Code `bad-reaction`: an emoji not in `Reaction.emoji`.
         case badReaction
         /// Code `too-many-reactions`: more than `limit` reactions in `seconds`; the next is allowed in `retryAfter`.
@@ -147,6 +155,15 @@ extension RoomError {
                 ("server-full", "Server full", "This server already hosts \(maxRooms) rooms. Try again later.")
             case .badName(let refusal):
                 Self.wire(of: refusal)
+            case .tooManyRoomsFromAddress(let limit):
+                ("too-many-rooms", "Too many rooms",
+                 "Your network already has \(limit) rooms open on this server. Join one of them, or close one first.")
+            case .tooManyMembersFromAddress(let room, let limit):
+                ("too-many-from-address", "Too many from your network",
+                 "Room \(room) already has \(limit) members from your network, the most it takes from one.")
+            case .roomBusy:
+                ("room-busy", "Room busy",
+                 "This room is sending more chat than it can for a moment, so your message was not sent. Try again in a few seconds.")
             case .banned(let room):
                 ("kicked", "Removed from the room", "The host removed you from room \(room); you cannot rejoin it.")
             case .seatExpired(let room):

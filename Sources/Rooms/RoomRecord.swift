@@ -21,10 +21,14 @@ struct RoomRecord: Sendable {
         var name: String
         var token: String
         var client: String?
+        /// Absent in records saved before bans by address, and for removals from loopback.
+        var address: String? = nil
     }
 
     var code: String
     var isPublic: Bool
+    /// A private room's `RoomKey`; absent for public rooms and in records saved before keys.
+    var key: String?
     /// The game's kind and its `RoomGame.snapshot`.
     var game: String
     var snapshot: JSONValue
@@ -87,9 +91,11 @@ struct RoomRecord: Sendable {
                 var object: JSONObject = ["id": JSONValue(ban.id), "name": JSONValue(ban.name),
                                           "token": JSONValue(ban.token)]
                 if let client = ban.client { object["client"] = JSONValue(client) }
+                if let address = ban.address { object["address"] = JSONValue(address) }
                 return .object(object)
             })
         }
+        if let key { object["key"] = JSONValue(key) }
         if let banCounter { object["banCounter"] = JSONValue(banCounter) }
         if let pastSeats {
             var seats = JSONObject()
@@ -117,6 +123,7 @@ struct RoomRecord: Sendable {
         let saved = try SavedObject(value, "room")
         code = try saved.string("code")
         isPublic = try saved.bool("isPublic")
+        key = try saved.optionalString("key")
         if legacy {
             // Swift's synthesized Codable writes an enum case with one unnamed value as {"case": {"_0": value}}.
             let wrapper = try saved.object("game")
@@ -141,7 +148,7 @@ struct RoomRecord: Sendable {
         kicked = try saved.optionalArray("kicked", GameJSON.strings) ?? []
         bans = try saved.optionalObjects("bans") { (ban) throws(SavedObject.Unreadable) in
             BanRecord(id: try ban.string("id"), name: try ban.string("name"), token: try ban.string("token"),
-                      client: try ban.optionalString("client"))
+                      client: try ban.optionalString("client"), address: try ban.optionalString("address"))
         }
         banCounter = try saved.optionalInt("banCounter")
         if let seats = saved.optional("pastSeats") {
@@ -191,8 +198,9 @@ struct RoomRecord: Sendable {
     init(code: String, isPublic: Bool, game: String, snapshot: JSONValue, members: [MemberRecord], host: String?,
          chat: [ChatLine], chatCounter: Int, memberCounter: Int, bans: [BanRecord]?, banCounter: Int?,
          locked: Bool?, announcedResult: Int? = nil, random: SplitMix64, seq: Int, state: JSONValue? = nil,
-         connected: [String]? = nil, version: Int) {
+         connected: [String]? = nil, version: Int, key: String? = nil) {
         self.code = code
+        self.key = key
         self.isPublic = isPublic
         self.game = game
         self.snapshot = snapshot
@@ -244,10 +252,12 @@ extension Room {
             },
             host: host?.rawValue, chat: chat, chatCounter: chatCounter, memberCounter: memberCounter,
             bans: bans.map {
-                .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue)
+                .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue,
+                      address: $0.address)
             },
             banCounter: banCounter, locked: locked, announcedResult: announcedResult, random: random, seq: seq,
-            connected: members.compactMap { $0.linkID == nil ? nil : $0.id.rawValue }, version: version)
+            connected: members.compactMap { $0.linkID == nil ? nil : $0.id.rawValue }, version: version,
+            key: key?.rawValue)
         if !pastSeats.isEmpty {
             saved.pastSeats = Dictionary(uniqueKeysWithValues: pastSeats.map { ($0.key.rawValue, $0.value.rawValue) })
         }
@@ -273,7 +283,8 @@ extension Room {
         if let saved = record.bans {
             bans = saved.compactMap { ban in
                 ResumeToken(ban.token).map {
-                    Ban(id: ban.id, name: ban.name, token: $0, client: ban.client.flatMap(ClientID.init))
+                    Ban(id: ban.id, name: ban.name, token: $0, client: ban.client.flatMap(ClientID.init),
+                        address: ban.address)
                 }
             }
             banCounter = record.banCounter ?? bans.count

@@ -29,8 +29,14 @@ public actor RoomRegistry {
     let timers: (any TimerScheduler)?
     /// Makes each room's broadcast stream (the server's shared deflate context); nil: no stream.
     private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
-    private var random: SplitMix64
+    /// The generator of a registry given a seed (tests replaying a run); nil draws codes and seeds from
+    /// `SecureRandom`, so that codes handed out do not tell the codes to come (see `SecureRandom`).
+    private var seeded: SplitMix64?
     var rooms: [RoomCode: Room] = [:]
+    /// Who created each room that counts against a client address (see `RoomConfiguration.maxRoomsPerAddress`).
+    private var roomOwners: [RoomCode: String] = [:]
+    /// Rooms alive per client address, from `roomOwners`.
+    private var roomsByAddress: [String: Int] = [:]
     /// Rooms restored at start that nobody has needed yet (see `restoreSavedRooms`).
     var dormant: [RoomCode: DormantRoom] = [:]
     private var wakingScheduled = false
@@ -54,8 +60,8 @@ public actor RoomRegistry {
     public nonisolated let fanout = LatencyHistogram()
 
     /// - Parameters:
-    ///   - seed: seeds room codes and game randomness (tests pass one to reproduce a run); nil draws from the
-    ///     system's secure source.
+    ///   - seed: seeds room codes and game randomness (tests pass one to reproduce a run); nil draws each code
+    ///     and seed from the system's secure source (`SecureRandom`). Private rooms' keys always come from it.
     ///   - executors: the threads rooms run on; the registry runs on the first.
     ///   - shard: this instance's shard, written into every room code it creates.
     ///   - clock: the time rooms read (seconds since 1970 by default).
@@ -76,30 +82,46 @@ public actor RoomRegistry {
         self.lists = lists
         self.configuration = configuration
         self.clock = clock
-        var system = SystemRandomNumberGenerator()
-        self.random = SplitMix64(seed: seed ?? system.next())
+        self.seeded = seed.map { SplitMix64(seed: $0) }
         self.timers = timers
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.
     public static let wallClock: @Sendable () -> Double = { MonotonicClock.wallSeconds() }
 
-    /// Creates a room and queues its creator's join (the creator becomes host).
+    /// Creates a room and queues its creator's join (the creator becomes host). A private room gets a fresh
+    /// `RoomKey`, without which its code names no room.
     public func create(_ kind: GameKind, isPublic: Bool, settings: JSONObject, creator: any ClientLink,
                        name: String, client: ClientID? = nil) throws(RoomError) -> Room {
         guard rooms.count + dormant.count < configuration.maxRooms else {
             throw RoomError(.serverFull(maxRooms: configuration.maxRooms), move: "create")
         }
-        _ = try NameRules.cleanRefusing("create", name)
-        var code = RoomCode.random(shard: shard, using: &random)
-        while rooms[code] != nil || dormant[code] != nil {
-            code = RoomCode.random(shard: shard, using: &random)
+        let owner = creator.address
+        if let owner, roomsByAddress[owner, default: 0] >= configuration.maxRoomsPerAddress {
+            throw RoomError(.tooManyRoomsFromAddress(limit: configuration.maxRoomsPerAddress), move: "create")
         }
-        let game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &random)
-        let room = Room(code: code, game: game, isPublic: isPublic, lists: lists, configuration: configuration,
-                        registry: self, executor: executors.next(), timers: timers, seed: random.next(), clock: clock,
+        _ = try NameRules.cleanRefusing("create", name)
+        var code = nextCode()
+        while rooms[code] != nil || dormant[code] != nil {
+            code = nextCode()
+        }
+        let game: any RoomGame
+        if seeded != nil {
+            game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &seeded!)
+        } else {
+            // The first secret word is drawn from a generator seeded by the system: nobody can replay its choice.
+            var first = SplitMix64(seed: nextSeed())
+            game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &first)
+        }
+        let room = Room(code: code, game: game, isPublic: isPublic, key: isPublic ? nil : RoomKey.random(),
+                        lists: lists, configuration: configuration,
+                        registry: self, executor: executors.next(), timers: timers, seed: nextSeed(), clock: clock,
                         fanout: fanout, journal: journal, broadcastStreams: broadcastStreams)
         rooms[code] = room
+        if let owner {
+            roomOwners[code] = owner
+            roomsByAddress[owner, default: 0] += 1
+        }
         roomsCreated += 1
         room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false, client: client)
         return room
@@ -108,6 +130,27 @@ public actor RoomRegistry {
     /// The room with `code`, if it exists.
     public func room(_ code: RoomCode) -> Room? {
         rooms[code] ?? wake(code)
+    }
+
+    /// The room with `code` if `key` opens it: any public room, a private one only with its key. A private
+    /// room asked for without its key is not there, exactly as a code nobody uses (no oracle for guessers).
+    public func room(_ code: RoomCode, key: RoomKey?) -> Room? {
+        guard let room = room(code), room.admits(key) else { return nil }
+        return room
+    }
+
+    /// A new room code: from `SecureRandom`, or the seeded generator of a test.
+    private func nextCode() -> RoomCode {
+        if seeded != nil { return RoomCode.random(shard: shard, using: &seeded!) }
+        var secure = SecureRandom()
+        return RoomCode.random(shard: shard, using: &secure)
+    }
+
+    /// A new room's seed (its later secret words): from `SecureRandom`, or the seeded generator of a test.
+    private func nextSeed() -> UInt64 {
+        if seeded != nil { return seeded!.next() }
+        var secure = SecureRandom()
+        return secure.next()
     }
 
     /// Brings back the rooms saved in the journal (at start, before any client is served).
@@ -177,9 +220,9 @@ public actor RoomRegistry {
             restoreLog?("room \(saved.code) was not restored: \(error)")
             return nil
         }
-        let room = Room(code: code, game: game, isPublic: record.isPublic, lists: lists,
-                        configuration: configuration, registry: self, executor: executors.next(),
-                        timers: timers, seed: random.next(), clock: clock, fanout: fanout, journal: journal,
+        let room = Room(code: code, game: game, isPublic: record.isPublic, key: record.key.flatMap(RoomKey.init),
+                        lists: lists, configuration: configuration, registry: self, executor: executors.next(),
+                        timers: timers, seed: nextSeed(), clock: clock, fanout: fanout, journal: journal,
                         broadcastStreams: broadcastStreams)
         rooms[code] = room
         let now = clock()
@@ -265,9 +308,18 @@ public actor RoomRegistry {
         enqueue { registry in completion(registry.room(code)) }
     }
 
+    /// Finds the room with `code` that `key` opens (see `room(_:key:)`) and reports it (or nil).
+    public nonisolated func find(_ code: RoomCode, key: RoomKey?, completion: @escaping @Sendable (Room?) -> Void) {
+        enqueue { registry in completion(registry.room(code, key: key)) }
+    }
+
     nonisolated func roomDisposed(_ code: RoomCode) {
         enqueue { registry in
             registry.rooms[code] = nil
+            if let owner = registry.roomOwners.removeValue(forKey: code) {
+                let left = registry.roomsByAddress[owner, default: 1] - 1
+                registry.roomsByAddress[owner] = left > 0 ? left : nil
+            }
             if registry.summaries.removeValue(forKey: code)?.isPublic == true {
                 registry.lobbyChanged()
             }

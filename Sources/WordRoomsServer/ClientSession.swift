@@ -45,7 +45,7 @@ final class ClientSession {
         let limits = endpoint.limits
         self.creations = RateLimiter(perSecond: limits.roomCreationsPerSecond, burst: limits.roomCreationBurst,
                                      now: MonotonicClock.coarseSeconds())
-        self.link = ConnectionLink(handle: handle, followsBroadcastStream: followsBroadcastStreams)
+        self.link = ConnectionLink(handle: handle, followsBroadcastStream: followsBroadcastStreams, address: address)
         self.limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst,
                                    now: MonotonicClock.coarseSeconds())
     }
@@ -86,8 +86,8 @@ final class ClientSession {
             keepsHeartbeat = true
             if case .inRoom(let room) = place { room.heard(link.id) }
             return
-        case .peek(let code, let client):
-            peek(code, client: client, on: connection)
+        case .peek(let code, let client, let key):
+            peek(code, client: client, key: key, on: connection)
             return
         default:
             break
@@ -109,7 +109,9 @@ final class ClientSession {
         case .lobby:
             switch message {
             case .create(let game, let name, let isPublic, let settings, let client):
-                guard creations.allow(now: MonotonicClock.coarseSeconds()) else {
+                // Per connection and per address: reconnecting does not give an address a new budget.
+                let now = MonotonicClock.coarseSeconds()
+                guard creations.allow(now: now), endpoint.roomCreations.allow(address, now: now) else {
                     connection.send(.error(RoomError(.creatingRoomsTooFast, move: "create")))
                     return
                 }
@@ -121,13 +123,14 @@ final class ClientSession {
                     case .failure(let error): ClientSession.entered(.refused(error), link: link)
                     }
                 }
-            case .join(let code, let name, let token, let lastSeq, let spectator, let client, let takeover):
+            case .join(let code, let name, let token, let lastSeq, let spectator, let client, let takeover, let key):
                 guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
                     connection.send(.error(RoomError(.tooManyWrongCodes, move: "join")))
                     return
                 }
                 place = .entering
-                registry.find(code) { [link, address, failedJoins] room in
+                // A private room without its key is not found, and counts as a wrong code.
+                registry.find(code, key: key) { [link, address, failedJoins] room in
                     guard let room else {
                         _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
                         ClientSession.entered(.refused(RoomError(.roomNotFound, move: "join")), link: link)
@@ -155,12 +158,12 @@ final class ClientSession {
 
     /// `peek`: the room describes itself to the connection, or the connection hears there is no such room.
     /// Counted like joins of rooms that do not exist, so that codes cannot be enumerated this way either.
-    private func peek(_ code: RoomCode, client: ClientID?, on connection: Connection) {
+    private func peek(_ code: RoomCode, client: ClientID?, key: RoomKey?, on connection: Connection) {
         guard !failedJoins.isExhausted(address, now: MonotonicClock.coarseSeconds()) else {
             connection.send(.error(RoomError(.tooManyWrongCodes, move: "peek")))
             return
         }
-        registry.find(code) { [link, address, failedJoins] room in
+        registry.find(code, key: key) { [link, address, failedJoins] room in
             guard let room else {
                 _ = failedJoins.allow(address, now: MonotonicClock.coarseSeconds())
                 link.send(.error(RoomError(.roomNotFound, move: "peek")))
@@ -234,6 +237,9 @@ public struct GameLimits: Sendable {
     /// Rooms one connection may create: a burst of this many, then one every 12 seconds.
     public var roomCreationBurst: Double = 5
     public var roomCreationsPerSecond: Double = 1.0 / 12
+    /// Rooms one client address may create a minute, whatever its connections (`--room-creations-per-minute`),
+    /// bursts of as many; loopback is not limited.
+    public var roomCreationsPerAddressPerMinute: Double = 10
     /// Joins of rooms that do not exist, per client address: a burst, then a slow trickle, so room codes cannot
     /// be enumerated (234,000 codes at 1 guess every 6 seconds).
     public var failedJoinBurst: Double = 10

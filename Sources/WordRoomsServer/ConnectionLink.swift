@@ -9,9 +9,12 @@ final class ConnectionLink: ClientLink {
     /// The connection negotiated compression for shared streams: the room then compresses its broadcasts.
     let followsBroadcastStream: Bool
     let id: UInt64
+    /// The client's address bucket, nil for loopback (which per-address limits exempt).
+    let address: String?
 
-    init(handle: ConnectionHandle, followsBroadcastStream: Bool) {
+    init(handle: ConnectionHandle, followsBroadcastStream: Bool, address: String? = nil) {
         self.handle = handle
+        self.address = address.flatMap { ConnectionsPerAddress.isLoopback($0) ? nil : $0 }
         self.followsBroadcastStream = followsBroadcastStream
         id = handle.id
     }

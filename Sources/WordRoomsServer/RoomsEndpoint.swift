@@ -14,6 +14,10 @@ final class RoomsEndpoint: WebSocketEndpoint {
     let perAddress: ConnectionsPerAddress
     let trustedProxies: AddressRanges
     let failedJoins: AddressRateLimiter
+    /// Rooms created per client address (`--room-creations-per-minute`), whatever connection creates them.
+    let roomCreations: AddressRateLimiter
+    /// Turns a client address into the key every per-address limit counts (`--ipv6-prefix`).
+    let buckets: AddressBuckets
     /// permessage-deflate with one context per room (`--no-compression` turns it off).
     let compression: WebSocketCompression
     /// Set by `WordRoomsServer.shutdown` before it saves the rooms: from then on no message reaches a room (each
@@ -21,7 +25,11 @@ final class RoomsEndpoint: WebSocketEndpoint {
     let stopping = Atomic<Bool>(false)
 
     init(registry: RoomRegistry, limits: GameLimits, maxMessageBytes: Int, perAddress: ConnectionsPerAddress,
-         trustedProxies: AddressRanges, failedJoins: AddressRateLimiter, compression: WebSocketCompression) {
+         trustedProxies: AddressRanges, failedJoins: AddressRateLimiter, buckets: AddressBuckets = AddressBuckets(),
+         compression: WebSocketCompression) {
+        self.buckets = buckets
+        roomCreations = AddressRateLimiter(perSecond: limits.roomCreationsPerAddressPerMinute / 60,
+                                           burst: limits.roomCreationsPerAddressPerMinute)
         self.registry = registry
         self.limits = limits
         self.maxMessageBytes = maxMessageBytes
@@ -33,8 +41,8 @@ final class RoomsEndpoint: WebSocketEndpoint {
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         // An unreadable X-Forwarded-For was refused before the upgrade (`refuseUpgrade`).
-        let address = ClientAddress.resolve(peer: connection.peer, request: request, trustedProxies: trustedProxies)
-            ?? connection.peer.host
+        let address = buckets.key(of: ClientAddress.resolve(peer: connection.peer, request: request,
+                                                            trustedProxies: trustedProxies) ?? connection.peer.host)
         guard perAddress.admit(address) else {
             connection.close(.tooManyConnections)
             return

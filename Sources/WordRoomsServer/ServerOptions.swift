@@ -62,6 +62,20 @@ public struct ServerOptions: Sendable, Equatable {
     /// Connections one address may hold before they upgrade to a WebSocket (HTTP requests, handshakes under way,
     /// idle keep-alive); 0 for no cap. Loopback and `--trusted-proxy` addresses are not capped.
     public var maxPendingPerIP = 256
+    /// Rooms per server (`--max-rooms`).
+    public var maxRooms = 10_000
+    /// Rooms alive at once created from one client address (`--rooms-per-address`).
+    public var roomsPerAddress = 20
+    /// Rooms one client address may create a minute, bursts of as many (`--room-creations-per-minute`).
+    public var roomCreationsPerMinute = 10
+    /// Seconds a room nobody but its creator joined lives on once the creator is gone (`--creator-only-grace`).
+    public var creatorOnlyGraceSeconds = 45
+    /// Members one client address may have in one room (`--members-per-address`).
+    public var membersPerAddress = 8
+    /// Broadcast bytes a second one room's chat, renames and reactions may cost (`--room-chat-budget`).
+    public var roomChatBudget = 1 << 20
+    /// Leading bits of an IPv6 address that per-address limits count as one client (`--ipv6-prefix`).
+    public var ipv6Prefix = 64
 
     public init() {}
 
@@ -90,6 +104,13 @@ public struct ServerOptions: Sendable, Equatable {
           --max-outbound-bytes N    bytes queued to one client before it is cut off as too slow (default 4194304)
           --max-connections N       open connections in all, beyond which clients get 503 (default: file limit - 64)
           --max-connections-per-ip N  open WebSocket connections per client address (default 256; loopback unlimited)
+          --max-rooms N             rooms per server, beyond which creating one gets server-full (default 10000)
+          --rooms-per-address N     rooms alive at once created from one client address (default 20; loopback unlimited)
+          --room-creations-per-minute N  rooms one client address may create a minute, bursts of N (default 10)
+          --creator-only-grace S    seconds a room nobody but its creator joined lives on after they leave (default 45)
+          --members-per-address N   members one client address may have in one room (default 8; loopback unlimited)
+          --room-chat-budget BYTES  broadcast bytes a second of one room's chat, renames and reactions (default 1048576)
+          --ipv6-prefix N           IPv6 addresses count per network of N bits for every per-address limit, 32-128 (default 64)
           --no-compression          do not offer permessage-deflate (by default each room's broadcasts are compressed once)
           --shard N|auto            shard number 0-21 when running several instances (auto: from the hostname)
           --redis HOST:PORT         share the public room list with other instances through Redis
@@ -174,6 +195,14 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--max-outbound-bytes"): options.maxOutboundBytes = try scanner.integer(in: 16_384...(1 << 30))
             case .flag("--max-connections"): options.maxConnections = try scanner.integer(in: 1...10_000_000)
             case .flag("--max-connections-per-ip"): options.maxConnectionsPerIP = try scanner.integer(in: 1...1_000_000)
+            case .flag("--max-rooms"): options.maxRooms = try scanner.integer(in: 1...10_000_000)
+            case .flag("--rooms-per-address"): options.roomsPerAddress = try scanner.integer(in: 1...10_000_000)
+            case .flag("--room-creations-per-minute"):
+                options.roomCreationsPerMinute = try scanner.integer(in: 1...1_000_000)
+            case .flag("--creator-only-grace"): options.creatorOnlyGraceSeconds = try scanner.integer(in: 1...86_400)
+            case .flag("--members-per-address"): options.membersPerAddress = try scanner.integer(in: 1...100_000)
+            case .flag("--room-chat-budget"): options.roomChatBudget = try scanner.integer(in: 1_024...(1 << 30))
+            case .flag("--ipv6-prefix"): options.ipv6Prefix = try scanner.integer(in: AddressBuckets.prefixRange)
             case .flag("--no-compression"):
                 try scanner.noValue()
                 options.compression = false

@@ -47,6 +47,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                                    trustedProxies: (try? AddressRanges(options.trustedProxies)) ?? AddressRanges(),
                                    failedJoins: AddressRateLimiter(perSecond: limits.failedJoinsPerSecond,
                                                                    burst: limits.failedJoinBurst),
+                                   buckets: AddressBuckets(ipv6Prefix: options.ipv6Prefix),
                                    compression: options.compression
                                        ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
         self.fanout = options.benchFanout ? FanoutEndpoint(maxMessageBytes: options.maxMessageBytes) : nil
@@ -89,10 +90,12 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    /// The client's address for per-address limits (the proxy's report when the peer is a trusted proxy); nil
-    /// when a trusted proxy's `X-Forwarded-For` could not be read (see `ClientAddress.resolve`).
+    /// The client's address bucket for per-address limits (the proxy's report when the peer is a trusted proxy,
+    /// IPv6 by `--ipv6-prefix`); nil when a trusted proxy's `X-Forwarded-For` could not be read
+    /// (see `ClientAddress.resolve`).
     func clientAddress(_ peer: SocketAddress, _ request: HTTPRequestHead) -> String? {
         ClientAddress.resolve(peer: peer, request: request, trustedProxies: rooms.trustedProxies)
+            .map { rooms.buckets.key(of: $0) }
     }
 
     public func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? {

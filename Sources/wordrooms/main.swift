@@ -24,12 +24,18 @@ do {
     rooms.emptyRoomGraceSeconds = Double(options.roomGraceSeconds)
     rooms.awayTurnSeconds = Double(options.awayTurnSeconds)
     rooms.silenceSeconds = Double(options.silenceSeconds)
+    rooms.maxRooms = options.maxRooms
+    rooms.maxRoomsPerAddress = options.roomsPerAddress
+    rooms.creatorOnlyRoomGraceSeconds = Double(options.creatorOnlyGraceSeconds)
+    rooms.maxMembersPerAddress = options.membersPerAddress
+    rooms.chatBudgetBytesPerSecond = options.roomChatBudget
     var limits = GameLimits()
     limits.messagesPerSecond = Double(options.messageRate)
     limits.messageBurst = Double(options.messageRate * 2)
     limits.handshakesPerSecond = Double(options.handshakeRate)
     limits.lobbyRequestsPerSecond = Double(options.lobbyRate)
     limits.lobbyRequestBurst = Double(options.lobbyRate * 6)
+    limits.roomCreationsPerAddressPerMinute = Double(options.roomCreationsPerMinute)
     server = try WordRoomsServer(options: options, rooms: rooms, limits: limits)
 } catch {
     Log.info("wordrooms: \(error)")

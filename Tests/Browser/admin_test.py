@@ -263,14 +263,16 @@ def run(suite, args):
         host = RawClient(base)
         raws.append(host)
         host.send({"type": "create", "game": "snowman", "name": "Hostess", "public": False})
-        room["code"] = host.until(lambda m: m.get("type") == "welcome")["code"]
+        welcome = host.until(lambda m: m.get("type") == "welcome")
+        # A private room: joins need its key, which its link carries in the fragment.
+        room["code"], room["key"] = welcome["code"], welcome["key"]
         room["host"] = host
         cleo = RawClient(base)
         raws.append(cleo)
-        cleo.send({"type": "join", "code": room["code"], "name": "Cleo"})
+        cleo.send({"type": "join", "code": room["code"], "key": room["key"], "name": "Cleo"})
         room["cleo_id"] = cleo.until(lambda m: m.get("type") == "welcome")["you"]
         room["cleo"] = cleo
-        bob.open(f"/r/{room['code']}")
+        bob.open(f"/r/{room['code']}#k={room['key']}")
         bob.wait_visible("#name-form")
         bob.type_into("#name-input", "Bob", enter=True)
         bob.wait_visible("#word .tile")
@@ -294,7 +296,7 @@ def run(suite, args):
         op.wait(lambda: "locked" in op.text("#panel-summary"), "locked in the summary")
         eve = RawClient(base)
         raws.append(eve)
-        eve.send({"type": "join", "code": room["code"], "name": "Eve"})
+        eve.send({"type": "join", "code": room["code"], "key": room["key"], "name": "Eve"})
         refusal = eve.until(lambda m: m.get("type") in ("welcome", "error"))
         assert refusal.get("code") == "room-locked", refusal
     checks.run("Lock (confirmed) locks the room: a new join gets room-locked", lock_refuses_a_join)

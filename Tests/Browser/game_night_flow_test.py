@@ -371,16 +371,17 @@ def run(suite, args):
             host = RawClient(args.base_url)
             raws.append(host)
             host.send({"type": "create", "game": "snowman", "name": "Filler 0", "public": False})
-            full_code = host.until(lambda m: m.get("type") == "welcome")["code"]
+            welcome = host.until(lambda m: m.get("type") == "welcome")
+            full_code, full_key = welcome["code"], welcome["key"]   # private: its link carries the key
             host.drain_in_background()
             for number in range(1, 16):
                 filler = RawClient(args.base_url)
                 raws.append(filler)
-                filler.send({"type": "join", "code": full_code, "name": f"Filler {number}"})
+                filler.send({"type": "join", "code": full_code, "key": full_key, "name": f"Filler {number}"})
                 filler.until(lambda m: m.get("type") in ("welcome", "error"))
                 filler.drain_in_background()
             watcher = dee or cleo
-            watcher.open(f"/r/{full_code}")
+            watcher.open(f"/r/{full_code}#k={full_key}")
             watcher.wait_visible("#room-status[data-kind='full']")
             assert watcher.text("#room-status-title") == "Room full — watch instead?", watcher.text("#room-status-title")
             assert not watcher.flow().get("sawNameForm"), "said before asking for a name"
@@ -402,13 +403,14 @@ def run(suite, args):
             host = RawClient(args.base_url)
             raws.append(host)
             host.send({"type": "create", "game": "snowman", "name": "Locksmith", "public": False})
-            locked_code = host.until(lambda m: m.get("type") == "welcome")["code"]
+            welcome = host.until(lambda m: m.get("type") == "welcome")
+            locked_code, locked_key = welcome["code"], welcome["key"]
             host.send({"type": "lock", "locked": True})
             answer = host.until(lambda m: m.get("type") in ("patch", "error"))
             assert answer["type"] == "patch", answer
             host.drain_in_background()
             visitor = dee or cleo
-            visitor.open(f"/r/{locked_code}")
+            visitor.open(f"/r/{locked_code}#k={locked_key}")
             visitor.wait_visible("#room-status[data-kind='locked']")
             assert visitor.text("#room-status-title") == "Room locked"
             assert not visitor.flow().get("sawNameForm")

@@ -134,7 +134,10 @@ def run(suite, args):
         return code
     code = suite.require(checks.run("a new Snowman room opens on the waiting room with its code and the host's Start",
                                     lobby_to_waiting_room))
-    link = f"{args.base_url}/r/{code}"
+    # A private room: its link carries the key in the fragment (/r/CODE#k=KEY), and the code alone opens nothing.
+    room_path = ana.js("return location.pathname + location.hash")
+    assert room_path.startswith(f"/r/{code}#k="), room_path
+    link = f"{args.base_url}{room_path}"
 
     def qr_is_the_link():
         ana.wait(lambda: ana.visible("#waiting-qr svg"), "the QR code")
@@ -148,7 +151,7 @@ def run(suite, args):
 
     def players_arrive_live():
         for page in (bob, cleo):
-            page.open(f"/r/{code}")
+            page.open(room_path)
             page.wait_visible("#waiting-room")
         ana.wait(lambda: len(ana.waiting_players()) == 3, "three players in Ana's waiting room")
         assert ana.waiting_players() == ["Ana (you)", "Bob", "Cleo"], ana.waiting_players()
@@ -298,8 +301,9 @@ def run(suite, args):
         for page in (ana, bob, cleo):
             page.open("/")
         room = create_room("scramble", {"rounds": Keys.HOME, "roundSeconds": Keys.HOME})
+        scramble_path = ana.js("return location.pathname + location.hash")
         for page in (bob, cleo):
-            page.open(f"/r/{room}")
+            page.open(scramble_path)
             page.wait_visible("#waiting-room")
         ana.wait(lambda: len(ana.waiting_players()) == 3, "three players")
         assert ana.text("#waiting-start") == "Start the match"

@@ -79,6 +79,7 @@ class Player:
         self.url, self.name = url, name
         self.ws = None
         self.state, self.seq, self.you, self.token, self.code = None, 0, None, None, None
+        self.key = None   # a private room's, from the welcome: joins and resumes need it
         self.resumes, self.drops, self.checked = 0, 0, 0
         self.problems = []
 
@@ -95,6 +96,7 @@ class Player:
         kind = message["type"]
         if kind == "welcome":
             self.you, self.token, self.code = message["you"], message["token"], message["code"]
+            self.key = message.get("key", self.key)
             self.seq = message["seq"]
             if "state" in message:
                 self.state = message["state"]
@@ -125,7 +127,8 @@ class Player:
         for attempt in range(40):
             try:
                 await self.open()
-                await self.ws.send(json.dumps({"type": "join", "code": self.code, "token": self.token, "seq": self.seq}))
+                await self.ws.send(json.dumps({"type": "join", "code": self.code, "key": self.key, "token": self.token,
+                                               "seq": self.seq}))
                 welcome = await self.until(lambda m: m["type"] in ("welcome", "error"))
                 if welcome["type"] == "error":
                     self.problems.append(f"{self.name}: resume refused: {welcome['code']}")
@@ -160,7 +163,7 @@ async def play_room(url, index, stop_at, kill_share, rng):
     await host.ws.send(json.dumps({"type": "create", "game": "snowman", "name": "Host", "public": False}))
     await host.until(lambda m: m["type"] == "welcome")
     await guest.open()
-    await guest.ws.send(json.dumps({"type": "join", "code": host.code, "name": "Guest"}))
+    await guest.ws.send(json.dumps({"type": "join", "code": host.code, "key": host.key, "name": "Guest"}))
     await guest.until(lambda m: m["type"] == "welcome")
     players = [host, guest]
     while time.monotonic() < stop_at:
@@ -220,7 +223,8 @@ async def stuck_client(url, duration):
     # run is about the bytes a reader that stopped leaves queued (the other players do compress).
     stuck = await websockets.connect(url, sock=raw, max_queue=1, max_size=2**22, ping_interval=None, proxy=None,
                                      compression=None)
-    await stuck.send(json.dumps({"type": "join", "code": talker.code, "name": "Stuck", "spectator": True}))
+    await stuck.send(json.dumps({"type": "join", "code": talker.code, "key": talker.key, "name": "Stuck",
+                                 "spectator": True}))
     text = "x" * 190
     sent, cut = 0, False
     deadline = time.monotonic() + duration

@@ -34,7 +34,7 @@ async def round_trip(server, data, rng):
     async with websockets.connect(url, proxy=None) as ws:
         await ws.send(json.dumps({"type": "create", "game": "snowman", "name": "Ana", "public": False}))
         welcome = json.loads(await ws.recv())
-        code, token, seq = welcome["code"], welcome["token"], welcome["seq"]
+        code, token, seq, key = welcome["code"], welcome["token"], welcome["seq"], welcome.get("key")
         seen = {}  # chat line number -> monotonic time its patch came back
         kill_at = time.monotonic() + rng.uniform(1.0, 3.0)
         number = 0
@@ -60,7 +60,8 @@ async def round_trip(server, data, rng):
     process, port = start(server, data)
     try:
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
-            await ws.send(json.dumps({"type": "join", "code": code, "token": token}))
+            # The room's key came back from the data directory with it: the resume still needs it.
+            await ws.send(json.dumps({"type": "join", "code": code, "key": key, "token": token}))
             welcome = json.loads(await ws.recv())
             if welcome["type"] != "welcome":
                 return None, f"resume refused: {welcome}"

@@ -194,6 +194,7 @@ class GameClient:
         self.you = None
         self.code = None
         self.token = None
+        self.key = None
         self.patches = 0
         self.messages = 0
         self.snapshots = []   # (snapshot seq, snapshot state, own seq, own state copy)
@@ -232,6 +233,7 @@ class GameClient:
         kind = message.get("type")
         if kind == "welcome":
             self.you, self.code, self.token = message["you"], message["code"], message["token"]
+            self.key = message.get("key")   # a private room's: joins and resumes need it
             if "state" in message:
                 self.state = message["state"]
             self.seq = message["seq"]
@@ -264,8 +266,11 @@ class GameClient:
         if not self.you:
             raise Problem("%s: create refused: %s" % (self.name, self.errors[-1]))
 
-    async def join(self, code, spectator=False):
-        await self.send({"type": "join", "code": code, "name": self.name, "spectator": spectator})
+    async def join(self, code, spectator=False, key=None):
+        message = {"type": "join", "code": code, "name": self.name, "spectator": spectator}
+        if key:
+            message["key"] = key
+        await self.send(message)
         await self.until(lambda: self.you or self.errors, "welcome")
         if not self.you:
             raise Problem("%s: join refused: %s" % (self.name, self.errors[-1]))

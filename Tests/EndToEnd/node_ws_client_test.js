@@ -134,7 +134,8 @@ class Player {
   handle(message) {
     switch (message.type) {
       case 'welcome':
-        Object.assign(this, { you: message.you, code: message.code, seq: message.seq });
+        // A private room's key comes with the welcome; whoever joins it needs it.
+        Object.assign(this, { you: message.you, code: message.code, seq: message.seq, key: message.key ?? null });
         if ('state' in message) this.state = message.state;
         break;
       case 'patch':
@@ -225,7 +226,7 @@ async function checkGameSnowman(args) {
   const join = async (name, perMessageDeflate = true) => {
     const player = await Player.open(name, url, args.applyPatch, perMessageDeflate);
     players.push(player);
-    await player.enter({ type: 'join', code: players[0].code });
+    await player.enter({ type: 'join', code: players[0].code, key: players[0].key });
     await settle(players);
     return player;
   };

@@ -513,10 +513,10 @@ async def check_deflate_game_snowman(args):
         for name in ("Bob", "Cleo"):
             player = await GameClient.open(name, target)
             players.append(player)
-            await player.join(host.code)
+            await player.join(host.code, key=host.key)
         plain = await GameClient.open("Plain", target, compression=None)
         players.append(plain)
-        await plain.join(host.code)
+        await plain.join(host.code, key=host.key)
         late = None
         moves = games = 0
         while True:
@@ -532,7 +532,7 @@ async def check_deflate_game_snowman(args):
             if moves == 2 and late is None:
                 late = await GameClient.open("Dee", target)
                 players.append(late)
-                await late.join(host.code)
+                await late.join(host.code, key=host.key)
                 await settle(players)
             if moves % 3 == 1:
                 # Chat from a compressing and from the plain player: text that repeats from patch to patch.
@@ -582,8 +582,8 @@ async def check_deflate_game_scramble_round(args):
         bob = await GameClient.open("Bob", target)
         plain = await GameClient.open("Plain", target, compression=None)
         players += [bob, plain]
-        await bob.join(host.code)
-        await plain.join(host.code)
+        await bob.join(host.code, key=host.key)
+        await plain.join(host.code, key=host.key)
         await settle(players)
         await host.send({"type": "new_game"})
         await host.until(lambda: host.state["scramble"]["phase"] == "playing", "the round to start")
@@ -595,7 +595,7 @@ async def check_deflate_game_scramble_round(args):
         for index, word in enumerate(words[:12]):
             if index == 5:
                 players.append(await GameClient.open("Dee", target))
-                await players[-1].join(host.code)
+                await players[-1].join(host.code, key=host.key)
                 await settle(players)
             player = players[index % len(players)]
             before, errors = player.seq, len(player.errors)
@@ -699,7 +699,7 @@ async def check_deflate_game_narrow_peers(args):
                                       extensions=[ClientPerMessageDeflateFactory(server_no_context_takeover=True)])
         players += [narrow, fresh]
         for player in players:
-            await player.join(welcome["code"])
+            await player.join(welcome["code"], key=welcome.get("key"))
             await raw.receive()   # the join's patch
         line = random_line(rng, 150)
         first, _ = await raw_chat(raw, line)

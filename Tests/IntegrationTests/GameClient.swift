@@ -11,6 +11,8 @@ final class GameClient {
     var you: String?
     var token: String?
     var code: String?
+    /// A private room's key, from `welcome`.
+    var key: String?
     var errors: [JSONValue] = []
     var gaps = 0
     /// Payloads of every text message received, in order.
@@ -18,6 +20,11 @@ final class GameClient {
 
     init(port: Int, path: String = "/ws") throws {
         socket = try TestClient.webSocket(port: port, path: path)
+    }
+
+    /// A client whose connection a trusted proxy (the server must trust 127.0.0.1) says comes from `address`.
+    init(port: Int, forwardedFor address: String) throws {
+        socket = try TestClient.webSocket(port: port, path: "/ws", extraHeaders: [("X-Forwarded-For", address)])
     }
 
     func send(_ message: JSONValue) throws {
@@ -45,6 +52,7 @@ final class GameClient {
             you = message["you"]?.stringValue
             token = message["token"]?.stringValue
             code = message["code"]?.stringValue
+            key = message["key"]?.stringValue
             seq = message["seq"]!.intValue!
             if let state = message["state"] { self.state = state }
         case "snapshot" where !comparing:

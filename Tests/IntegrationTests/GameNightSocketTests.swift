@@ -86,7 +86,7 @@ import WordGames
         try await withServer { server in
             let host = try GameClient.create(port: server.port, game: "scramble", name: "Ana", isPublic: false)
             let visitor = try GameClient(port: server.port)
-            try visitor.send(["type": "peek", "code": JSONValue(host.code!)])
+            try visitor.send(["type": "peek", "code": JSONValue(host.code!), "key": JSONValue(host.key!)])
             let room = try visitor.receive()
             #expect(room["type"]?.stringValue == "room")
             #expect(room["game"]?.stringValue == "scramble")

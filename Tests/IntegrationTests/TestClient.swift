@@ -62,10 +62,12 @@ final class TestClient {
     }
 
     /// Connects and completes a WebSocket handshake on `path`.
-    static func webSocket(port: Int, path: String = "/echo", host: String = "127.0.0.1") throws -> TestClient {
+    static func webSocket(port: Int, path: String = "/echo", host: String = "127.0.0.1",
+                          extraHeaders: [(String, String)] = []) throws -> TestClient {
         let client = try TestClient(port: port, host: host)
         let key = WebSocketHandshake.randomKey()
-        try client.send(WebSocketHandshake.clientRequest(host: "localhost:\(port)", path: path, key: key))
+        try client.send(WebSocketHandshake.clientRequest(host: "localhost:\(port)", path: path, key: key,
+                                                         extraHeaders: extraHeaders))
         let head = try client.readHTTPHead()
         guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "handshake refused: \(head)") }
         guard head.contains(WebSocketHandshake.acceptValue(forKey: key)) else {

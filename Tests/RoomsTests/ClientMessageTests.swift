@@ -62,6 +62,13 @@ import Testing
             == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false,
                      client: ClientID(client)))
         #expect(try parse(#"{"type":"peek","code":"qhtw"}"#) == .peek(code: RoomCode("QHTW")!))
+        // A private room's key rides along with join and peek; anything else in its place is refused.
+        #expect(try parse(#"{"type":"peek","code":"qhtw","key":"abcDEF0123456-_x"}"#)
+            == .peek(code: RoomCode("QHTW")!, key: RoomKey("abcDEF0123456-_x")))
+        #expect(try parse(#"{"type":"join","code":"QHTW","name":"Bob","key":"abcDEF0123456-_x"}"#)
+            == .join(code: RoomCode("QHTW")!, name: "Bob", token: nil, lastSeq: nil, spectator: false, client: nil,
+                     key: RoomKey("abcDEF0123456-_x")))
+        #expect(throws: RoomError.self) { try parse(#"{"type":"peek","code":"QHTW","key":"short"}"#) }
         #expect(try parse(#"{"type":"ping","id":41}"#) == .ping(id: 41))
         #expect(try parse(#"{"type":"ping"}"#) == .ping(id: nil))
         #expect(try parse(#"{"type":"lock","locked":true}"#) == .lock(true))

@@ -31,6 +31,12 @@ import WordGames
          "The server is shutting down, so that was not played. You will be reconnected when it is back; try it again then."),
         (.serverFull(maxRooms: 5000), "server-full", "Server full",
          "This server already hosts 5000 rooms. Try again later."),
+        (.tooManyRoomsFromAddress(limit: 20), "too-many-rooms", "Too many rooms",
+         "Your network already has 20 rooms open on this server. Join one of them, or close one first."),
+        (.tooManyMembersFromAddress(room: room, limit: 8), "too-many-from-address", "Too many from your network",
+         "Room QHTW already has 8 members from your network, the most it takes from one."),
+        (.roomBusy, "room-busy", "Room busy",
+         "This room is sending more chat than it can for a moment, so your message was not sent. Try again in a few seconds."),
         (.badName(.empty), "bad-name", "Name needed", "Type a name of 1 to 20 characters."),
         (.badName(.tooLong), "bad-name", "Name too long", "Names can be at most 20 characters."),
         (.badName(.control), "bad-name", "Name not allowed",
@@ -102,7 +108,7 @@ import WordGames
     /// The table misses no case: adding one to `Reason` breaks `name(of:)` until it gets a row.
     @Test func tableCoversEveryReason() {
         let names = Set(Self.table.map { Self.name(of: $0.0) })
-        #expect(names.count == 49)
+        #expect(names.count == 52)
         #expect(names.count == Self.table.count, "one row per case")
     }
 
@@ -121,6 +127,9 @@ import WordGames
         case .tooManyWrongCodes: "tooManyWrongCodes"
         case .serverStopping: "serverStopping"
         case .serverFull: "serverFull"
+        case .tooManyRoomsFromAddress: "tooManyRoomsFromAddress"
+        case .tooManyMembersFromAddress: "tooManyMembersFromAddress"
+        case .roomBusy: "roomBusy"
         case .badName(let refusal):
             switch refusal {
             case .empty: "badName.empty"

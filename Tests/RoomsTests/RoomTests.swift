@@ -283,10 +283,26 @@ import WordGames
         #expect(late.drain().first?["code"]?.stringValue == "seat-expired")
     }
 
+    @Test func aRoomOnlyItsCreatorJoinedIsDisposedSoonAfterThey() async throws {
+        let grace = RoomConfiguration().creatorOnlyRoomGraceSeconds
+        let fixture = try await Fixture()
+        fixture.room.disconnected(fixture.host.id)
+        await fixture.room.settled()
+        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
+        await fixture.room.settled()
+        #expect(await fixture.registry.count == 1, "the short grace is not over")
+        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
+        await fixture.room.settled()
+        #expect(await fixture.registry.count == 0)
+    }
+
     @Test func emptyRoomIsDisposedAfterItsGracePeriod() async throws {
         let grace = RoomConfiguration().emptyRoomGraceSeconds
         let fixture = try await Fixture()
         #expect(await fixture.registry.count == 1)
+        // Someone besides the creator came by: the room has the whole grace (see the next test).
+        let guest = fixture.join("Bob")
+        fixture.room.disconnected(guest.id)
         fixture.room.disconnected(fixture.host.id)
         await fixture.room.settled()
         await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }

@@ -47,7 +47,10 @@ function setUp({ name = 'Ana', path = '/', client = null } = {}) {
     store, connection, storage,
     browser: {
       location,
-      history: { pushState: (_, __, url) => { pushed.push(url); location.pathname = url; } },
+      history: {
+        pushState: (_, __, url) => { pushed.push(url); [location.pathname, location.hash = ''] = url.split(/(?=#)/); },
+        replaceState: (_, __, url) => { pushed.push(url); [location.pathname, location.hash = ''] = url.split(/(?=#)/); },
+      },
       fetch: async () => ({ ok: true, json: async () => ({ rooms: [] }) }),
       clipboard: { writeText: async () => {} },
       copyFallback: () => false,
@@ -87,6 +90,19 @@ describe('joining', () => {
     t.receive({ type: 'patch', seq: 4, ops: [{ op: 'replace', path: '/public', value: false }] });
     assert.equal(loadSeat(t.storage.session, 'QHTW').seq, 4);
     assert.deepEqual(t.pushed, [], 'the URL already matched');
+  });
+
+  test('a private room\'s link carries its key into peek and join, and the welcome\'s key into the address', () => {
+    const key = 'abcDEF0123456-_x';
+    const t = setUp({ path: '/' });
+    t.goOnline();
+    assert.equal(t.controller.joinByCode(`https://game.test/r/QHTW#k=${key}`), null);
+    assert.deepEqual(t.sent.at(-1), { type: 'peek', code: 'QHTW', key });
+    assert.equal(t.pushed.at(-1), `/r/QHTW#k=${key}`);
+    t.receive(peekAnswer());
+    assert.deepEqual(t.sent.at(-1), { type: 'join', code: 'QHTW', name: 'Ana', key });
+    t.receive({ type: 'welcome', code: 'QHTW', you: 'p2', token: TOKEN, seq: 3, serverTime: 0, key, state: snowmanState() });
+    assert.equal(loadSeat(t.storage.session, 'QHTW').key, key, 'a resume after a reload needs it');
   });
 
   test('a remembered seat resumes with token and seq', () => {

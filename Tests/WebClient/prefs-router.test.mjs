@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import {
   loadPrefs, savePrefs, loadSeat, saveSeat, forgetSeat, loadClientId, newClientId, base64url, PREFS_KEY, CLIENT_KEY,
 } from '../../web/js/core/prefs.js';
-import { routeFromPath, pathForRoute, sameRoute, roomLink } from '../../web/js/core/router.js';
+import {
+  routeFromPath, pathForRoute, hrefForRoute, sameRoute, roomLink, keyFromHash, parseRoomInput,
+} from '../../web/js/core/router.js';
 
 /** A Storage stand-in; `full` makes writes throw like an exceeded quota. */
 function memoryStorage({ full = false } = {}) {
@@ -134,5 +136,35 @@ describe('client id', () => {
     assert.equal(base64url(new Uint8Array([0x4d, 0x61])), 'TWE');
     assert.equal(base64url(new Uint8Array([0x4d])), 'TQ');
     assert.equal(base64url(new Uint8Array(16)).length, 22);
+  });
+});
+
+describe('private room links', () => {
+  const KEY = 'abcDEF0123456-_x';
+
+  test('the key travels in the fragment, never in the path', () => {
+    assert.deepEqual(routeFromPath('/r/qhtw', `#k=${KEY}`), { name: 'room', code: 'QHTW', key: KEY });
+    assert.deepEqual(routeFromPath('/r/QHTW', '#k=short'), { name: 'room', code: 'QHTW' }, 'not a key: ignored');
+    assert.deepEqual(routeFromPath('/r/QHTW'), { name: 'room', code: 'QHTW' });
+    assert.equal(hrefForRoute({ name: 'room', code: 'QHTW', key: KEY }), `/r/QHTW#k=${KEY}`);
+    assert.equal(pathForRoute({ name: 'room', code: 'QHTW', key: KEY }), '/r/QHTW');
+    assert.equal(roomLink('https://play.test', 'QHTW', KEY), `https://play.test/r/QHTW#k=${KEY}`);
+    assert.equal(roomLink('https://play.test', 'QHTW'), 'https://play.test/r/QHTW');
+    assert.equal(keyFromHash(`#x=1&k=${KEY}`), KEY);
+  });
+
+  test('the code box takes a code or a pasted link', () => {
+    assert.deepEqual(parseRoomInput(' qhtw '), { code: 'QHTW', key: null });
+    assert.deepEqual(parseRoomInput(`https://play.test/r/QHTW#k=${KEY}`), { code: 'QHTW', key: KEY });
+    assert.deepEqual(parseRoomInput(`http://localhost:8080/r/bqhtw/#k=${KEY}`), { code: 'BQHTW', key: KEY });
+    assert.deepEqual(parseRoomInput('https://play.test/r/QHTW'), { code: 'QHTW', key: null });
+    assert.equal(parseRoomInput('https://play.test/about'), null);
+    assert.equal(parseRoomInput('QH'), null);
+  });
+
+  test('a seat remembers the key it needs to resume', () => {
+    const storage = memoryStorage();
+    saveSeat(storage, { code: 'QHTW', token: '0123456789abcdef0123456789abcdef', seq: 1, state: {}, key: KEY });
+    assert.equal(loadSeat(storage, 'QHTW').key, KEY);
   });
 });

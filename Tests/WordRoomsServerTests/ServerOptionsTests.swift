@@ -89,6 +89,25 @@ import Testing
         }
     }
 
+    @Test func readsTheRoomAbuseLimits() throws {
+        let defaults = try parse([])
+        #expect(defaults.maxRooms == 10_000)
+        #expect(defaults.ipv6Prefix == 64)
+        #expect(defaults.membersPerAddress == 8)
+        let options = try parse([
+            "--max-rooms", "500", "--rooms-per-address=3", "--room-creations-per-minute", "4",
+            "--creator-only-grace", "30", "--members-per-address", "2", "--room-chat-budget", "65536",
+            "--ipv6-prefix", "56",
+        ])
+        #expect(options.maxRooms == 500)
+        #expect(options.roomsPerAddress == 3)
+        #expect(options.roomCreationsPerMinute == 4)
+        #expect(options.creatorOnlyGraceSeconds == 30)
+        #expect(options.membersPerAddress == 2)
+        #expect(options.roomChatBudget == 65536)
+        #expect(options.ipv6Prefix == 56)
+    }
+
     @Test func helpIsNotAnError() throws {
         #expect(try ServerOptions.parse(["--help"]) == .help)
         #expect(try ServerOptions.parse(["-h"]) == .help)
@@ -103,6 +122,8 @@ import Testing
         (["--redis", "redis"], "--redis needs HOST:PORT, not 'redis'"),
         (["--public-url", "play.example.com"], "--public-url needs an http:// or https:// URL, not 'play.example.com'"),
         (["--allowed-origin", "https://x.com/"], "--allowed-origin needs origins like https://play.example.com (no path), not 'https://x.com/'"),
+        (["--ipv6-prefix", "16"], "--ipv6-prefix needs a whole number from 32 to 128, not '16'"),
+        (["--max-rooms", "0"], "--max-rooms needs a whole number from 1 to 10000000, not '0'"),
         (["--trusted-proxy", "proxy.local"], "--trusted-proxy needs numeric addresses or networks like 10.0.0.0/8, not 'proxy.local'"),
     ])
     func badFlagsAreExplained(arguments: [String], message: String) {

@@ -12,9 +12,9 @@
 import { PAGE_SIZE, emptyLobby, nextOffset, withFirstPage, withMoreRooms } from './core/lobby-list.js';
 import { canAct, joinMessage, peekMessage, ROOM, isHost, me, SEAT_GRACE_SECONDS } from './core/store.js';
 import { loadSeat, saveSeat, forgetSeat, savePrefs, loadCustomWords, saveCustomWords } from './core/prefs.js';
-import { pathForRoute, sameRoute } from './core/router.js';
+import { pathForRoute, hrefForRoute, sameRoute, parseRoomInput } from './core/router.js';
 import { inviteLink } from './core/invite-link.js';
-import { cleanName, nameProblem, normalizeSettings, parseRoomCode, MAX_CHAT_LENGTH } from './core/game-settings.js';
+import { cleanName, nameProblem, normalizeSettings, MAX_CHAT_LENGTH } from './core/game-settings.js';
 import { GAMES, gameOfMove } from './games.js';
 
 /** Moves whose arrival can be seen in the room state, so they are tracked until seen: chat and every game's moves. */
@@ -130,9 +130,15 @@ export function createController({ store, connection, storage, browser }) {
   // MARK: side effects of state changes
 
   function onChange(state, previous) {
-    if (!sameRoute(state.route, previous.route)) {
+    if (!sameRoute(state.route, previous.route) || state.route.key !== previous.route.key) {
       const path = pathForRoute(state.route);
-      if (browser.location.pathname !== path) browser.history.pushState({}, '', path);
+      const href = hrefForRoute(state.route);
+      const here = browser.location.pathname + (state.route.key ? browser.location.hash ?? '' : '');
+      if (here !== href) {
+        // The same room's address gaining its key (after the welcome) replaces the entry: Back stays one step.
+        if (browser.location.pathname === path) browser.history.replaceState({}, '', href);
+        else browser.history.pushState({}, '', href);
+      }
       if (state.route.name === 'lobby') {
         enterLobby();
       } else if (previous.route.name === 'lobby') {
@@ -249,7 +255,7 @@ export function createController({ store, connection, storage, browser }) {
       // load the room's page, so the socket opens at /ws/CODE and reaches that instance.
       if (route.name === 'room' && route.code.length === 5 && typeof browser.location?.assign === 'function'
           && browser.location.pathname !== pathForRoute(route)) {
-        browser.location.assign(pathForRoute(route));
+        browser.location.assign(hrefForRoute(route));
         return;
       }
       const stepOut = state.route.name === 'room' && state.room
@@ -264,11 +270,11 @@ export function createController({ store, connection, storage, browser }) {
       }
     },
 
-    /** Opens the room of a typed code; returns an error sentence for a malformed code. */
+    /** Opens the room of a typed code or a pasted link; returns an error sentence for anything else. */
     joinByCode(text) {
-      const code = parseRoomCode(text);
-      if (!code) return 'Room codes are 4 letters, like QHTW.';
-      this.navigate({ name: 'room', code });
+      const parsed = parseRoomInput(text);
+      if (!parsed) return 'Room codes are 4 letters, like QHTW; or paste the room\'s link.';
+      this.navigate(parsed.key ? { name: 'room', code: parsed.code, key: parsed.key } : { name: 'room', code: parsed.code });
       return null;
     },
 
@@ -381,8 +387,8 @@ export function createController({ store, connection, storage, browser }) {
     async copyLink() {
       const { room, ui } = store.getState();
       if (!room?.code) return false;
-      // The address friends can open (core/invite-link.js), not this page's `localhost`.
-      const { link } = inviteLink(ui, browser.location, room.code);
+      // The address friends can open (core/invite-link.js), not this page's `localhost`, with a private room's key.
+      const { link } = inviteLink(ui, browser.location, room.code, room.key);
       try {
         await browser.clipboard.writeText(link);
         return true;

@@ -4,7 +4,7 @@
 import { createStore, initialState } from './core/store.js';
 import { createConnection, socketURL } from './core/connection.js';
 import { loadPrefs, loadClientId } from './core/prefs.js';
-import { routeFromPath, pathForRoute } from './core/router.js';
+import { routeFromPath, pathForRoute, hrefForRoute } from './core/router.js';
 import { createController } from './controller.js';
 import { mountApp } from './views/app.js';
 
@@ -43,10 +43,10 @@ const storage = { local: safeStorage('localStorage'), session: safeStorage('sess
 const prefs = loadPrefs(storage.local);
 // A random id for this browser, sent with every create and join: a host's removal keeps this browser out.
 const client = loadClientId(storage.local);
-const startRoute = routeFromPath(window.location.pathname);
+const startRoute = routeFromPath(window.location.pathname, window.location.hash);
 // Tidy the address (lowercase codes, a trailing slash); a bad code keeps what was typed, for its page to show.
 if (startRoute.name !== 'bad-code' && pathForRoute(startRoute) !== window.location.pathname) {
-  window.history.replaceState({}, '', pathForRoute(startRoute));
+  window.history.replaceState({}, '', hrefForRoute(startRoute));
 }
 
 const store = createStore({ initial: initialState({ ...prefs, client }) });
@@ -95,7 +95,7 @@ window.fetch('/api/config', { headers: { Accept: 'application/json' } })
   .catch(() => {});
 
 // Back and Forward (a phone's back swipe too) move between the lobby and rooms; stepping out keeps the seat.
-window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname)));
+window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname, window.location.hash)));
 // The browser knows about a lost network long before the socket times out: drop it and show "reconnecting".
 window.addEventListener('offline', () => connection.drop());
 // Back online, or back to the tab (a phone that slept may hold a dead socket): reconnect at once, backoff reset,

@@ -46,8 +46,8 @@ export function inviteBase(config, location) {
   return { base: `${location.protocol}//${urlHost(address)}${port}`, loopbackOnly: false };
 }
 
-/** The link to room `code` to hand out, and whether only this machine can open it. */
-export function inviteLink(config, location, code) {
+/** The link to room `code` to hand out (with a private room's `key`), and whether only this machine can open it. */
+export function inviteLink(config, location, code, key = null) {
   const { base, loopbackOnly } = inviteBase(config, location);
-  return { link: roomLink(base, code ?? ''), loopbackOnly };
+  return { link: roomLink(base, code ?? '', key), loopbackOnly };
 }

@@ -74,15 +74,19 @@ export function loadSeat(storage, code) {
   const seat = readJSON(storage, SEAT_PREFIX + code);
   if (!seat || typeof seat.token !== 'string' || !/^[0-9a-f]{32}$/i.test(seat.token)) return null;
   const hasState = Number.isInteger(seat.seq) && seat.state && typeof seat.state === 'object';
-  return { token: seat.token, seq: hasState ? seat.seq : null, state: hasState ? seat.state : null };
+  // A private room's key: a resume needs it as much as a first join.
+  const key = typeof seat.key === 'string' && /^[A-Za-z0-9_-]{16}$/.test(seat.key) ? seat.key : null;
+  const seatState = { token: seat.token, seq: hasState ? seat.seq : null, state: hasState ? seat.state : null };
+  return key ? { ...seatState, key } : seatState;
 }
 
 /** Remembers the seat of a joined room; a failed write (quota) drops the state and keeps the token. */
 export function saveSeat(storage, room) {
   if (!room?.code || !room.token) return;
-  const full = { token: room.token, seq: room.seq, state: room.state };
+  const key = room.key ? { key: room.key } : {};
+  const full = { token: room.token, seq: room.seq, state: room.state, ...key };
   if (!writeJSON(storage, SEAT_PREFIX + room.code, full)) {
-    writeJSON(storage, SEAT_PREFIX + room.code, { token: room.token });
+    writeJSON(storage, SEAT_PREFIX + room.code, { token: room.token, ...key });
   }
 }
 

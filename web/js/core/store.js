@@ -78,12 +78,12 @@ export function joinMessage(state) {
   if (!room || [ROOM.FAILED, ROOM.LEAVING, ROOM.CHECKING, ROOM.NEEDS_NAME].includes(room.status)) return null;
   const client = state.player.client ? { client: state.player.client } : {};
   if (room.token) {
-    const message = { type: 'join', code: room.code, token: room.token, ...client };
+    const message = { type: 'join', code: room.code, token: room.token, ...client, ...keyOf(room) };
     if (room.state !== null && room.state !== undefined && Number.isInteger(room.seq)) message.seq = room.seq;
     return message;
   }
   if (state.player.name) {
-    const message = { type: 'join', code: room.code, name: state.player.name, ...client };
+    const message = { type: 'join', code: room.code, name: state.player.name, ...client, ...keyOf(room) };
     if (room.spectator) message.spectator = true;
     // This browser's seat is open in another tab and the player chose to play here (`seat-in-use`).
     if (room.takeover) message.takeover = true;
@@ -98,7 +98,13 @@ export function joinMessage(state) {
  */
 export function peekMessage(state) {
   if (state.room?.status !== ROOM.CHECKING) return null;
-  return { type: 'peek', code: state.room.code, ...(state.player.client ? { client: state.player.client } : {}) };
+  return { type: 'peek', code: state.room.code, ...keyOf(state.room),
+    ...(state.player.client ? { client: state.player.client } : {}) };
+}
+
+/** `{key}` for a private room whose key the page has (from its link or the welcome), else nothing. */
+function keyOf(room) {
+  return room?.key ? { key: room.key } : {};
 }
 
 /** An error the client makes itself (from a peek answer), shaped like the server's. */
@@ -171,8 +177,9 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
     const base = {
       code: message.code, you: message.you, token: message.token, status: ROOM.JOINED, error: null, clockOffset,
       takeover: false,
+      key: typeof message.key === 'string' ? message.key : null,
     };
-    const route = { name: 'room', code: message.code };
+    const route = base.key ? { name: 'room', code: message.code, key: base.key } : { name: 'room', code: message.code };
     if (message.resumed === true) {
       const current = state.room;
       const haveState = current && current.code === message.code && current.state !== null && current.state !== undefined;
@@ -365,12 +372,14 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
      */
     setRoute(route, seat = null) {
       if (route.name === 'room') {
-        if (state.room?.code === route.code && state.room.status !== ROOM.FAILED) {
+        if (state.room?.code === route.code && state.room.status !== ROOM.FAILED
+            && (!route.key || route.key === state.room.key)) {
           commit({ ...state, route });
           return;
         }
         const room = {
-          code: route.code, you: null, token: seat?.token ?? null, seq: seat?.seq ?? null, state: seat?.state ?? null,
+          code: route.code, key: route.key ?? seat?.key ?? null,
+          you: null, token: seat?.token ?? null, seq: seat?.seq ?? null, state: seat?.state ?? null,
           status: seat?.token ? ROOM.JOINING : ROOM.CHECKING, error: null, clockOffset: 0,
           awaitingSnapshot: false, spectator: Boolean(route.spectator), peek: null, nameError: null, nameDraft: null,
         };

@@ -10,11 +10,11 @@ const STATUS_LABELS = { playing: 'Playing', waiting: 'Waiting', finished: 'Betwe
 
 /** The "Have a code?" form; also on the pages of a wrong code, with another `id` and wording. */
 export function createJoinForm(actions, {
-  id = 'join-code', label = 'Have a code?', hint = 'Four letters, from the link a friend shared.',
+  id = 'join-code', label = 'Have a code?', hint = 'Four letters, or the whole link a friend shared.',
 } = {}) {
   const input = h('input', {
     id, class: 'input input-code', type: 'text', inputmode: 'text', autocomplete: 'off', autocapitalize: 'characters',
-    spellcheck: 'false', maxlength: '5', placeholder: 'ABCD', 'aria-describedby': `${id}-hint ${id}-error`, required: true,
+    spellcheck: 'false', maxlength: '300', placeholder: 'ABCD',  'aria-describedby': `${id}-hint ${id}-error`, required: true,
   });
   const error = h('p', { id: `${id}-error`, class: 'field-error', 'aria-live': 'polite' });
   const form = h('form', { class: 'join-form', 'aria-label': 'Join a room by code', novalidate: true },
@@ -25,7 +25,8 @@ export function createJoinForm(actions, {
     h('p', { id: `${id}-hint`, class: 'field-hint', text: hint }),
     error);
   input.addEventListener('input', () => {
-    input.value = input.value.toUpperCase().replace(/[^A-Z]/g, '');
+    // A pasted link (a private room's carries its key) is kept as it is; a typed code is tidied.
+    if (!/[/#]/.test(input.value)) input.value = input.value.toUpperCase().replace(/[^A-Z]/g, '');
     setText(error, '');
     input.removeAttribute('aria-invalid');
   });

@@ -53,9 +53,12 @@ function setLinkText(element, text) {
   element.replaceChildren(...parts.flatMap((part, index) => (index ? [h('wbr'), part] : [part])));
 }
 
-/** The address of the room to hand out, and whether only this machine can open it (see core/invite-link.js). */
+/**
+ * The address of the room to hand out, with a private room's key, and whether only this machine can open it
+ * (see core/invite-link.js).
+ */
 export function shareLink(state, location) {
-  return inviteLink(state.ui, location, state.room?.code);
+  return inviteLink(state.ui, location, state.room?.code, state.room?.key ?? null);
 }
 
 /**
@@ -78,10 +81,11 @@ export function createSharePanel(actions, { prefix }) {
       ' — it only works on this computer. Join the same Wi-Fi as your friends and start the server without ',
       h('code', { text: '--host 127.0.0.1' }), ' (or with ', h('code', { text: '--public-url' }),
       '), then share the ', h('code', { text: 'Network:' }), ' address it prints.'));
+  const hint = h('p', { class: 'muted small share-hint' });
   const element = h('div', { class: 'share-panel' },
     h('div', { class: 'share-code-block' },
       h('p', { class: 'field-label', text: 'Room code' }), code,
-      h('p', { class: 'muted small share-hint', text: 'Scan the code, open the link, or type the code in the lobby.' })),
+      hint),
     qr,
     h('div', { class: 'share-link-block' }, link, h('div', { class: 'share-buttons' }, copy, share), copied, loopback));
 
@@ -114,6 +118,9 @@ export function createSharePanel(actions, { prefix }) {
       setText(code, current.code);
       code.setAttribute('aria-label', `Room code ${[...current.code].join(' ')}`);
       setLinkText(link, text);
+      // A private room's code alone finds nothing: its key is in the link.
+      setText(hint, state.room?.key ? 'Private room: share the link or the QR code; the code alone does not open it.'
+        : 'Scan the code, open the link, or type the code in the lobby.');
       show(share, typeof navigator.share === 'function');
       if (drawn !== text) drawQR(text);
     },

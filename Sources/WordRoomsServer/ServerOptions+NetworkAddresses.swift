@@ -23,13 +23,6 @@ extension ServerOptions {
     /// page on this machine needs them (a page opened elsewhere already has an address friends can open), and
     /// nobody else learns the machine's private addresses.
     public func networkAddresses(forClient client: String) -> [String] {
-        Self.isLoopback(client) ? networkAddresses : []
-    }
-
-    /// RFC 1122 §3.2.1.3: 127.0.0.0/8; RFC 4291 §2.5.3: ::1; §2.5.5.2: an IPv4-mapped loopback (::ffff:127.x.y.z).
-    static func isLoopback(_ address: String) -> Bool {
-        let text = address.lowercased()
-        let v4 = text.hasPrefix("::ffff:") ? String(text.dropFirst("::ffff:".count)) : text
-        return v4.hasPrefix("127.") || text == "::1" || text == "0:0:0:0:0:0:0:1"
+        ConnectionsPerAddress.isLoopback(client) ? networkAddresses : []
     }
 }

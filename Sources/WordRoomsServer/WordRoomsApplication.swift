@@ -144,7 +144,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             var config: JSONObject = ["publicUrl": options.publicURL.map { JSONValue($0) } ?? .null]
             config["shard"] = options.shard.map { JSONValue($0) } ?? .null
             // For the invite link of a page opened on loopback (issue 43): same port, one of these hosts.
-            let addresses = options.networkAddresses(forClient: clientAddress(peer, request))
+            let addresses = clientAddress(peer, request).map { options.networkAddresses(forClient: $0) } ?? []
             config["networkAddresses"] = .array(addresses.map { JSONValue($0) })
             return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":

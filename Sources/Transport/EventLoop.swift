@@ -9,7 +9,8 @@ import Runtime
 /// One thread, one epoll instance, and the connections it accepted or opened.
 ///
 /// The loop waits for events, reads, runs its mailbox and timers, and executes what each connection's
-/// `ConnectionMachine` decides (`EventLoop+Actions`, which also writes). The HTTP exchange (`EventLoop+HTTP`),
+/// `ConnectionMachine` decides (`EventLoop+Actions`, which also writes). Each connection gets a bounded turn per
+/// pass (`EventLoop.turnBudget`), so that one busy peer cannot hold the others of its thread. The HTTP exchange (`EventLoop+HTTP`),
 /// frames (`EventLoop+WebSocket`) and client connections (`EventLoop+Connect`) have their own files; accepting is
 /// the `Acceptor`'s.
 ///
@@ -52,10 +53,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Connections with output queued during the current event, and the batch being flushed.
     var dirty: [Connection] = []
     var flushing: [Connection] = []
-    /// Connections whose turn ended with input left over (`EventLoop+WebSocket`), in the order their turns ended,
-    /// and those taking their next turn in the current pass: each gets one turn per pass, after the sockets epoll
-    /// reported, and none waits for epoll meanwhile (the loop does not sleep while any is left).
-    /// Each with the offset in its `inbound` where its next turn starts.
+    /// Connections whose turn ended with input left over (`EventLoop+WebSocket`), each with the offset in its
+    /// `inbound` where its next turn starts, in the order their turns ended; `resuming` holds those taking that
+    /// turn in the current pass. Each gets one turn per pass, after the sockets epoll reported, and the loop does
+    /// not sleep in epoll while any is left.
     var ready: [(Connection, Int)] = []
     private var resuming: [(Connection, Int)] = []
     /// The loop's coarse clock, read once per wake-up.

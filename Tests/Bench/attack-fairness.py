@@ -18,6 +18,7 @@ Loopback only; every server started here is stopped. Not part of CI.
 import argparse
 import base64
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -130,17 +131,18 @@ class FrameReader:
 
 
 class Attacker:
-    """Sends the deflate bomb at `rate` bytes/s, reads (and drops) whatever comes back, notes when it is closed."""
+    """Sends the deflate bomb at `rate` bytes/s, reads (and drops) whatever comes back, notes when it is closed.
+
+    Runs in a process of its own (`attack`), so that its work never delays the players' clocks."""
 
     def __init__(self, port, path, rate):
         self.sock, rest = handshake(port, path, deflate=True)
-        self.reader = FrameReader(self.sock, rest)
+        self.tail = rest[-128:]
         compressed = deflate_message(bomb_text().encode())
         self.compressed_size = len(compressed)
         # A batch of frames, each with its own masking key, sent again and again.
         self.batch = b"".join(frame(compressed, rsv1=True) for _ in range(512))
         self.rate = rate
-        self.sent_messages = 0
         self.closed_after = None
         self.close_code = None
         self.stop = threading.Event()
@@ -162,26 +164,46 @@ class Attacker:
                 if self.closed_after is None:
                     self.closed_after = time.monotonic() - started
                 return
-            self.sent_messages += per_tick // (len(self.batch) // 512)
             next_tick += 0.01
             pause = next_tick - time.monotonic()
             if pause > 0:
                 time.sleep(pause)
 
     def run_reader(self, started):
+        """Drains the replies unparsed; at EOF, the close frame is the last thing the server sent, if any."""
         try:
             while not self.stop.is_set():
-                got = self.reader.next()
-                if got is None:
+                chunk = self.sock.recv(1 << 20)
+                if not chunk:
                     break
-                opcode, payload = got
-                if opcode == 0x8:
-                    self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
-                    break
+                self.tail = (self.tail + chunk)[-128:]
         except OSError:
             pass
-        if self.closed_after is None and not self.stop.is_set():
+        if self.stop.is_set():
+            return
+        if self.closed_after is None:
             self.closed_after = time.monotonic() - started
+        for start in range(len(self.tail) - 2, -1, -1):
+            if self.tail[start] == 0x88 and start + 2 + self.tail[start + 1] == len(self.tail):
+                if self.tail[start + 1] >= 2:
+                    self.close_code = struct.unpack("!H", self.tail[start + 2:start + 4])[0]
+                break
+
+
+def attack(port, path, rate, seconds, results):
+    """The attacker's process: attacks for `seconds` (or until closed) and reports on `results`."""
+    attacker = Attacker(port, path, rate)
+    started = time.monotonic()
+    results.put(("started", attacker.compressed_size))
+    workers = [threading.Thread(target=attacker.run_sender, args=(started,), daemon=True),
+               threading.Thread(target=attacker.run_reader, args=(started,), daemon=True)]
+    for w in workers:
+        w.start()
+    while time.monotonic() < started + seconds and attacker.closed_after is None:
+        time.sleep(0.01)
+    if attacker.closed_after is None:
+        attacker.stop.set()
+    results.put(("done", attacker.closed_after, attacker.close_code))
 
 
 class Player:
@@ -249,6 +271,7 @@ def start_server(binary, threads):
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                start_new_session=True)
     deadline = time.monotonic() + 30
+    said = []
     while time.monotonic() < deadline:
         ready, _, _ = select.select([process.stdout], [], [], 1)
         if not ready:
@@ -256,12 +279,13 @@ def start_server(binary, threads):
         line = process.stdout.readline()
         if not line:
             break
+        said.append(line.strip())
         match = re.search(r"running at http://[^ ]*:(\d+)", line)
         if match:
             threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
             return process, int(match.group(1))
     stop_server(process)
-    raise RuntimeError("%s did not print its start line" % binary)
+    raise RuntimeError("%s did not print its start line: %s" % (binary, " / ".join(said[-3:])))
 
 
 def stop_server(process):
@@ -295,21 +319,18 @@ def run_case(binary, threads, path, seconds, rate):
         quiet = [r for p in players for r in p.rtts]
         for p in players:
             p.rtts, p.lost = [], 0
-        attacker = Attacker(port, path, rate)
-        started = time.monotonic()
-        until = started + seconds
-        workers = [threading.Thread(target=attacker.run_sender, args=(started,), daemon=True),
-                   threading.Thread(target=attacker.run_reader, args=(started,), daemon=True)]
-        workers += [threading.Thread(target=p.run, args=(until,)) for p in players]
+        results = multiprocessing.Queue()
+        process_ = multiprocessing.Process(target=attack, args=(port, path, rate, seconds, results))
+        process_.start()
+        _, compressed_size = results.get(timeout=30)
+        until = time.monotonic() + seconds
+        workers = [threading.Thread(target=p.run, args=(until,)) for p in players]
         for w in workers:
             w.start()
-        for w in workers[2:]:
+        for w in workers:
             w.join()
-        attacker.stop.set()
-        try:
-            attacker.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
+        _, closed_after, close_code = results.get(timeout=30)
+        process_.join(10)
         rtts = [r for p in players for r in p.rtts]
         return {
             "threads": threads,
@@ -321,9 +342,9 @@ def run_case(binary, threads, path, seconds, rate):
             "worst_player_p99_ms": max((percentile(p.rtts, 0.99) for p in players if p.rtts), default=float("nan")) * 1000,
             "answers": len(rtts),
             "lost": sum(p.lost for p in players),
-            "attack_bytes_per_message": attacker.compressed_size,
-            "attacker_closed_after_s": attacker.closed_after,
-            "attacker_close_code": attacker.close_code,
+            "attack_bytes_per_message": compressed_size,
+            "attacker_closed_after_s": closed_after,
+            "attacker_close_code": close_code,
         }
     finally:
         stop_server(process)

@@ -32,7 +32,8 @@ public final class Connection {
     /// The frame-level protocol state once the WebSocket is open, until no more frames are parsed.
     var session: WebSocketSession?
     var endpoint: (any WebSocketEndpoint)?
-    /// Bytes of a request head (or of a client's 101) that arrived incomplete; empty (unallocated) otherwise.
+    /// Bytes of a request head (or of a client's 101) that arrived incomplete; once the WebSocket is open, frames
+    /// read but left for the connection's next turn (see `EventLoop.turnBudget`); empty (unallocated) otherwise.
     var inbound: [UInt8] = []
     var outbound = OutboundQueue()
     /// Free for the application: per-connection state of the endpoint (a player session, say).
@@ -135,8 +136,20 @@ public final class Connection {
     ///
     /// The close runs once the loop has finished with the current event (the message being delivered, say):
     /// like a close through `handle`, it is queued behind what the connection is doing, never run inside it.
+    /// It takes effect at once all the same: no further message of the connection reaches the endpoint, and
+    /// what the peer sends after our close frame is dropped unread while its close frame is awaited.
     public func close(code: CloseCode, reason: String = "") {
+        machine.closeRequested()
         loop.submit(.close(fd: fd, generation: generation, code: code, reason: reason))
+    }
+
+    /// Fails the connection for what the peer did (RFC 6455 §7.1.7), such as a flood: our close frame with
+    /// `code` goes out, nothing more the peer sent is parsed or inflated (its close frame is not awaited), and the
+    /// TCP connection closes once the frame is written. The endpoint's `didClose` follows. Like `close`, it runs
+    /// once the current event is handled and takes effect at once.
+    public func fail(code: CloseCode, reason: String = "") {
+        machine.closeRequested()
+        loop.submit(.fail(fd: fd, generation: generation, code: code, reason: reason))
     }
 
     private func send(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {

@@ -101,6 +101,10 @@ struct ConnectionMachine {
     private(set) var outboundLimit: Int
     /// Opened by this process (`init(connectingAt:)`), not accepted.
     let isClient: Bool
+    /// The application asked to close (`Connection.close` or `fail`, on the loop's thread) and the loop has not
+    /// run the close yet: the loop delivers nothing more meanwhile. Declared last, in the byte after `isClient`
+    /// (earlier, it would pad the machine and the connection past its 256-byte malloc chunk).
+    private(set) var closePending = false
 
     /// A connection accepted by a server, expecting a request head.
     init(acceptedAt now: UInt64, timeouts: Timeouts, outboundLimit: Int) {
@@ -258,9 +262,29 @@ struct ConnectionMachine {
         return actions
     }
 
+    /// The application asked for a close that runs once the current event is handled (`close` or `fail` then):
+    /// from now on no message of this connection is delivered, so that the close takes effect at once.
+    mutating func closeRequested() {
+        if phase == .open { closePending = true }
+    }
+
+    /// The application fails the connection for what the peer did (RFC 6455 §7.1.7: a flood, say): our close frame
+    /// goes out and nothing more the peer sends is parsed, its close frame included, as for a slow consumer; the
+    /// TCP connection closes once the frame is written. Otherwise as `close`.
+    mutating func fail(code: CloseCode, reason: String, now: UInt64, timeouts: Timeouts) -> [Action] {
+        guard phase == .open else { return close(code: code, reason: reason, now: now, timeouts: timeouts) }
+        closePending = false
+        if closeCode == nil { closeCode = code }
+        var actions: [Action] = [.sendClose(code, reason: reason)]
+        awaitingPeerClose = false
+        beginClosing(now: now, timeouts: timeouts, &actions)
+        return actions
+    }
+
     /// The application closes: on an open WebSocket our close frame goes out (RFC 6455 §7.1.2) and the peer's is
     /// awaited, up to the close timeout; otherwise what is queued is flushed and the connection closes.
     mutating func close(code: CloseCode, reason: String, now: UInt64, timeouts: Timeouts) -> [Action] {
+        closePending = false
         var actions: [Action] = []
         switch phase {
         case .open:

@@ -9,7 +9,8 @@ import Runtime
 /// One thread, one epoll instance, and the connections it accepted or opened.
 ///
 /// The loop waits for events, reads, runs its mailbox and timers, and executes what each connection's
-/// `ConnectionMachine` decides (`EventLoop+Actions`, which also writes). The HTTP exchange (`EventLoop+HTTP`),
+/// `ConnectionMachine` decides (`EventLoop+Actions`, which also writes). Each connection gets a bounded turn per
+/// pass (`EventLoop.turnBudget`), so that one busy peer cannot hold the others of its thread. The HTTP exchange (`EventLoop+HTTP`),
 /// frames (`EventLoop+WebSocket`) and client connections (`EventLoop+Connect`) have their own files; accepting is
 /// the `Acceptor`'s.
 ///
@@ -52,6 +53,12 @@ public final class EventLoop: @unchecked Sendable {
     /// Connections with output queued during the current event, and the batch being flushed.
     var dirty: [Connection] = []
     var flushing: [Connection] = []
+    /// Connections whose turn ended with input left over (`EventLoop+WebSocket`), each with the offset in its
+    /// `inbound` where its next turn starts, in the order their turns ended; `resuming` holds those taking that
+    /// turn in the current pass. Each gets one turn per pass, after the sockets epoll reported, and the loop does
+    /// not sleep in epoll while any is left.
+    var ready: [(Connection, Int)] = []
+    private var resuming: [(Connection, Int)] = []
     /// The loop's coarse clock, read once per wake-up.
     private(set) var nowMillis: UInt64 = 0
     /// With `TransportConfiguration.timesReads`: the monotonic nanoseconds at which the bytes being handled were
@@ -163,6 +170,8 @@ public final class EventLoop: @unchecked Sendable {
         while running {
             let count = waitForEvents(events)
             nowMillis = MonotonicClock.coarseMilliseconds()
+            // Turns cut short in this pass wait for the next one: swapped out first, so a connection gets one.
+            swap(&ready, &resuming)
             for i in 0..<count {
                 let event = events[i]
                 let fd = Int32(truncatingIfNeeded: event.data.u64)
@@ -182,6 +191,12 @@ public final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            for (connection, offset) in resuming {
+                resumeFrames(connection, at: offset)
+                runLocalWork()
+                flushDirty()
+            }
+            resuming.removeAll(keepingCapacity: true)
             runLocalWork()
             if nowMillis >= nextSweepMillis {
                 sweep()
@@ -215,7 +230,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// How long epoll may sleep: until the next sweep or companion deadline, not at all with local work waiting.
     private func sleepMillis() -> Int32 {
-        if !local.isEmpty { return 0 }
+        if !local.isEmpty || !ready.isEmpty { return 0 }
         var millis = nextSweepMillis > nowMillis ? nextSweepMillis - nowMillis : 0
         if !companions.isEmpty {
             var now: Double?
@@ -255,7 +270,9 @@ public final class EventLoop: @unchecked Sendable {
             run(connection.machine.hangUp(), on: connection)
             return
         }
-        if events & EPOLLIN.rawValue != 0 {
+        // Input left over from its last turn comes first: its turn is taken from `ready`, and the socket (level
+        // triggered) is reported again once that input is done.
+        if events & EPOLLIN.rawValue != 0 && !hasLeftoverFrames(connection) {
             readAvailable(connection)
             guard connections.holds(connection) else { return }
         }
@@ -266,27 +283,25 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// One read per turn, of at most the read buffer: what is still in the socket is reported again by epoll
+    /// (level triggered) in the next pass, after the other ready connections had their turn.
     private func readAvailable(_ connection: Connection) {
-        while true {
-            let result: IOResult<Int>
-            do {
-                result = try Syscall.receive(connection.fd, into: readBuffer)
-            } catch {
-                run(connection.machine.hangUp(), on: connection)
-                return
-            }
-            guard case .processed(let n) = result else { return }
-            guard n > 0 else {
-                run(connection.machine.peerClosed(), on: connection)
-                return
-            }
-            connection.machine.read(at: nowMillis)
-            if configuration.timesReads { readNanoseconds = MonotonicClock.nanoseconds() }
-            counters.bytesIn += n
-            process(UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<n]), on: connection)
-            guard connections.holds(connection) else { return }
-            if n < readBuffer.count || connection.outbound.count >= ConnectionMachine.pauseReadingBytes { return }
+        let result: IOResult<Int>
+        do {
+            result = try Syscall.receive(connection.fd, into: readBuffer)
+        } catch {
+            run(connection.machine.hangUp(), on: connection)
+            return
         }
+        guard case .processed(let n) = result else { return }
+        guard n > 0 else {
+            run(connection.machine.peerClosed(), on: connection)
+            return
+        }
+        connection.machine.read(at: nowMillis)
+        if configuration.timesReads { readNanoseconds = MonotonicClock.nanoseconds() }
+        counters.bytesIn += n
+        process(UnsafeMutableRawBufferPointer(rebasing: readBuffer[..<n]), on: connection)
     }
 
     private func process(_ bytes: UnsafeMutableRawBufferPointer, on connection: Connection) {
@@ -331,6 +346,11 @@ public final class EventLoop: @unchecked Sendable {
         case .close(let fd, let generation, let code, let reason):
             if let connection = connections.lookup(fd, generation) {
                 run(connection.machine.close(code: code, reason: reason, now: nowMillis, timeouts: timeouts),
+                    on: connection)
+            }
+        case .fail(let fd, let generation, let code, let reason):
+            if let connection = connections.lookup(fd, generation) {
+                run(connection.machine.fail(code: code, reason: reason, now: nowMillis, timeouts: timeouts),
                     on: connection)
             }
         case .httpResponse(let fd, let generation, let response, let keepAlive, let headOnly):

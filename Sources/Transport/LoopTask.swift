@@ -6,6 +6,8 @@ enum LoopTask: Sendable {
     case broadcast(frame: [UInt8], targets: [(Int32, UInt32)])
     case sendStream(fd: Int32, generation: UInt32, frame: StreamFrame)
     case close(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
+    /// `Connection.fail`: a close that reads nothing more from the peer.
+    case fail(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
     case httpResponse(fd: Int32, generation: UInt32, response: HTTPResponse, keepAlive: Bool, headOnly: Bool)
     case run(@Sendable (EventLoop) -> Void)
     case connect(ClientConnection)

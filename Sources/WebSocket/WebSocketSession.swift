@@ -9,7 +9,7 @@ public struct WebSocketSession: Sendable {
     public enum State: Sendable, Hashable {
         /// Messages flow both ways.
         case open
-        /// We sent a close frame and wait for the peer's (RFC 6455 §7.1.2); its data is still delivered.
+        /// We sent a close frame and wait for the peer's (RFC 6455 §7.1.2); its data messages are dropped unread.
         case closeSent
         /// The close handshake completed or the connection failed: all further input is ignored.
         case closed
@@ -80,26 +80,57 @@ public struct WebSocketSession: Sendable {
     ///   - handle: called for each action; buffer pointers inside an action are valid only during the call.
     public mutating func receive(_ bytes: UnsafeMutableRawBufferPointer, inflater: (any MessageInflater)? = nil,
                                  _ handle: (WebSocketAction) -> Void) {
-        guard state != .closed else { return }
+        _ = consume(bytes, inflater: inflater) { action in
+            handle(action)
+            return true
+        }
+    }
+
+    /// Consumes `bytes` frame by frame while `handle` returns true, calling it for each resulting action in order.
+    ///
+    /// The same as `receive`, except that the caller may stop: once `handle` returns false the session stops
+    /// before the next frame and leaves the rest of `bytes` untouched (still masked), for the caller to pass
+    /// again, first, when it wants more. An event loop uses this to give each connection a bounded share of a
+    /// pass, and to stop at once when the application closes the connection.
+    ///
+    /// - Parameters:
+    ///   - bytes: the bytes just read (or left over from an earlier call); the consumed part is unmasked.
+    ///   - inflater: as for `receive`.
+    ///   - handle: called for each action; returns whether to go on. Buffer pointers inside an action are valid
+    ///     only during the call.
+    /// - Returns: how many bytes were consumed: all of them unless `handle` returned false before the end, in
+    ///   which case the rest starts at a frame boundary. Once the session is closed, all of them (the rest is
+    ///   ignored, RFC 6455 §5.5.1).
+    public mutating func consume(_ bytes: UnsafeMutableRawBufferPointer, inflater: (any MessageInflater)? = nil,
+                                 _ handle: (WebSocketAction) -> Bool) -> Int {
+        guard state != .closed else { return bytes.count }
         var offset = 0
         // A frame whose payload lies wholly in `bytes` is handled from `bytes`, without touching `buffer`.
         var wholeFrameHere = false
         var wholePayload = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        var proceed = true
+        // What `end` produces goes through here, so that a `false` from `handle` is seen once the frame is done.
+        func act(_ action: WebSocketAction) {
+            if !handle(action) { proceed = false }
+        }
         do throws(WebSocketError) {
             while state != .closed {
                 // Between messages, a whole one-frame message skips the event walk: most traffic is these.
                 if messageOpcode == .continuation,
                    let (opcode, payload) = parser.nextWholeDataFrame(in: bytes, at: &offset,
                                                                      maxPayload: maxMessageBytes) {
+                    // RFC 6455 §7.1.2 leaves what to do with data after our close to us: nobody listens any more.
+                    guard state == .open else { continue }
                     let message = UnsafeRawBufferPointer(payload)
                     if opcode == .text {
                         // RFC 6455 §8.1: the whole message is here, so fail-fast and complete are one check.
                         guard UTF8Validator.isValid(message) else { throw .invalidUTF8 }
-                        handle(.deliverText(message))
+                        proceed = handle(.deliverText(message))
                     } else {
-                        handle(.deliverBinary(message))
+                        proceed = handle(.deliverBinary(message))
                     }
-                    continue
+                    if proceed { continue }
+                    return offset
                 }
                 guard let event = try parser.next(in: bytes, at: &offset) else { break }
                 switch event {
@@ -114,19 +145,21 @@ public struct WebSocketSession: Sendable {
                         // Typed, so the append is a memcpy even where the generic call is not specialized.
                         buffer.append(contentsOf: UnsafeBufferPointer(chunk.assumingMemoryBound(to: UInt8.self)))
                     }
-                    if !messageCompressed,
+                    if !messageCompressed, state == .open,
                        frameOpcode == .text || (frameOpcode == .continuation && messageOpcode == .text) {
                         // RFC 6455 §8.1 with fail-fast: reject at the first bad byte, not at the message's end.
                         guard utf8.validate(UnsafeRawBufferPointer(chunk)) else { throw .invalidUTF8 }
                     }
                 case .end:
-                    try end(wholeFrameHere ? UnsafeRawBufferPointer(wholePayload) : nil, inflater, handle)
+                    try end(wholeFrameHere ? UnsafeRawBufferPointer(wholePayload) : nil, inflater, act)
                     wholeFrameHere = false
+                    if !proceed && state != .closed { return offset }
                 }
             }
         } catch {
-            fail(error, handle)
+            fail(error) { _ = handle($0) }
         }
+        return bytes.count
     }
 
     /// Starts the close handshake (RFC 6455 §7.1.2).
@@ -228,6 +261,16 @@ public struct WebSocketSession: Sendable {
         }
         guard frameFin else { return }
         let opcode = messageOpcode == .continuation ? frameOpcode : messageOpcode
+        guard state == .open else {
+            // RFC 6455 §7.1.2 leaves data after our close to us: nobody listens any more, so it is dropped
+            // unread (neither inflated nor validated) while the peer's close frame is awaited.
+            messageCompressed = false
+            if payload == nil {
+                buffer = []
+                messageOpcode = .continuation
+            }
+            return
+        }
         if messageCompressed {
             messageCompressed = false
             defer {

@@ -54,7 +54,8 @@ final class ClientSession {
         guard limiter.allow(now: MonotonicClock.coarseSeconds()) else {
             strikes += 1
             if strikes >= limits.strikesBeforeClose {
-                connection.close(.tooManyMessages)
+                // At once: no later message of this connection is parsed, inflated or handled.
+                connection.fail(.tooManyMessages)
             } else {
                 connection.send(Self.rateLimited)
             }

@@ -54,4 +54,9 @@ extension Connection {
     func close(_ reason: CloseReason) {
         close(code: reason.closeCode, reason: reason.closeText)
     }
+
+    /// Fails the connection for `reason`, something the client did: nothing more it sent is read.
+    func fail(_ reason: CloseReason) {
+        fail(code: reason.closeCode, reason: reason.closeText)
+    }
 }

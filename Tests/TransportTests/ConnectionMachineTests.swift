@@ -183,6 +183,38 @@ import WebSocket
         #expect(machine.closeCode == .normalClosure)
     }
 
+    @Test func failingSendsOursAndReadsNothingMoreNotEvenThePeersClose() {
+        var machine = Self.open()
+        machine.closeRequested()
+        #expect(machine.closePending)
+        #expect(machine.fail(code: .policyViolation, reason: "too many messages", now: 2_000, timeouts: Self.timeouts)
+            == [.sendClose(.policyViolation, reason: "too many messages"), .stopParsing,
+                .notifyClosed(.policyViolation), .flush])
+        #expect(!machine.closePending)
+        #expect(!machine.parsesFrames)
+        // Written out, our side ends at once: the peer's close frame is not awaited.
+        #expect(machine.flushed(queued: 0, drained: true) == .shutdownWrite)
+        #expect(machine.tick(now: 5_000, timeouts: Self.timeouts, partialRequest: false) == [.destroy])
+    }
+
+    @Test func aRequestedCloseHoldsDeliveryUntilItRuns() {
+        var machine = Self.open()
+        machine.closeRequested()
+        #expect(machine.closePending)
+        _ = machine.close(code: .normalClosure, reason: "", now: 2_000, timeouts: Self.timeouts)
+        #expect(!machine.closePending)
+        // Requested once the connection is closing, it holds nothing: the peer's close frame is still awaited.
+        machine.closeRequested()
+        #expect(!machine.closePending)
+    }
+
+    @Test func failingAClosingConnectionIsAClose() {
+        var machine = Self.open()
+        _ = machine.close(code: .normalClosure, reason: "", now: 2_000, timeouts: Self.timeouts)
+        #expect(machine.fail(code: .policyViolation, reason: "", now: 2_001, timeouts: Self.timeouts) == [])
+        #expect(machine.closeCode == .normalClosure)
+    }
+
     @Test func closeIsSentOnce() {
         var machine = Self.open()
         _ = machine.close(code: .normalClosure, reason: "", now: 2_000, timeouts: Self.timeouts)

@@ -29,6 +29,16 @@ import WebSocket
         }
     }
 
+    @Test func theFloorIsAQuarterOfASmallCap() throws {
+        // A game socket's 16 KiB cap: 15,000 bytes of one byte (about 30 compressed, 500:1) pass the cap, not the
+        // ratio; under a quarter of the cap the same bytes pass.
+        #expect(LoopInflater.ratioFloor(maxBytes: 16 * 1024) == 4 * 1024)
+        #expect(throws: InflateFailure.ratioExceeded(maxRatio: 256)) {
+            try inflate([UInt8](repeating: 0x61, count: 15_000), maxBytes: 16 * 1024)
+        }
+        #expect(try inflate([UInt8](repeating: 0x61, count: 4_000), maxBytes: 16 * 1024) == 4_000)
+    }
+
     @Test func theSizeCapIsReportedAsTheSizeCap() {
         // Under the floor the cap decides: 10 KiB against a cap of 4 KiB.
         #expect(throws: InflateFailure.tooLarge) {

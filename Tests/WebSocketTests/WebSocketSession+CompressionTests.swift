@@ -262,4 +262,14 @@ func sentCloseCode(_ actions: [RecordedAction]) -> UInt16? {
             == failure(.messageTooBig(limit: cap)))
         #expect(negotiated(first + continuation(bound - 1000), maxMessageBytes: cap).isEmpty)
     }
+
+    @Test func aCompressedMessageAfterOurCloseIsNotInflated() {
+        var session = WebSocketSession(role: .server, maxMessageBytes: 1 << 20, compression: true)
+        #expect(session.initiateClose(code: .policyViolation, reason: "") != nil)
+        let inflater = ScriptedInflater(output: hello)
+        let bytes = Self.maskedCompressedHello + compressedClientFrame(.text, Self.helloPayload, fin: false)
+            + clientFrame(.continuation, [])
+        #expect(feed(&session, bytes, inflater: inflater) == [])
+        #expect(inflater.payloads.isEmpty)
+    }
 }

@@ -382,11 +382,52 @@ struct RFCVector: CustomTestStringConvertible, Sendable {
         #expect(session.state == .closed)
     }
 
-    @Test func deliversDataButSendsNoPongAfterOurClose() throws {
+    @Test func dropsDataAndSendsNoPongAfterOurCloseButHearsThePeersClose() throws {
         var session = WebSocketSession(role: .server, maxMessageBytes: 100)
         #expect(session.initiateClose(code: .normalClosure, reason: "") != nil)
-        let bytes = clientFrame(.text, Array("in flight".utf8)) + clientFrame(.ping, [1])
-        #expect(feed(&session, bytes) == [.text(Array("in flight".utf8))])
+        // A whole message, a fragmented one (not valid UTF-8 either: not even checked), a ping, then the close.
+        let bytes = clientFrame(.text, Array("in flight".utf8)) + clientFrame(.text, [0xFF], fin: false)
+            + clientFrame(.continuation, [0xFE]) + clientFrame(.ping, [1]) + clientFrame(.close, hex("03 e8"))
+        #expect(feed(&session, bytes) == [.closeReceived(.normalClosure, ""), .closeConnection])
+    }
+
+    @Test func consumeStopsAtTheFrameAfterHandleSaysStopAndLeavesTheRestMasked() {
+        var session = WebSocketSession(role: .server, maxMessageBytes: 100)
+        let first = clientFrame(.text, Array("one".utf8))
+        // The second message in two fragments, so that the slow path stops too.
+        let rest = clientFrame(.text, Array("tw".utf8), fin: false) + clientFrame(.continuation, Array("o".utf8))
+            + clientFrame(.binary, [3])
+        var bytes = first + rest
+        var heard: [RecordedAction] = []
+        let consumed = bytes.withUnsafeMutableBytes { buffer in
+            session.consume(buffer) { action in
+                heard.append(RecordedAction(action))
+                return false
+            }
+        }
+        #expect(heard == [.text(Array("one".utf8))])
+        #expect(consumed == first.count)
+        #expect(Array(bytes[consumed...]) == rest, "what was not consumed must be left as it came")
+        var left = Array(bytes[consumed...])
+        heard = []
+        let second = left.withUnsafeMutableBytes { buffer in
+            session.consume(buffer) { action in
+                heard.append(RecordedAction(action))
+                return false
+            }
+        }
+        #expect(heard == [.text(Array("two".utf8))])
+        #expect(Array(left[second...]) == clientFrame(.binary, [3]))
+        #expect(feed(&session, Array(left[second...])) == [.binary([3])])
+    }
+
+    @Test func consumeTakesEverythingWhileHandleSaysGoOn() {
+        var session = WebSocketSession(role: .server, maxMessageBytes: 100)
+        var bytes = clientFrame(.text, Array("a".utf8)) + clientFrame(.ping, [])
+            + clientFrame(.text, Array("b".utf8), fin: false)
+        let count = bytes.count
+        let consumed = bytes.withUnsafeMutableBytes { buffer in session.consume(buffer) { _ in true } }
+        #expect(consumed == count)
     }
 
     @Test func failureAfterOurCloseSendsNoSecondClose() throws {

@@ -20,13 +20,10 @@ public final class Connection {
 
     /// Where the connection's life stands and what it decides next.
     var machine: ConnectionMachine
-    // The four small fields fill the bytes after `machine` (41 bytes) that the next word would leave as padding.
-    /// Output is waiting for the socket to become writable.
-    var wantsWritable = false
-    /// In the loop's list of connections to flush after the current event.
-    var isDirty = false
-    /// Counted in the server's `PendingConnections` (accepted, not upgraded, not claimed for eviction).
-    var isPending = false
+    // The flags byte and the epoll events fill the bytes after `machine` (42 bytes) that the next word would
+    // leave as padding: three separate Bools would push `registeredEvents` to the next word and the connection
+    // past its 256-byte malloc chunk (ConnectionSizeTests).
+    private var flags = Flags()
     /// The epoll events currently registered.
     var registeredEvents: UInt32 = 0
     /// The frame-level protocol state once the WebSocket is open, until no more frames are parsed.
@@ -36,6 +33,34 @@ public final class Connection {
     /// read but left for the connection's next turn (see `EventLoop.turnBudget`); empty (unallocated) otherwise.
     var inbound: [UInt8] = []
     var outbound = OutboundQueue()
+    /// Output is waiting for the socket to become writable.
+    var wantsWritable: Bool {
+        get { flags.contains(.wantsWritable) }
+        set { flags.set(.wantsWritable, newValue) }
+    }
+    /// In the loop's list of connections to flush after the current event.
+    var isDirty: Bool {
+        get { flags.contains(.isDirty) }
+        set { flags.set(.isDirty, newValue) }
+    }
+    /// Counted in the server's `PendingConnections` (accepted, not upgraded, not claimed for eviction).
+    var isPending: Bool {
+        get { flags.contains(.isPending) }
+        set { flags.set(.isPending, newValue) }
+    }
+
+    /// The connection's small yes/no states, one bit each.
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let wantsWritable = Flags(rawValue: 1 << 0)
+        static let isDirty = Flags(rawValue: 1 << 1)
+        static let isPending = Flags(rawValue: 1 << 2)
+
+        mutating func set(_ flag: Flags, _ on: Bool) {
+            if on { insert(flag) } else { remove(flag) }
+        }
+    }
+
     /// Free for the application: per-connection state of the endpoint (a player session, say).
     public var context: AnyObject?
     /// What a client sent in its opening handshake, until the server's 101 arrives (one reference: accepted

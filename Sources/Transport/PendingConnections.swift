@@ -17,6 +17,8 @@ import Synchronization
 final class PendingConnections: Sendable {
     /// 0: no cap, only eviction when the server is full.
     let capPerAddress: Int
+    /// IPv6 peers are counted per network of this many leading bits (`SocketAddress.network`).
+    let ipv6PrefixBits: Int
     private let isExempt: @Sendable (SocketAddress) -> Bool
     /// Per address (without port), the pending connections with the order in which they came: a dictionary, so
     /// that the common steps (a connection counted, then upgrading or closing) cost O(1) even when a local load
@@ -28,21 +30,22 @@ final class PendingConnections: Sendable {
 
     private let state = Mutex(State())
 
-    init(capPerAddress: Int, isExempt: @escaping @Sendable (SocketAddress) -> Bool) {
+    init(capPerAddress: Int, ipv6PrefixBits: Int = 64, isExempt: @escaping @Sendable (SocketAddress) -> Bool) {
         self.capPerAddress = capPerAddress
+        self.ipv6PrefixBits = ipv6PrefixBits
         self.isExempt = isExempt
     }
 
     /// Whether a new connection from `peer` would pass the address's cap.
     func isOverCap(_ peer: SocketAddress) -> Bool {
         guard capPerAddress > 0, !isExempt(peer) else { return false }
-        let key = peer.withoutPort
+        let key = peer.network(ipv6PrefixBits: ipv6PrefixBits)
         return state.withLock { $0.byAddress[key]?.count ?? 0 } >= capPerAddress
     }
 
     /// Counts a connection just registered.
     func add(_ peer: SocketAddress, _ handle: ConnectionHandle) {
-        let key = peer.withoutPort
+        let key = peer.network(ipv6PrefixBits: ipv6PrefixBits)
         state.withLock { state in
             state.byAddress[key, default: [:]][handle] = state.nextOrder
             state.nextOrder += 1
@@ -53,7 +56,7 @@ final class PendingConnections: Sendable {
     ///
     /// - Returns: false when it was no longer counted: claimed for eviction, so it must not upgrade.
     func remove(_ peer: SocketAddress, _ handle: ConnectionHandle) -> Bool {
-        let key = peer.withoutPort
+        let key = peer.network(ipv6PrefixBits: ipv6PrefixBits)
         return state.withLock { state in
             guard state.byAddress[key]?.removeValue(forKey: handle) != nil else { return false }
             if state.byAddress[key]?.isEmpty == true { state.byAddress[key] = nil }
@@ -66,7 +69,7 @@ final class PendingConnections: Sendable {
     /// newcomer does not become the largest holder in turn and two addresses never evict each other back and
     /// forth). nil: the newcomer is refused.
     func claimVictim(for peer: SocketAddress) -> ConnectionHandle? {
-        let key = peer.withoutPort
+        let key = peer.network(ipv6PrefixBits: ipv6PrefixBits)
         return state.withLock { state in
             let own = state.byAddress[key]?.count ?? 0
             guard let (largest, handles) = state.byAddress.max(by: { $0.value.count < $1.value.count }),
@@ -80,6 +83,6 @@ final class PendingConnections: Sendable {
 
     /// Pending connections from `peer`'s address (tests, diagnostics).
     func count(_ peer: SocketAddress) -> Int {
-        state.withLock { $0.byAddress[peer.withoutPort]?.count ?? 0 }
+        state.withLock { $0.byAddress[peer.network(ipv6PrefixBits: ipv6PrefixBits)]?.count ?? 0 }
     }
 }

@@ -45,6 +45,22 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         SocketAddress(address: address, port: 0)
     }
 
+    /// The key of per-client counts: an IPv4 address alone, an IPv6 address as its network of `ipv6PrefixBits`
+    /// leading bits (the rest zero, port 0). One subscriber is handed a whole /64 or more (RFC 6177), so counting
+    /// IPv6 addresses one by one would let one client rotate through 2^64 of them.
+    public func network(ipv6PrefixBits: Int) -> SocketAddress {
+        let bits = min(128, max(0, ipv6PrefixBits))
+        guard !isIPv4, bits < 128 else { return withoutPort }
+        // The bytes are stored in network order; as big-endian numbers the leading bits are the high ones.
+        func masked(_ word: UInt64, keeping count: Int) -> UInt64 {
+            let value = UInt64(bigEndian: word)
+            let kept = count <= 0 ? 0 : count >= 64 ? value : value & ~(UInt64.max >> UInt64(count))
+            return kept.bigEndian
+        }
+        return SocketAddress(address: (masked(address.0, keeping: bits), masked(address.1, keeping: bits - 64)),
+                             port: 0)
+    }
+
     public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
         lhs.address == rhs.address && lhs.port == rhs.port
     }

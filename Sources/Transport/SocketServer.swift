@@ -24,6 +24,7 @@ public final class SocketServer: Sendable {
         let derived = max(16, (OpenFileLimit.current ?? 1024) - 64)
         let budget = ConnectionBudget(limit: configuration.maxConnections > 0 ? configuration.maxConnections : derived)
         let pending = PendingConnections(capPerAddress: configuration.maxPendingPerAddress,
+                                         ipv6PrefixBits: configuration.pendingIPv6PrefixBits,
                                          isExempt: configuration.isExemptFromPendingCap)
         for index in 0..<max(1, configuration.threads) {
             // The first listener claims the port for this process; the others share it (see `ListeningSocket`).

@@ -30,6 +30,8 @@ public struct TransportConfiguration: Sendable {
     /// are closed. 0: no cap. Either way, at `maxConnections` a new connection from an address holding few such
     /// connections takes the place of the oldest one of the address holding the most (see `PendingConnections`).
     public var maxPendingPerAddress = 0
+    /// IPv6 peers count per network of this many leading bits for that cap (`SocketAddress.network`).
+    public var pendingIPv6PrefixBits = 64
     /// Peers the cap above does not apply to: by default loopback (this machine: a local proxy or load test).
     public var isExemptFromPendingCap: @Sendable (SocketAddress) -> Bool = { $0.isLoopback }
     /// Bound on a graceful shutdown: clients get close 1001 and this long to answer.

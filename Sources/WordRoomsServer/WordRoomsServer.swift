@@ -65,6 +65,7 @@ public final class WordRoomsServer: Sendable {
         configuration.maxConnections = options.maxConnections
         configuration.maxOutboundBytes = options.maxOutboundBytes
         configuration.maxPendingPerAddress = options.maxPendingPerIP
+        configuration.pendingIPv6PrefixBits = options.ipv6Prefix
         // A trusted proxy carries many clients on its connections and limits them itself; loopback is this machine.
         let proxies = (try? AddressRanges(options.trustedProxies)) ?? AddressRanges()
         configuration.isExemptFromPendingCap = { peer in peer.isLoopback || proxies.contains(peer.host) }

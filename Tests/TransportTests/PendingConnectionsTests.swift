@@ -35,6 +35,32 @@ import WebSocket
         #expect(!pending.isOverCap(Self.attacker), "an upgrade or a close frees a place")
     }
 
+    @Test func ipv6AddressesOfOneNetworkShareTheCap() {
+        let pending = PendingConnections(capPerAddress: 2, ipv6PrefixBits: 64, isExempt: { $0.isLoopback })
+        // Two addresses of one /64: a client rotating through its network's host bits.
+        pending.add(SocketAddress(numericHost: "2001:db8:1:2::1")!, handle(0))
+        pending.add(SocketAddress(numericHost: "2001:db8:1:2:ffff:ffff:ffff:fffe")!, handle(1))
+        #expect(pending.isOverCap(SocketAddress(numericHost: "2001:db8:1:2::9")!))
+        #expect(!pending.isOverCap(SocketAddress(numericHost: "2001:db8:1:3::1")!), "another /64 is another client")
+        #expect(pending.remove(SocketAddress(numericHost: "2001:db8:1:2::1")!, handle(0)))
+        #expect(!pending.isOverCap(SocketAddress(numericHost: "2001:db8:1:2::9")!))
+
+        let perAddress = PendingConnections(capPerAddress: 1, ipv6PrefixBits: 128, isExempt: { _ in false })
+        perAddress.add(SocketAddress(numericHost: "2001:db8:1:2::1")!, handle(2))
+        #expect(!perAddress.isOverCap(SocketAddress(numericHost: "2001:db8:1:2::2")!), "/128 counts each address")
+    }
+
+    @Test func aNetworkKeepsItsLeadingBitsOnly() {
+        #expect(SocketAddress(numericHost: "2001:db8:aa:bb:cc:dd:ee:ff")!.network(ipv6PrefixBits: 64).host
+                == "2001:db8:aa:bb::")
+        #expect(SocketAddress(numericHost: "2001:db8:aa:bb:cc:dd:ee:ff")!.network(ipv6PrefixBits: 56).host
+                == "2001:db8:aa::")
+        #expect(SocketAddress(numericHost: "2001:db8:aa:bb:ccdd:dd:ee:ff")!.network(ipv6PrefixBits: 72).host
+                == "2001:db8:aa:bb:cc00::")
+        #expect(SocketAddress(numericHost: "203.0.113.9")!.network(ipv6PrefixBits: 64).host == "203.0.113.9",
+                "IPv4 addresses count alone")
+    }
+
     @Test func exemptAddressesAndCapZeroAreNotCapped() {
         let loopback = SocketAddress(numericHost: "127.0.0.1")!
         let pending = PendingConnections(capPerAddress: 1, isExempt: { $0.isLoopback })

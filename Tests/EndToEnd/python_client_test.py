@@ -830,12 +830,36 @@ async def pipeline_on(ws, messages):
 
 
 async def check_cap_deflate_exact_size_echoes(args):
-    """The cap applies to the inflated size: a message of exactly the cap, tiny on the wire, is echoed."""
+    """The cap applies to the inflated size: a message of exactly the cap, smaller on the wire, is echoed. Its
+    text (words of a seeded generator) deflates a few times over, well inside the inflate-ratio guard."""
+    words = ["snow", "man", "letter", "guess", "room", "scramble", "word", "melt", "tile", "round"]
+    rng = random.Random(832)
+    text = " ".join(rng.choice(words) for _ in range(args.cap_bytes // 3))
+    message = text[: args.cap_bytes]
     async with deflate_client(args.cap_target) as ws:
-        message = "w" * args.cap_bytes
         await ws.send(message)
         expect(await asyncio.wait_for(ws.recv(), 20) == message, "echo differs")
     return "%d bytes inflated" % args.cap_bytes
+
+
+async def check_cap_deflate_ratio_guard_1009(args):
+    """A message within the cap but inflating over 256 times its compressed size past the guard's floor (a
+    quarter of the cap, at most 64 KiB) is a decompression bomb: close 1009, whose reason names the ratio."""
+    ws = await deflate_client(args.cap_target)
+    try:
+        await ws.send("w" * args.cap_bytes)
+        try:
+            reply = await asyncio.wait_for(ws.recv(), 20)
+        except ConnectionClosed as closed:
+            expect(closed.rcvd is not None and closed.rcvd.code == 1009, "closed with %r, want 1009" % closed.rcvd)
+            expect("256 times" in (closed.rcvd.reason or ""), "reason %r does not name the ratio" % closed.rcvd.reason)
+            return "closed 1009: %s" % closed.rcvd.reason
+        raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
+    finally:
+        try:
+            await asyncio.wait_for(ws.close(), 5)
+        except Exception:
+            pass
 
 
 async def check_cap_deflate_inflated_over_1009(args):
@@ -888,6 +912,7 @@ def all_checks():
     checks += [make_echo_deflate_check(label, options, want) for label, options, want in ECHO_OFFERS]
     checks += [
         check_cap_deflate_exact_size_echoes,
+        check_cap_deflate_ratio_guard_1009,
         check_cap_deflate_inflated_over_1009,
         check_deflate_game_raw_frames,
         check_deflate_game_snowman,

@@ -30,6 +30,11 @@ func withServer(
     // Test clients answer pings only when the test reads them. On a starved machine (a full parallel run next to
     // other builds) a test can go unread past ping + pong timeout (50 s) and be dropped by design, so the servers
     // of these tests ping after ten minutes of silence unless a test sets its own heartbeat.
+    // The same for the rooms' application heartbeat (`silenceSeconds`): a test client that pinged once and then
+    // went unread for 15 s on a starved machine would be closed 4002 and its room could be gone by the next
+    // expectation. A test of the heartbeat sets its own.
+    var rooms = rooms
+    if rooms.silenceSeconds == RoomConfiguration().silenceSeconds { rooms.silenceSeconds = 600 }
     let server = try WordRoomsServer(options: options, rooms: rooms, limits: limits, seed: nil, clock: clock,
                                      transport: { configuration in
                                          configuration.pingIntervalSeconds = 600

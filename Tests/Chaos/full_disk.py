@@ -84,6 +84,8 @@ class Player:
         await self.ws.send(json.dumps({"type": "create", "game": "snowman", "name": f"P{index}", "public": False}))
         welcome = json.loads(await self.ws.recv())
         self.code, self.token, self.seq = welcome["code"], welcome["token"], welcome["seq"]
+        # A private room opens only with its key (PROTOCOL.md, "Private rooms"), resumes included.
+        self.key = welcome.get("key")
         self.lines = 0
 
     async def chat(self, count):
@@ -99,7 +101,10 @@ class Player:
 
     async def resume(self, port):
         self.ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws", proxy=None, max_size=None)
-        await self.ws.send(json.dumps({"type": "join", "code": self.code, "token": self.token, "seq": self.seq}))
+        join = {"type": "join", "code": self.code, "token": self.token, "seq": self.seq}
+        if self.key:
+            join["key"] = self.key
+        await self.ws.send(json.dumps(join))
         welcome = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
         self.seated = welcome.get("type") == "welcome"
         return welcome

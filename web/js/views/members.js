@@ -174,7 +174,9 @@ export function createMembersView(actions) {
     lockSwitch.setAttribute('aria-checked', String(locked));
     lockSwitch.disabled = !live;
     setText(lockLabel, locked ? 'Room locked' : 'Lock room');
-    setText(lockHint, locked ? 'Nobody new can join. People already here can come back.' : 'Anyone with the link or code can join.');
+    // A private room opens by its link only (its key is in it); a public one by its code too.
+    const open = state.room.key ? 'Anyone with the link can join.' : 'Anyone with the link or code can join.';
+    setText(lockHint, locked ? 'Nobody new can join. People already here can come back.' : open);
     const bans = Array.isArray(roomState.bans) ? roomState.bans : [];
     show(bansBox, bans.length > 0);
     syncList(banList, bans, (ban) => ban.id, () => h('li', { class: 'ban' }, h('span', { class: 'ban-name' }),

@@ -41,6 +41,9 @@ public struct RoomConfiguration: Sendable {
     public var chatBudgetBytesPerSecond = 1 << 20
     /// Members (players and spectators) one client address may have in a room at once; loopback is not limited.
     public var maxMembersPerAddress = 8
+    /// Private rooms get a key that their link carries (`RoomKey`). Off (`--bench-keyless-rooms`) they open by
+    /// their code alone, as before keys, for benchmark clients that predate them; never for real players.
+    public var privateRoomKeys = true
 
     public init() {}
 }

@@ -113,7 +113,7 @@ public actor RoomRegistry {
             var first = SplitMix64(seed: nextSeed())
             game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &first)
         }
-        let room = Room(code: code, game: game, isPublic: isPublic, key: isPublic ? nil : RoomKey.random(),
+        let room = Room(code: code, game: game, isPublic: isPublic, key: isPublic || !configuration.privateRoomKeys ? nil : RoomKey.random(),
                         lists: lists, configuration: configuration,
                         registry: self, executor: executors.next(), timers: timers, seed: nextSeed(), clock: clock,
                         fanout: fanout, journal: journal, broadcastStreams: broadcastStreams)

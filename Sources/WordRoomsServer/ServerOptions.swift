@@ -51,6 +51,9 @@ public struct ServerOptions: Sendable, Equatable {
     public var compression = true
     /// Serve `/fanout/NAME`, the benchmarks' room broadcast (`--bench-fanout`; off by default: 404).
     public var benchFanout = false
+    /// Private rooms open by their code alone, without a key (`--bench-keyless-rooms`), for benchmark clients
+    /// written before keys (the shared `wsload`); off by default.
+    public var benchKeylessRooms = false
     /// The token of the operator dashboard `/admin`; nil: one is made at start and printed in the start lines.
     public var adminToken: AdminToken?
     /// Serve `/echo`, the conformance suite's and benchmarks' echo socket (`--bench-echo`; off by default: 404).
@@ -121,6 +124,8 @@ public struct ServerOptions: Sendable, Equatable {
                                     sends goes to every client on the same NAME (off by default: 404)
           --bench-echo              also serve ws://HOST:PORT/echo, which sends every message back (for the
                                     conformance suite and benchmarks; off by default: 404)
+          --bench-keyless-rooms     private rooms open by their code alone, without the key of their link (for
+                                    benchmark clients that predate keys; never with real players)
           --metrics-allow ADDR,...  addresses or networks (like 10.0.0.0/8) that may read /metrics besides loopback
           --metrics-token TOKEN     /metrics also opens to "Authorization: Bearer TOKEN" (16-256 characters)
           --max-pending-per-ip N    connections per client address not yet upgraded to a WebSocket (default 256,
@@ -217,6 +222,9 @@ public struct ServerOptions: Sendable, Equatable {
             case .flag("--bench-fanout"):
                 try scanner.noValue()
                 options.benchFanout = true
+            case .flag("--bench-keyless-rooms"):
+                try scanner.noValue()
+                options.benchKeylessRooms = true
             case .flag("--shard"):
                 let text = try scanner.value()
                 if text == "auto" {

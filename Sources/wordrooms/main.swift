@@ -29,6 +29,7 @@ do {
     rooms.creatorOnlyRoomGraceSeconds = Double(options.creatorOnlyGraceSeconds)
     rooms.maxMembersPerAddress = options.membersPerAddress
     rooms.chatBudgetBytesPerSecond = options.roomChatBudget
+    rooms.privateRoomKeys = !options.benchKeylessRooms
     var limits = GameLimits()
     limits.messagesPerSecond = Double(options.messageRate)
     limits.messageBurst = Double(options.messageRate * 2)

@@ -42,4 +42,15 @@ import JSON
         let restored = try RoomRecord(saved: saved, format: 3)
         #expect(restored.key == key.rawValue)
     }
+
+    /// `--bench-keyless-rooms`: the shared benchmark client joins private rooms by code, as before keys.
+    @Test func withoutKeysAPrivateRoomOpensByItsCode() async throws {
+        var configuration = RoomConfiguration()
+        configuration.privateRoomKeys = false
+        let registry = RoomRegistry(lists: RoomTests.lists, configuration: configuration)
+        let room = try await registry.create(.snowman, isPublic: false, settings: [:], creator: MemoryLink(),
+                                             name: "Ana")
+        #expect(room.key == nil)
+        #expect(await registry.room(room.code, key: nil) === room)
+    }
 }

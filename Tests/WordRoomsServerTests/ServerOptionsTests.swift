@@ -54,6 +54,12 @@ import Testing
         #expect(throws: ServerOptions.ParseError.self) { try parse(["--silence-seconds", "0"]) }
     }
 
+    @Test func benchKeylessRoomsIsOffUnlessAsked() throws {
+        #expect(try parse([]).benchKeylessRooms == false)
+        #expect(try parse(["--bench-keyless-rooms"]).benchKeylessRooms)
+        #expect(throws: ServerOptions.ParseError.self) { try parse(["--bench-keyless-rooms=yes"]) }
+    }
+
     @Test func benchFanoutIsOffUnlessAsked() throws {
         #expect(try parse([]).benchFanout == false)
         #expect(try parse(["--bench-fanout"]).benchFanout)

@@ -1,5 +1,5 @@
 /// A participant of a game: who they are and what to call them in status lines.
-public struct Player: Hashable, Sendable {
+public struct Player: Hashable, Sendable, Codable {
     /// Stable identity chosen by the rooms layer.
     public var id: PlayerID
     /// Display name used in status lines ("Alice's turn").

@@ -1,5 +1,5 @@
 /// One row of a scoreboard: a player, their points and their rank.
-public struct ScoreLine: Hashable, Sendable {
+public struct ScoreLine: Hashable, Sendable, Codable {
     /// The player this row belongs to.
     public var player: PlayerID
     /// The player's display name when the scoreboard was made.

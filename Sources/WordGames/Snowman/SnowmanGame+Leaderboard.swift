@@ -1,6 +1,7 @@
 extension SnowmanGame {
     /// One player's running total over the room's finished games: who is winning the evening.
-    public struct Standing: Hashable, Sendable {
+    /// Shown (`leaderboard`) and saved alike.
+    public struct Standing: Hashable, Sendable, Codable {
         /// The player.
         public var player: PlayerID
         /// Their name as of their latest game.

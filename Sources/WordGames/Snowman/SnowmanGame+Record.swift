@@ -1,6 +1,7 @@
 extension SnowmanGame {
     /// A finished game as kept in the room's history.
-    public struct Record: Hashable, Sendable {
+    /// Shown (`history`) and saved alike.
+    public struct Record: Hashable, Sendable, Codable {
         /// The game's number in the room, from 1.
         public var gameNumber: Int
         /// The secret word, uppercase.

@@ -1,0 +1,83 @@
+/// A `JSONValue` is Codable so that a type can carry free-form JSON (a game's settings, a raw part of a message).
+/// `JSONValueEncoder` and `JSONValueDecoder` take it as it is; other coders go through its cases.
+extension JSONValue: Codable {
+    /// Encodes the value with whatever containers its case needs; object members keep their order.
+    public func encode(to encoder: any Encoder) throws {
+        if let encoder = encoder as? ValueEncoder {
+            encoder.setSingle(self)
+            return
+        }
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements {
+                try container.encode(element)
+            }
+        case .object(let object):
+            var container = encoder.container(keyedBy: CodingPathKey.self)
+            for (key, value) in object {
+                try container.encode(value, forKey: CodingPathKey(stringValue: key))
+            }
+        }
+    }
+
+    /// Decodes whatever JSON the decoder holds, trying each kind in turn (a generic `Decoder` cannot say which
+    /// kind it holds): `null`, a Boolean, an integer, a double, a string, an object, an array.
+    public init(from decoder: any Decoder) throws {
+        if let decoder = decoder as? ValueDecoder {
+            self = decoder.value
+            return
+        }
+        if let container = try? decoder.singleValueContainer() {
+            if container.decodeNil() {
+                self = .null
+                return
+            }
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+                return
+            }
+            if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+                return
+            }
+            if let value = try? container.decode(Double.self) {
+                self = .number(value)
+                return
+            }
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+                return
+            }
+        }
+        if let container = try? decoder.container(keyedBy: CodingPathKey.self) {
+            var object = JSONObject()
+            for key in container.allKeys {
+                object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+            }
+            self = .object(object)
+            return
+        }
+        var container = try decoder.unkeyedContainer()
+        var elements: [JSONValue] = []
+        while !container.isAtEnd {
+            elements.append(try container.decode(JSONValue.self))
+        }
+        self = .array(elements)
+    }
+}

@@ -1,0 +1,261 @@
+/// The `Encoder` that `JSONValueEncoder` hands to `encode(to:)`: it builds the `JSONValue` of one value.
+///
+/// Cost is what this type is shaped by, since a room encodes its views on every move:
+/// - Strings, integers, Booleans, doubles and arrays of them become `JSONValue`s directly (`box`), without an
+///   encoder or a container.
+/// - A nested value is encoded by a child encoder that its parent keeps and reuses (`reusable`): encoding a list
+///   of structs allocates one child once, not one per element. A child is free again once `finish` has taken its
+///   value, which happens before its parent encodes anything else.
+/// - The coding path is a chain of steps up the parents, turned into `[CodingKey]` only when read.
+/// - Nested containers and super encoders, whose owners may write to them at any time while their parent goes on,
+///   are fresh encoders whose place in the parent is filled when the parent finishes (`deferred`).
+///
+/// Containers hold their encoder, so one kept past the `encode(to:)` it came from writes into whatever the encoder
+/// builds next; no `Encodable` conformance does that.
+final class ValueEncoder: Encoder {
+    /// Which kind of container the value asked for.
+    enum Content {
+        case nothing
+        case single
+        case object
+        case array
+    }
+
+    /// Where a deferred encoder's value goes in its parent.
+    enum Slot {
+        case key(String)
+        case index(Int)
+    }
+
+    /// An encoder handed out before its value exists, and its place.
+    struct Deferred {
+        let slot: Slot
+        let encoder: ValueEncoder
+    }
+
+    private(set) var content = Content.nothing
+    private var single = JSONValue.null
+    var object = JSONObject()
+    var array: [JSONValue] = []
+    private var deferred: [Deferred] = []
+
+    /// Unowned: a parent keeps its children (`reusable`, `deferred`), never the reverse.
+    unowned let parent: ValueEncoder?
+    /// This value's step below its parent.
+    var step: CodingPathStep
+    /// The child encoder `box` reuses for each nested value.
+    private var reusable: ValueEncoder?
+    /// Set while this encoder encodes a value for its parent, so that a reentrant use gets a fresh one.
+    private var busy = false
+    /// Member count of the last object this encoder built: the next one (often of the same type) reserves it.
+    private var objectCapacity = 0
+
+    init(parent: ValueEncoder?, step: CodingPathStep) {
+        self.parent = parent
+        self.step = step
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var node: ValueEncoder? = self
+        while let current = node {
+            if let key = current.step.codingKey { path.append(key) }
+            node = current.parent
+        }
+        path.reverse()
+        return path
+    }
+
+    /// The path of a value at `step` below this encoder, for errors.
+    func codingPath(appending step: CodingPathStep) -> [any CodingKey] {
+        var path = codingPath
+        if let key = step.codingKey { path.append(key) }
+        return path
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        startObject()
+        return KeyedEncodingContainer(KeyedValueEncoder<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        startArray()
+        return UnkeyedValueEncoder(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func startObject() {
+        switch content {
+        case .object:
+            return
+        case .nothing:
+            content = .object
+            if objectCapacity > 0 { object.reserveCapacity(objectCapacity) }
+        case .single, .array:
+            preconditionFailure("JSONValueEncoder: a keyed container asked for after another kind at \(codingPath)")
+        }
+    }
+
+    func startArray() {
+        switch content {
+        case .array:
+            return
+        case .nothing:
+            content = .array
+        case .single, .object:
+            preconditionFailure("JSONValueEncoder: an unkeyed container asked for after another kind at \(codingPath)")
+        }
+    }
+
+    func setSingle(_ value: JSONValue) {
+        switch content {
+        case .nothing, .single:
+            content = .single
+            single = value
+        case .object, .array:
+            preconditionFailure("JSONValueEncoder: a single value encoded after a container at \(codingPath)")
+        }
+    }
+
+    // MARK: Values
+
+    /// The JSON of `value`, which sits at `step` below this encoder.
+    ///
+    /// The common leaf types are converted here; comparing metadata is a few instructions, where going through
+    /// `encode(to:)` costs a container and a call per value.
+    @inline(__always)
+    func box<T: Encodable>(_ value: T, at step: CodingPathStep) throws -> JSONValue {
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), at: step) }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: JSONValue.self) }
+        if T.self == [String].self { return .array(unsafeBitCast(value, to: [String].self).map(JSONValue.string)) }
+        if T.self == [Int].self {
+            return .array(unsafeBitCast(value, to: [Int].self).map { .integer(Int64($0)) })
+        }
+        return try boxNested(value, at: step)
+    }
+
+    /// The JSON of a value that encodes itself, built by the reusable child encoder.
+    func boxNested<T: Encodable>(_ value: T, at step: CodingPathStep) throws -> JSONValue {
+        let child: ValueEncoder
+        if let reusable, !reusable.busy {
+            child = reusable
+            child.step = step
+            child.reset()
+        } else {
+            child = ValueEncoder(parent: self, step: step)
+            if reusable == nil { reusable = child }
+        }
+        child.busy = true
+        defer { child.busy = false }
+        try value.encode(to: child)
+        return try child.finish()
+    }
+
+    /// Clears what an encoding that threw left behind.
+    private func reset() {
+        guard case .nothing = content else {
+            content = .nothing
+            single = .null
+            object = JSONObject()
+            array = []
+            deferred.removeAll()
+            return
+        }
+        if !deferred.isEmpty { deferred.removeAll() }
+    }
+
+    /// Takes the value built, leaving the encoder empty for its next use. A value that asked for no container
+    /// is an empty object, as with Swift's `JSONEncoder`.
+    func finish() throws -> JSONValue {
+        if !deferred.isEmpty { try fillDeferred() }
+        let result: JSONValue
+        switch content {
+        case .nothing:
+            return .object(JSONObject())
+        case .single:
+            result = single
+            single = .null
+        case .object:
+            var taken = JSONObject()
+            swap(&taken, &object)
+            objectCapacity = taken.count
+            result = .object(taken)
+        case .array:
+            var taken: [JSONValue] = []
+            swap(&taken, &array)
+            result = .array(taken)
+        }
+        content = .nothing
+        return result
+    }
+
+    private func fillDeferred() throws {
+        let pending = deferred
+        deferred.removeAll()
+        for entry in pending {
+            let value = try entry.encoder.finish()
+            switch entry.slot {
+            case .key(let key): object.updateValue(value, forKey: key)
+            case .index(let index): array[index] = value
+            }
+        }
+    }
+
+    /// A fresh encoder for a nested container or a super encoder at `slot`, which holds `null` until this
+    /// encoder finishes.
+    func deferredEncoder(at slot: Slot, step: CodingPathStep) -> ValueEncoder {
+        let encoder = ValueEncoder(parent: self, step: step)
+        switch slot {
+        case .key(let key): object.updateValue(.null, forKey: key)
+        case .index: array.append(.null)
+        }
+        deferred.append(Deferred(slot: slot, encoder: encoder))
+        return encoder
+    }
+
+    /// A double as JSON, refusing what JSON cannot write (RFC 8259 §6: no NaN or infinity).
+    @inline(__always)
+    func number(_ value: Double, at step: CodingPathStep) throws -> JSONValue {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: codingPath(appending: step),
+                debugDescription: "\(value) is not a JSON number (RFC 8259 §6)."))
+        }
+        return .number(value)
+    }
+
+    /// An unsigned integer as JSON: `.integer` when it fits in `Int64`, else a double that holds it exactly.
+    @inline(__always)
+    func unsigned<U: FixedWidthInteger & UnsignedInteger>(_ value: U, at step: CodingPathStep) throws -> JSONValue {
+        if let integer = Int64(exactly: value) { return .integer(integer) }
+        if let double = Double(exactly: value) { return .number(double) }
+        throw EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: codingPath(appending: step),
+            debugDescription: "\(value) does not fit in Int64 and has no exact double."))
+    }
+}
+
+extension ValueEncoder: SingleValueEncodingContainer {
+    func encodeNil() { setSingle(.null) }
+    func encode(_ value: Bool) { setSingle(.bool(value)) }
+    func encode(_ value: String) { setSingle(.string(value)) }
+    func encode(_ value: Double) throws { setSingle(try number(value, at: .none)) }
+    func encode(_ value: Float) throws { setSingle(try number(Double(value), at: .none)) }
+    func encode(_ value: Int) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: Int8) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: Int16) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: Int32) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: Int64) { setSingle(.integer(value)) }
+    func encode(_ value: UInt) throws { setSingle(try unsigned(value, at: .none)) }
+    func encode(_ value: UInt8) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: UInt16) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: UInt32) { setSingle(.integer(Int64(value))) }
+    func encode(_ value: UInt64) throws { setSingle(try unsigned(value, at: .none)) }
+    func encode<T: Encodable>(_ value: T) throws { setSingle(try box(value, at: .none)) }
+}

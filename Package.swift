@@ -65,9 +65,13 @@ var targets: [Target] = [
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
-    .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms"]),
+    // What the room tests share: the registered games and their moves by name.
+    .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON"], path: "Tests/RoomsTestSupport"),
+    .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms",
+                                                             "RoomsTestSupport"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
-    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime"], exclude: ["Fixtures"]),
+    .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime", "RoomsTestSupport"],
+                exclude: ["Fixtures"]),
     .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
     .testTarget(name: "DeflateTests", dependencies: ["Deflate"]),
 ]

@@ -12,8 +12,15 @@
 ///
 /// A `JSONValue` inside an encoded value is taken as it is.
 public struct JSONValueEncoder: Sendable {
+    /// Whether `encodeIfPresent` of nil writes the key with `null` instead of leaving it out: what the room state
+    /// and the data directory want, where an optional field is always present (so that a value coming or going
+    /// is a `replace`). Off by default, like `JSONEncoder`.
+    public var writesNilMembers = false
+
     /// Creates an encoder.
-    public init() {}
+    public init(writesNilMembers: Bool = false) {
+        self.writesNilMembers = writesNilMembers
+    }
 
     /// Encodes `value`.
     ///
@@ -24,6 +31,7 @@ public struct JSONValueEncoder: Sendable {
     ///   type thrown by an `encode(to:)` is wrapped in `invalidValue` as its `underlyingError`.
     public func encode<T: Encodable>(_ value: T) throws(EncodingError) -> JSONValue {
         let encoder = ValueEncoder(parent: nil, step: .none)
+        encoder.writesNilMembers = writesNilMembers
         do {
             try value.encode(to: encoder)
             return try encoder.finish()

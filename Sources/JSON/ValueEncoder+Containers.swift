@@ -33,6 +33,53 @@ struct KeyedValueEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
         put(try encoder.box(value, at: .key(key)), key)
     }
 
+    // With `writesNilMembers`, a nil optional is `null` instead of a missing key.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if encoder.writesNilMembers { put(.null, key) }
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {

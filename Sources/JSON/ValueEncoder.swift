@@ -50,9 +50,14 @@ final class ValueEncoder: Encoder {
     /// Member count of the last object this encoder built: the next one (often of the same type) reserves it.
     private var objectCapacity = 0
 
+    /// Whether `encodeIfPresent` of nil writes `null` rather than leaving the key out (`JSONValueEncoder`'s
+    /// `writesNilMembers`); children take their parent's.
+    var writesNilMembers = false
+
     init(parent: ValueEncoder?, step: CodingPathStep) {
         self.parent = parent
         self.step = step
+        writesNilMembers = parent?.writesNilMembers ?? false
     }
 
     var codingPath: [any CodingKey] {

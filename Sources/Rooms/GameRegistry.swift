@@ -1,14 +1,14 @@
 import JSON
 import WordGames
 
-/// Every game the server can host. Adding a game is its rules (a folder in `WordGames`), its adapter (a
-/// `RoomGame` in this module) and one line in `games`.
+/// Every game the server can host: the plug-ins `GameCatalog` lists, each in the framework's `PluginRoomGame`.
 public enum GameRegistry {
     /// The games, in the order listings show them.
-    static let games: [any RoomGame.Type] = [
-        SnowmanRoomGame.self,
-        ScrambleRoomGame.self,
-    ]
+    static let games: [any RoomGame.Type] = GameCatalog.games.map { roomGame($0) }
+
+    private static func roomGame<Game: GamePlugin>(_ game: Game.Type) -> any RoomGame.Type {
+        PluginRoomGame<Game>.self
+    }
 
     /// Every game as the web client builds its controls from it (`GET /api/config`'s `games`): its id, its title
     /// and its settings' bounds, so that the steppers and the server's checks share one source of truth.

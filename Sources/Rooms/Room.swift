@@ -31,9 +31,6 @@ public actor Room {
     /// Bumped on every change to `game` (any mutating call): when it has not moved, as after a chat line, the
     /// state builder skips the game's part.
     private var gameVersion = 0
-    /// `gameVersion` right after the game accepted a move: while it still is, the move is the game's last change
-    /// and the state builder can write it straight from the move (`RoomGame.showPlayedMove`).
-    private var playedMoveVersion: Int?
     var members: [Member] = [] {
         didSet {
             membersVersion &+= 1
@@ -509,7 +506,6 @@ public actor Room {
                 throw deadlinePassed ? refused(error) : error
             }
             movesPlayed.add(1, ordering: .relaxed)
-            playedMoveVersion = gameVersion
         case .newGame:
             guard isHost else { throw Self.hostOnly("new_game", "start the next game") }
             do { try game.startNext(now: now, using: &random) } catch { throw refused(error) }
@@ -880,13 +876,7 @@ public actor Room {
             emptySince = now
         }
         // The game only when the builder will look at it: a copy of it retains everything the game holds.
-        // (Debug builds always pass it, to check each update against a full rebuild.)
-        var game: (any RoomGame)?
-        #if DEBUG
-        game = self.game
-        #else
-        if stateBuilder.needsGame(version: gameVersion) { game = self.game }
-        #endif
+        let game: (any RoomGame)? = stateBuilder.needsGame(version: gameVersion) ? self.game : nil
         let operations = stateBuilder.update(stateParts(game: game))
         guard !operations.isEmpty else {
             if unsavedChange {
@@ -917,8 +907,7 @@ public actor Room {
     func stateParts(game: (any RoomGame)?) -> RoomStateBuilder.Parts {
         RoomStateBuilder.Parts(
             code: code, kind: kind, isPublic: isPublic, host: host, locked: locked, bans: bans, members: members,
-            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion,
-            playedMoveVersion: playedMoveVersion)
+            membersVersion: membersVersion, chat: chat, game: game, gameVersion: gameVersion)
     }
 
     /// Hands a broadcast to the room's stream when some recipient follows it (the stream is made then, so rooms

@@ -45,7 +45,7 @@ struct RoomStateBuilder {
     private var builtHostControls: (locked: Bool, bans: [Ban])?
     private var chat = JSONLog<ChatLine>(newestAt: .back)
 
-    /// What the game's `show` keeps between updates, for whichever game the room plays.
+    /// What the framework keeps of the game's view between updates (`RoomGame.viewOperations`).
     private var gameParts: AnyObject?
     private var editor = StateEditor()
 
@@ -68,19 +68,10 @@ struct RoomStateBuilder {
         var game: (any RoomGame)?
         /// Must change whenever the game changes.
         var gameVersion: Int
-        /// `gameVersion` right after the game last accepted a move (`RoomGame.play`), when nothing else changed
-        /// the game in the same step; nil when unknown. When it is `gameVersion` and the game part was last
-        /// built at the version before, that move is the game's only change: it is written straight from the
-        /// move (`RoomGame.showPlayedMove`) instead of through `show`.
-        var playedMoveVersion: Int? = nil
         /// Who the members part shows as connected, in place of who has a link: set only to rebuild the state
         /// a restored room's clients last saw (the links died with the old process).
         var shownConnected: Set<PlayerID>? = nil
     }
-
-    /// Updates whose game part was written from the move just played rather than by `show` (for tests and
-    /// benchmarks: the common moves should take that path).
-    private(set) var playedMovesWritten = 0
 
     /// Whether the next update looks at the game: it changed since the last build, or everything is built anew.
     func needsGame(version: Int) -> Bool {
@@ -123,7 +114,8 @@ struct RoomStateBuilder {
         var whole = full.fullState(parts)
         // The members as last shown: someone may have come back or gone since, their patch still queued.
         whole.withObject { $0["members"] = .array(members.previous.map(Self.json)) }
-        let shown = Self.filling(state, from: whole)
+        var shown = Self.filling(state, from: whole)
+        shown.withObject { $0[parts.kind.rawValue] = parts.game?.shownState ?? .null }
         #if DEBUG
         assert(shown == shownForChecks, "the state written from the parts is not the one clients have")
         #endif
@@ -190,27 +182,29 @@ struct RoomStateBuilder {
             }
             editor.update(&top, "chat", log: &chat, parts.chat, generation: 0, ordinal: \.id, Self.json)
             guard parts.gameVersion != builtGameVersion, let game = parts.game else { return }
-            // The move just played is the only change since the last build: written from the move.
-            let onlyPlayedMove = parts.playedMoveVersion == parts.gameVersion
-                && builtGameVersion.map { $0 &+ 1 } == parts.gameVersion
             builtGameVersion = parts.gameVersion
             editor.set(&top, "status", JSONValue(game.status))
-            editor.enter(parts.kind.rawValue)
-            var written = false
-            _ = top.withValue(forKey: parts.kind.rawValue) { value in
-                value.withObject { object in
-                    written = onlyPlayedMove && game.showPlayedMove(in: &object, keeping: &gameParts, editor: &editor)
-                    if !written { game.show(in: &object, keeping: &gameParts, editor: &editor) }
-                }
+            let key = parts.kind.rawValue
+            if let operations = game.viewOperations(at: [key], kept: &gameParts) {
+                editor.operations += operations
+                // Kept whole only by a builder that keeps entries; a room's keeps the game's part in the differ.
+                if keepsEntries, !operations.isEmpty { top[key] = game.shownState }
+            } else {
+                let whole = game.shownState
+                editor.operations.append(.replace(path: JSONPointer(tokens: [key]), value: whole))
+                top[key] = keepsEntries ? whole : .null
             }
-            if written { playedMovesWritten += 1 }
-            editor.leave()
         }
         state = current
         #if DEBUG
+        // Checked against a full rebuild when the room passed the game (it passes it only when it changed).
+        let applied = try? JSONPatch(editor.operations).apply(to: before)
+        if parts.game == nil {
+            if !keepsEntries { shownForChecks = applied ?? .null }
+            return editor.operations
+        }
         var fresh = RoomStateBuilder(keepingEntries: keepsEntries)
         assert(state == fresh.fullState(parts), "the kept state drifted from a full rebuild")
-        let applied = try? JSONPatch(editor.operations).apply(to: before)
         if keepsEntries {
             assert(applied == state, "the operations do not give the new state")
         } else {
@@ -243,11 +237,16 @@ struct RoomStateBuilder {
         builtMembersVersion = parts.membersVersion
         object["chat"] = keepsEntries ? chat.reset(parts.chat, generation: 0, ordinal: \.id, Self.json)
             : chat.resetKeepingNoEntries(parts.chat, generation: 0)
-        var game = JSONObject()
-        game.reserveCapacity(17)
         assert(parts.game != nil, "a full build needs the game (see needsGame)")
-        parts.game?.show(in: &game, keeping: &gameParts, editor: &editor)
-        object[parts.kind.rawValue] = .object(game)
+        // The game's part is kept whole only when entries are: a room keeps it in the game's differ, which
+        // records the view now, so that the next update diffs against it.
+        gameParts = nil
+        if let game = parts.game {
+            _ = game.viewOperations(at: [parts.kind.rawValue], kept: &gameParts)
+            object[parts.kind.rawValue] = keepsEntries ? game.shownState : .null
+        } else {
+            object[parts.kind.rawValue] = .null
+        }
         // Without the game, its part is built by the next update that has it.
         builtGameVersion = parts.game == nil ? nil : parts.gameVersion
         editor.reset()

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// What a room hands its broadcast stream: every patch in order, before anyone is sent it, only when a member
 /// follows the stream; fresh starts where members join or resume; replays outside the stream.

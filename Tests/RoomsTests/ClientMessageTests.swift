@@ -1,6 +1,7 @@
 import JSON
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 @Suite struct ClientMessageTests {
     private func parse(_ text: String) throws(RoomError) -> ClientMessage {

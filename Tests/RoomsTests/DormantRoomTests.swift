@@ -4,6 +4,7 @@ import Runtime
 import Synchronization
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// Rooms restored at start stay records until someone needs them (`RoomRegistry.wake`): a restart serves its
 /// players before it has parsed any room. What must not change is what players and the data directory see.

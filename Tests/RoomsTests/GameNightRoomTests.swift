@@ -3,6 +3,7 @@ import Testing
 import WordGames
 import Runtime
 @testable import Rooms
+import RoomsTestSupport
 
 /// What friends hit on a game night: refused joins that must leave the way open, removals that must stick,
 /// locked rooms, turns that must not stall, announced skips and a leaderboard across games.

@@ -2,6 +2,7 @@ import JSON
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// Games plug into rooms through `RoomGame` and `GameRegistry`: their kinds, their moves on the wire, and the
 /// refusals of moves and controls that belong to another game.

@@ -1,6 +1,7 @@
 import JSON
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// The lobby's pages and their subscribers, without sockets: whole page once, then deltas, encoded once.
 @Suite struct LobbyFeedTests {

@@ -4,6 +4,7 @@ import Runtime
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// The party round's room features: the room's `status`, the kinds of the room's own chat lines, reactions,
 /// renames, seat moves, and Word Scramble's breaks (Ready, rounds played, result notices).

@@ -2,6 +2,7 @@ import JSON
 import Testing
 @testable import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// The common moves' cheaper path (`RoomGame.showPlayedMove`): a guess or a found word is written straight from
 /// the move. Whatever the sequence of moves, chat lines, timeouts, players coming and going and new games, the

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// One bad byte costs at most the record it is in: the rooms around it come back, the damaged file is set aside
 /// before anything new is written, and the next run's rooms are saved as usual.

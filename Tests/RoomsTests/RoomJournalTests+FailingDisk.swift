@@ -6,6 +6,7 @@ import Runtime
 import Synchronization
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// A full or failing disk: nothing is reported saved that is not, no torn record is left in front of later
 /// ones, the failure is visible (`health`) and logged once per cause, and the rooms are written when writing

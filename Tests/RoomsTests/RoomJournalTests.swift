@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// Rooms saved in the data directory come back as they were: records of this version, and the snapshot the
 /// Codable journal of the previous version wrote (`Fixtures/journal-v1`, written by that code: one Snowman room

@@ -1,6 +1,7 @@
 import Testing
 import JSON
 @testable import Rooms
+import RoomsTestSupport
 
 /// A private room's key: 96 bits from `SecureRandom`, 16 base64url characters.
 @Suite struct RoomKeyTests {

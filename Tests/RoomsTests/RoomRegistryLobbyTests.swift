@@ -2,6 +2,7 @@ import Runtime
 import Synchronization
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// The registry's lobby listing: served as built while no room changes, rebuilt at most ten times a second for
 /// requests, and the subscribers' page kept in step.

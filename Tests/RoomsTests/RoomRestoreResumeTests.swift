@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// Resuming into a room restored from the data directory: the seq a client names comes from the old process.
 /// Only the saved seq is known to mean the same state in the new one; any other (a change the old process sent

@@ -3,6 +3,7 @@ import Testing
 import WordGames
 import Runtime
 @testable import Rooms
+import RoomsTestSupport
 
 /// One person, one seat (issue 43): a browser that reopens the room link gets its own seat back, a second tab is
 /// told the seat is held and may take it over or watch, a page that stops its heartbeat is away, and the

@@ -2,6 +2,7 @@ import JSON
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// The builder edits its kept state in place and emits operations for what changed. Whatever the edits, the
 /// operations must turn the previous state into the new one, and the new state must equal a fresh build.

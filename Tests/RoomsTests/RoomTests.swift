@@ -3,6 +3,7 @@ import Runtime
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// Rooms driven through in-memory links: protocol rules, host controls, resume, and patches that rebuild the
 /// exact state.

@@ -4,6 +4,7 @@ import Runtime
 import Synchronization
 import Testing
 @testable import Rooms
+import RoomsTestSupport
 
 /// Messages are encoded once and put in the transport's form once, however many links send them.
 @Suite struct ServerMessageTests {

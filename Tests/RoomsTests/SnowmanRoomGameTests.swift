@@ -2,6 +2,7 @@ import JSON
 import Testing
 import WordGames
 @testable import Rooms
+import RoomsTestSupport
 
 /// Snowman in a room: the waiting room, word packs, the host's own words, renames and result notices.
 @Suite struct SnowmanRoomGameTests {

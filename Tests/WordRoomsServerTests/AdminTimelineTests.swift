@@ -1,4 +1,5 @@
 import Rooms
+import RoomsTestSupport
 import Testing
 import Transport
 @testable import WordRoomsServer

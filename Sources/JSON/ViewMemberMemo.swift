@@ -1,0 +1,133 @@
+/// One member of a view as last encoded, kept by `JSONViewDiffer` to tell whether the next value changed and,
+/// when it did, to write the operations from the old JSON to the new.
+///
+/// Made once per member (`make`), by what the member's type offers: arrays of `Equatable` elements compare and
+/// encode element by element, other `Equatable` values compare as a whole, anything else compares its JSON.
+class ViewMemberMemo {
+    /// Whether `value` (of the member's type) equals the value kept.
+    func holds<T: Encodable>(_ value: T) -> Bool {
+        false
+    }
+
+    /// Keeps `value` and appends the operations from the kept value's JSON to `value`'s at `path`.
+    func update<T: Encodable>(to value: T, at path: [String], into operations: inout [JSONPatch.Operation],
+                              encoder: JSONValueEncoder) throws(EncodingError) {}
+
+    /// The memo for a member whose first value is `value`.
+    static func make<T: Encodable>(for value: T, encoder: JSONValueEncoder) throws(EncodingError)
+        -> ViewMemberMemo {
+        if let list = value as? any EquatableElementList { return list.makeMemo() }
+        if let equatable = value as? any Equatable & Encodable { return makeEquatable(equatable) }
+        return try JSONMemberMemo(try encoder.encode(value))
+    }
+
+    private static func makeEquatable<E: Equatable & Encodable>(_ value: E) -> ViewMemberMemo {
+        EquatableMemberMemo(value)
+    }
+}
+
+/// An `Equatable` member: compared with `==`; when it changed, a scalar is replaced and anything else is diffed
+/// against the kept value's JSON.
+final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    override func holds<T: Encodable>(_ other: T) -> Bool {
+        guard let other = other as? Value else { return false }
+        return other == value
+    }
+
+    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+                                       encoder: JSONValueEncoder) throws(EncodingError) {
+        let new = try encoder.encode(other)
+        switch new {
+        case .object, .array:
+            operations += JSONPatch.diff(from: try encoder.encode(value), to: new, at: path)
+        default:
+            operations.append(.replace(path: JSONPointer(tokens: path), value: new))
+        }
+        if let other = other as? Value { value = other }
+    }
+}
+
+/// A member of any other type: its JSON is kept and compared.
+final class JSONMemberMemo: ViewMemberMemo {
+    private var json: JSONValue
+
+    init(_ json: JSONValue) {
+        self.json = json
+    }
+
+    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+                                       encoder: JSONValueEncoder) throws(EncodingError) {
+        let new = try encoder.encode(other)
+        operations += JSONPatch.diff(from: json, to: new, at: path)
+        json = new
+    }
+}
+
+/// A list of `Equatable` elements, which a view's differ compares element by element.
+protocol EquatableElementList {
+    func makeMemo() -> ViewMemberMemo
+}
+
+extension Array: EquatableElementList where Element: Equatable & Encodable {
+    func makeMemo() -> ViewMemberMemo {
+        ListMemberMemo(self)
+    }
+}
+
+/// A list member: trimmed of the elements it shares with the kept list at both ends (compared with `==`), so
+/// that only the elements in between are encoded. One element changed in place is diffed by itself, elements
+/// added or removed at one place become `add` or `remove` operations; anything else is diffed as a whole.
+final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
+    private var elements: [Element]
+
+    init(_ elements: [Element]) {
+        self.elements = elements
+    }
+
+    override func holds<T: Encodable>(_ other: T) -> Bool {
+        guard let other = other as? [Element] else { return false }
+        return other == elements
+    }
+
+    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+                                       encoder: JSONValueEncoder) throws(EncodingError) {
+        guard let new = other as? [Element] else { return }
+        let old = elements
+        elements = new
+        var prefix = 0
+        let shorter = min(old.count, new.count)
+        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let oldMiddle = prefix..<(old.count - suffix)
+        let newMiddle = prefix..<(new.count - suffix)
+        var elementPath = path
+        elementPath.append("")
+        if oldMiddle.count == newMiddle.count {
+            for index in oldMiddle {
+                elementPath[elementPath.count - 1] = String(index)
+                operations += JSONPatch.diff(from: try encoder.encode(old[index]), to: try encoder.encode(new[index]),
+                                             at: elementPath)
+            }
+        } else if oldMiddle.isEmpty {
+            for index in newMiddle {
+                elementPath[elementPath.count - 1] = String(index)
+                operations.append(.add(path: JSONPointer(tokens: elementPath), value: try encoder.encode(new[index])))
+            }
+        } else if newMiddle.isEmpty {
+            // From the back, so that each index is still where it was.
+            for index in oldMiddle.reversed() {
+                elementPath[elementPath.count - 1] = String(index)
+                operations.append(.remove(path: JSONPointer(tokens: elementPath)))
+            }
+        } else {
+            operations += JSONPatch.diff(from: try encoder.encode(old), to: try encoder.encode(new), at: path)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import JSON
+import WordGames
+
+/// Any `GamePlugin` in a room: what the framework does for every game, so that a game only declares its moves,
+/// settings, views and snapshot.
+///
+/// - Moves and settings arrive as JSON and are decoded into the game's types; decoding errors become the same
+///   `bad-message`, `setting-not-a-number` and `unknown-setting` replies for every game.
+/// - The game's part of the room state is its `publicView`, encoded and diffed by `JSONViewDiffer`.
+/// - Snapshots are the game's `Snapshot`, encoded to and decoded from the journal's JSON.
+struct PluginRoomGame<Game: GamePlugin>: RoomGame {
+    var game: Game
+
+    init(_ game: Game) {
+        self.game = game
+    }
+
+    static var kind: GameKind { GameKind(declaring: Game.id) }
+    static var title: String { Game.title }
+    static var moves: [GameMoveSpec] { Game.moveTypes.map { GameMoveSpec(type: $0.type, doing: $0.doing) } }
+    static var settingSpecs: [SettingSpec] { Game.settingSpecs }
+
+    /// The encoder of views and snapshots: an optional member is always written, `null` when absent.
+    private static var encoder: JSONValueEncoder { JSONValueEncoder(writesNilMembers: true) }
+
+    static func make(settings: JSONObject, lists: WordLists, now: Double,
+                     using random: inout SplitMix64) throws(RoomError) -> Self {
+        let change = try decodeSettings(settings)
+        do {
+            return Self(try Game(settings: change, lists: lists, now: now, using: &random))
+        } catch {
+            throw settingsRefusal(error)
+        }
+    }
+
+    init(snapshot: JSONValue, lists: WordLists) throws(SavedObject.Unreadable) {
+        let saved: Game.Snapshot
+        do {
+            saved = try JSONValueDecoder().decode(Game.Snapshot.self, from: snapshot)
+        } catch {
+            throw SavedObject.Unreadable("the \(Game.title) snapshot does not hold: \(Self.describe(error))")
+        }
+        do {
+            game = try Game(snapshot: saved, lists: lists)
+        } catch {
+            throw SavedObject.Unreadable("\(error)")
+        }
+    }
+
+    var snapshot: JSONValue {
+        do {
+            return try Self.encoder.encode(game.snapshot)
+        } catch {
+            // Only a non-finite number fails to encode; no game keeps one.
+            assertionFailure("a \(Game.title) snapshot does not encode: \(error)")
+            return .null
+        }
+    }
+
+    // MARK: Moves
+
+    mutating func addPlayer(_ player: Player, now: Double) { game.addPlayer(player, now: now) }
+    mutating func removePlayer(_ id: PlayerID, now: Double) { game.removePlayer(id, now: now) }
+
+    mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
+        guard Game.moveTypes.contains(where: { $0.type == move.type }) else { throw wrongGame(move) }
+        let decoded: Game.Move
+        do {
+            decoded = try JSONValueDecoder().decode(Game.Move.self, from: .object(move.fields))
+        } catch {
+            throw Self.moveRefusal(error, type: move.type)
+        }
+        do {
+            try game.play(decoded, by: player, now: now)
+        } catch {
+            throw RoomError(error, move: move.type)
+        }
+    }
+
+    mutating func startNext(now: Double, using random: inout SplitMix64) throws(RoomError) {
+        do { try game.startNext(now: now, using: &random) } catch { throw RoomError(error, move: "new_game") }
+    }
+
+    mutating func updateSettings(_ settings: JSONObject) throws(RoomError) {
+        let change = try Self.decodeSettings(settings)
+        do { try game.updateSettings(change) } catch { throw Self.settingsRefusal(error) }
+    }
+
+    mutating func tick(now: Double) -> [PlayerID] { game.advance(to: now) }
+    var nextDeadline: Double? { game.nextDeadline }
+    var status: String { game.stage.rawValue }
+    var currentTurn: PlayerID? { game.currentTurn }
+
+    mutating func skipTurn(now: Double) throws(RoomError) -> PlayerID {
+        let skipped: PlayerID?
+        do { skipped = try game.passTurn(now: now) } catch { throw RoomError(error, move: "skip") }
+        guard let skipped else { throw RoomError(.noTurnsToSkip(game: Self.title), move: "skip") }
+        return skipped
+    }
+
+    func name(of player: PlayerID) -> String? { game.name(of: player) }
+    mutating func renamePlayer(_ id: PlayerID, to name: String) { game.renamePlayer(id, to: name) }
+    var resultNotice: (number: Int, text: String)? { game.resultNotice.map { ($0.number, $0.text) } }
+    var readyPlayers: [PlayerID]? { game.readyPlayers }
+    mutating func everyoneReady(now: Double) { game.everyoneReady(now: now) }
+
+    // MARK: The state it shows
+
+    var shownState: JSONValue {
+        do {
+            return try JSONViewDiffer<Game.PublicView>().json(of: game.publicView)
+        } catch {
+            assertionFailure("a \(Game.title) view does not encode: \(error)")
+            return .null
+        }
+    }
+
+    func viewOperations(at path: [String], kept: inout AnyObject?) -> [JSONPatch.Operation]? {
+        // Taken out while it is used, so that the box stays uniquely referenced. A box shared with a copy of the
+        // state builder is not used (the copy may have moved on): the view is recorded afresh and the caller
+        // writes the whole part.
+        var box = kept as? DifferBox<Game.PublicView>
+        kept = nil
+        guard box != nil, isKnownUniquelyReferenced(&box!) else {
+            let fresh = DifferBox<Game.PublicView>()
+            _ = try? fresh.differ.update(to: game.publicView, at: path)
+            kept = fresh
+            return nil
+        }
+        do {
+            let operations = try box!.differ.update(to: game.publicView, at: path)
+            kept = box
+            return operations
+        } catch {
+            assertionFailure("a \(Game.title) view does not encode: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Decoding
+
+    /// `settings` as the game's change, refusing keys it does not read.
+    private static func decodeSettings(_ settings: JSONObject) throws(RoomError) -> Game.SettingsChange {
+        var unread: [String] = []
+        let change: Game.SettingsChange
+        do {
+            change = try JSONValueDecoder().decode(Game.SettingsChange.self, from: .object(settings),
+                                                   unreadKeys: &unread)
+        } catch {
+            throw settingsRefusal(error)
+        }
+        if let key = unread.first { throw RoomError(.unknownSetting(key: key), move: "settings") }
+        return change
+    }
+
+    /// The reply to settings the game refused, or that did not decode.
+    private static func settingsRefusal(_ error: any Error) -> RoomError {
+        if let rejection = error as? any GameRejection { return RoomError(rejection, move: "settings") }
+        if case .dataCorrupted(let context) = error as? DecodingError,
+           let rejection = context.underlyingError as? any GameRejection {
+            return RoomError(rejection, move: "settings")
+        }
+        let key = (error as? DecodingError).flatMap(Self.key) ?? "settings"
+        return RoomError(.settingNotANumber(key: key), move: "settings")
+    }
+
+    /// The reply to a move that did not decode: it names the member at fault.
+    private static func moveRefusal(_ error: DecodingError, type: String) -> RoomError {
+        switch error {
+        case .keyNotFound(let key, _):
+            return .badMessage("\"\(type)\" needs a \"\(key.stringValue)\".")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let key = context.codingPath.first?.stringValue ?? type
+            return .badMessage("\"\(key)\" in \"\(type)\" is not what \"\(type)\" takes.")
+        @unknown default:
+            return .badMessage("\"\(type)\" is not a move of \(title).")
+        }
+    }
+
+    /// The member a decoding error is about.
+    private static func key(_ error: DecodingError) -> String? {
+        switch error {
+        case .keyNotFound(let key, _): key.stringValue
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.first?.stringValue
+        @unknown default: nil
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+            return "\"\(path)\" is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\"\(path)\": \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// What the framework keeps of a game's view between updates, in the state builder's box for the game.
+final class DifferBox<View: Encodable & Equatable> {
+    var differ = JSONViewDiffer<View>()
+}

@@ -197,12 +197,13 @@ public enum ClientMessage: Sendable, Equatable {
             }
             return .lobby(subscribe: try fields.bool("subscribe") ?? true, game: game)
         default:
-            if GameRegistry.owner(ofMove: type) != nil {
+            if let owner = GameRegistry.owner(ofMove: type) {
                 // Every string of a move is short: a letter, a word. The game decodes the rest.
                 for (key, value) in object where key != "type" {
                     if case .string = value { _ = try fields.string(key, max: maxMoveCharacters) }
                 }
-                return .move(GameMove(type: type, fields: object))
+                let decoded = try owner.game.decodeMove(object, type: type)
+                return .move(GameMove(type: type, fields: object, decoded: decoded))
             }
             throw RoomError(.unknownType(type))
         }

@@ -11,7 +11,7 @@ import WordGames
 struct PluginRoomGame<Game: GamePlugin>: RoomGame {
     var game: Game
 
-    init(_ game: Game) {
+    init(game: Game) {
         self.game = game
     }
 
@@ -27,7 +27,7 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
                      using random: inout SplitMix64) throws(RoomError) -> Self {
         let change = try decodeSettings(settings)
         do {
-            return Self(try Game(settings: change, lists: lists, now: now, using: &random))
+            return Self(game: try Game(settings: change, lists: lists, now: now, using: &random))
         } catch {
             throw settingsRefusal(error)
         }
@@ -65,15 +65,27 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
     mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
         guard Game.moveTypes.contains(where: { $0.type == move.type }) else { throw wrongGame(move) }
         let decoded: Game.Move
-        do {
-            decoded = try JSONValueDecoder().decode(Game.Move.self, from: .object(move.fields))
-        } catch {
-            throw Self.moveRefusal(error, type: move.type)
+        if let parsed = move.decoded as? Game.Move {
+            decoded = parsed
+        } else {
+            decoded = try Self.decode(move.fields, type: move.type)
         }
         do {
             try game.play(decoded, by: player, now: now)
         } catch {
             throw RoomError(error, move: move.type)
+        }
+    }
+
+    static func decodeMove(_ fields: JSONObject, type: String) throws(RoomError) -> any Sendable {
+        try decode(fields, type: type)
+    }
+
+    private static func decode(_ fields: JSONObject, type: String) throws(RoomError) -> Game.Move {
+        do {
+            return try JSONValueDecoder().decode(Game.Move.self, from: .object(fields))
+        } catch {
+            throw moveRefusal(error, type: type)
         }
     }
 
@@ -164,12 +176,23 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
         return RoomError(.settingNotANumber(key: key), move: "settings")
     }
 
-    /// The reply to a move that did not decode: it names the member at fault.
+    /// The reply to a move that did not decode: it names the member at fault and what it takes.
     private static func moveRefusal(_ error: DecodingError, type: String) -> RoomError {
         switch error {
         case .keyNotFound(let key, _):
             return .badMessage("\"\(type)\" needs a \"\(key.stringValue)\".")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        case .valueNotFound(_, let context) where context.codingPath.count == 1:
+            return .badMessage("\"\(type)\" needs a \"\(context.codingPath[0].stringValue)\".")
+        case .typeMismatch(let expected, let context):
+            let key = context.codingPath.first?.stringValue ?? type
+            let takes = switch expected {
+            case is String.Type: "a string"
+            case is Bool.Type: "true or false"
+            case is Int.Type, is Double.Type: "a number"
+            default: "something else"
+            }
+            return .badMessage("\"\(key)\" in \"\(type)\" must be \(takes).")
+        case .valueNotFound(_, let context), .dataCorrupted(let context):
             let key = context.codingPath.first?.stringValue ?? type
             return .badMessage("\"\(key)\" in \"\(type)\" is not what \"\(type)\" takes.")
         @unknown default:

@@ -19,6 +19,11 @@ protocol RoomGame: Sendable {
     /// The numbers a host sets, with their bounds (the web client's steppers are built from them).
     static var settingSpecs: [SettingSpec] { get }
 
+    /// The game's `Move` in `fields`, a message of type `type` (one of `moves`).
+    ///
+    /// - Throws: `bad-message` naming the member at fault.
+    static func decodeMove(_ fields: JSONObject, type: String) throws(RoomError) -> any Sendable
+
     /// A new game for a new room, with the creator's settings.
     ///
     /// - Throws: `bad-setting` (or the settings' own refusal) when the settings do not hold.
@@ -113,16 +118,33 @@ struct GameMoveSpec: Sendable {
 }
 
 /// A move of one of the games: a client message whose `type` a game declares, with its members as sent (each
-/// string at most `ClientMessage.maxMoveCharacters`). The room's game decodes it into its own `Move`.
+/// string at most `ClientMessage.maxMoveCharacters`), and the game's own `Move` decoded from them when the message
+/// was parsed (so that a malformed move is refused like any malformed message, and the room decodes nothing).
 public struct GameMove: Sendable, Hashable {
     /// The message's `type`, e.g. `guess`.
     public var type: String
     /// The whole message, `type` included.
     public var fields: JSONObject
+    /// The game's `Move`, when the message was parsed; the room's game decodes `fields` otherwise.
+    let decoded: (any Sendable)?
 
     public init(type: String, fields: JSONObject) {
+        self.init(type: type, fields: fields, decoded: nil)
+    }
+
+    init(type: String, fields: JSONObject, decoded: (any Sendable)?) {
         self.type = type
         self.fields = fields
         self.fields["type"] = JSONValue(type)
+        self.decoded = decoded
+    }
+
+    public static func == (lhs: GameMove, rhs: GameMove) -> Bool {
+        lhs.type == rhs.type && lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(fields)
     }
 }

@@ -23,7 +23,7 @@ import RoomsTestSupport
             for spec in game.moves {
                 let owner = try #require(GameRegistry.owner(ofMove: spec.type))
                 #expect(owner.game.kind == game.kind)
-                #expect(owner.spec.field == spec.field)
+                #expect(owner.spec.doing == spec.doing)
             }
         }
         #expect(GameRegistry.owner(ofMove: "guess")?.game.kind == .snowman)
@@ -43,7 +43,7 @@ import RoomsTestSupport
 
     @Test(arguments: [
         (#"{"type":"guess"}"#, #""guess" needs a "letter"."#),
-        (#"{"type":"word","word":null}"#, #""word" needs the "word" you found."#),
+        (#"{"type":"word","word":null}"#, #""word" needs a "word"."#),
         (#"{"type":"guess","letter":7}"#, #""letter" in "guess" must be a string."#),
     ])
     func malformedMovesAreRefusedWithTheirGamesSentence(text: String, message: String) throws {

@@ -331,10 +331,7 @@ import RoomsTestSupport
         game.addPlayer(Player(id: "p1", name: "Ana"), now: 0)
         try Self.solve(&game, by: "p1")
         game.renamePlayer("p1", to: "Annie")
-        var object = JSONObject()
-        var kept: AnyObject?
-        var editor = StateEditor()
-        game.show(in: &object, keeping: &kept, editor: &editor)
+        let object = try #require(game.shownState.objectValue)
         let shown = Self.text(.object(object))
         #expect(!shown.contains("\"Ana\""))
         #expect(object["scores"]?[0]?["name"] == "Annie")

@@ -38,6 +38,8 @@ public struct JSONViewDiffer<View: Encodable & Equatable>: @unchecked Sendable {
     ///   next update starts afresh.
     public mutating func update(to view: View, at base: [String]) throws(EncodingError) -> [JSONPatch.Operation] {
         let recording = members == nil
+        // A copy of the differ shares what it keeps until one of them updates.
+        if !recording, !isKnownUniquelyReferenced(&members!) { members = members!.copy() }
         let kept = members ?? ViewMembers()
         let encoder = ViewDiffEncoder(members: kept, base: base, recording: recording, encoder: encoder)
         do {
@@ -63,4 +65,11 @@ public struct JSONViewDiffer<View: Encodable & Equatable>: @unchecked Sendable {
 final class ViewMembers {
     var keys: [String] = []
     var memos: [ViewMemberMemo] = []
+
+    func copy() -> ViewMembers {
+        let copy = ViewMembers()
+        copy.keys = keys
+        copy.memos = memos.map { $0.copy() }
+        return copy
+    }
 }

@@ -9,6 +9,11 @@ class ViewMemberMemo {
         false
     }
 
+    /// A memo of its own with the same value, for a copy of the differ.
+    func copy() -> ViewMemberMemo {
+        self
+    }
+
     /// Keeps `value` and appends the operations from the kept value's JSON to `value`'s at `path`.
     func update<T: Encodable>(to value: T, at path: [String], into operations: inout [JSONPatch.Operation],
                               encoder: JSONValueEncoder) throws(EncodingError) {}
@@ -35,6 +40,10 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         self.value = value
     }
 
+    override func copy() -> ViewMemberMemo {
+        EquatableMemberMemo(value)
+    }
+
     override func holds<T: Encodable>(_ other: T) -> Bool {
         guard let other = other as? Value else { return false }
         return other == value
@@ -59,6 +68,10 @@ final class JSONMemberMemo: ViewMemberMemo {
 
     init(_ json: JSONValue) {
         self.json = json
+    }
+
+    override func copy() -> ViewMemberMemo {
+        JSONMemberMemo(json)
     }
 
     override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
@@ -88,6 +101,10 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
 
     init(_ elements: [Element]) {
         self.elements = elements
+    }
+
+    override func copy() -> ViewMemberMemo {
+        ListMemberMemo(elements)
     }
 
     override func holds<T: Encodable>(_ other: T) -> Bool {

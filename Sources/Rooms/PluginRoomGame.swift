@@ -38,7 +38,7 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
         do {
             saved = try JSONValueDecoder().decode(Game.Snapshot.self, from: snapshot)
         } catch {
-            throw SavedObject.Unreadable("the \(Game.title) snapshot does not hold: \(Self.describe(error))")
+            throw SavedObject.Unreadable(Self.describe(error))
         }
         do {
             game = try Game(snapshot: saved, lists: lists)
@@ -128,17 +128,17 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
     }
 
     func viewOperations(at path: [String], kept: inout AnyObject?) -> [JSONPatch.Operation]? {
-        // Taken out while it is used, so that the box stays uniquely referenced. A box shared with a copy of the
-        // state builder is not used (the copy may have moved on): the view is recorded afresh and the caller
-        // writes the whole part.
+        // Taken out while it is used, so that the box stays uniquely referenced.
         var box = kept as? DifferBox<Game.PublicView>
         kept = nil
-        guard box != nil, isKnownUniquelyReferenced(&box!) else {
+        guard box != nil else {
             let fresh = DifferBox<Game.PublicView>()
             _ = try? fresh.differ.update(to: game.publicView, at: path)
             kept = fresh
             return nil
         }
+        // A copy of the state builder shares the box: the differ is copied then (it copies what it keeps on write).
+        if !isKnownUniquelyReferenced(&box!) { box = DifferBox(box!.differ) }
         do {
             let operations = try box!.differ.update(to: game.publicView, at: path)
             kept = box
@@ -210,21 +210,28 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
         }
     }
 
+    /// What is wrong with a snapshot, as the journal's log line says it.
     private static func describe(_ error: DecodingError) -> String {
+        let snapshot = "the \(Game.title) snapshot"
         switch error {
         case .keyNotFound(let key, let context):
             let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
-            return "\"\(path)\" is missing"
+            return "\(snapshot) has no \"\(path)\""
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\"\(path)\": \(context.debugDescription)"
+            let problem = (context.underlyingError.map { "\($0)" } ?? context.debugDescription).prefix(120)
+            return "\(snapshot) does not hold at \"\(path)\": \(problem)"
         @unknown default:
-            return "\(error)"
+            return "\(snapshot) does not hold: \(error)"
         }
     }
 }
 
 /// What the framework keeps of a game's view between updates, in the state builder's box for the game.
 final class DifferBox<View: Encodable & Equatable> {
-    var differ = JSONViewDiffer<View>()
+    var differ: JSONViewDiffer<View>
+
+    init(_ differ: JSONViewDiffer<View> = JSONViewDiffer()) {
+        self.differ = differ
+    }
 }

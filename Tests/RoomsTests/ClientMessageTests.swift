@@ -80,7 +80,7 @@ import RoomsTestSupport
         #expect(try parse(#"{"type":"seat","role":"player"}"#) == .seat(role: .player, player: nil))
         #expect(try parse(#"{"type":"seat","role":"spectator","player":"p3"}"#) == .seat(role: .spectator, player: "p3"))
         #expect(try parse(#"{"type":"ready"}"#) == .ready)
-        #expect(try parse(#"{"type":"ready","word":"ignored"}"#) == .move(GameMove(type: "ready", text: "")))
+        #expect(try parse(#"{"type":"ready","word":"ignored"}"#) == .move(GameMove(type: "ready", fields: ["word": "ignored"])))
     }
 
     @Test(arguments: [

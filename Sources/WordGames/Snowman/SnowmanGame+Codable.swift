@@ -79,7 +79,7 @@ extension SnowmanGame.Snapshot: Codable {
             try container.encode(settings.turnSeconds, forKey: .turnSeconds)
             try container.encode(settings.pack, forKey: .pack)
             try container.encode(settings.wordSource.rawValue, forKey: .wordSource)
-            try container.encodeIfPresent(settings.customWords?.words, forKey: .customWords)
+            if let words = settings.customWords?.words { try container.encode(words, forKey: .customWords) }
         }
 
         init(from decoder: any Decoder) throws {

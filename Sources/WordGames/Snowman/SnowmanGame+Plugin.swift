@@ -50,6 +50,7 @@ extension SnowmanGame: GamePlugin {
     }
 
     public mutating func updateSettings(_ change: SnowmanSettings.Change) throws {
+        guard change.waitForHost == .unchanged else { throw SnowmanSettings.Rejection.createOnly(setting: "waitForHost") }
         updateSettings(try nextSettings.applying(change, packs: packs))
     }
 

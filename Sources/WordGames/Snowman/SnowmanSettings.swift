@@ -100,10 +100,12 @@ extension SnowmanSettings {
         case noCustomWords(WordSource)
         /// Code `bad-setting`: `waitForHost` (a `create` option) is not true or false.
         case notOnOrOff(setting: String)
+        /// Code `bad-setting`: a `create` option (`waitForHost`) in a later `settings` message.
+        case createOnly(setting: String)
 
         public var code: String {
             switch self {
-            case .unknownPack, .unknownWordSource, .notOnOrOff: "bad-setting"
+            case .unknownPack, .unknownWordSource, .notOnOrOff, .createOnly: "bad-setting"
             case .noCustomWords: "bad-words"
             }
         }
@@ -113,7 +115,7 @@ extension SnowmanSettings {
             case .unknownPack: "Unknown word pack"
             case .unknownWordSource: "Unknown word source"
             case .noCustomWords: "No words of your own"
-            case .notOnOrOff: "Setting not understood"
+            case .notOnOrOff, .createOnly: "Setting not understood"
             }
         }
 
@@ -132,6 +134,8 @@ extension SnowmanSettings {
                 return "To \(what), first paste at least \(CustomWordList.counts.lowerBound) words in \"customWords\"."
             case .notOnOrOff(let setting):
                 return "\"\(setting)\" must be true or false."
+            case .createOnly(let setting):
+                return "\"\(setting)\" is chosen when the room is created; it cannot be changed afterwards."
             }
         }
     }

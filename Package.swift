@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 #if canImport(Glibc)
@@ -13,6 +14,15 @@ let fuzzing = getenv("WORDROOMS_FUZZ").map { String(cString: $0) == "1" } ?? fal
 /// tests run, and drops them in release builds: measured with callgrind they cost about a fifth of the instructions
 /// spent per echoed message (class properties of connections and loops are touched several times per message).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
+/// Every game's protocol appendix (`Sources/WordGames/<Game>/PROTOCOL.md`, linked from `Sources/Rooms/PROTOCOL.md`) is
+/// documentation, not a resource, so the WordGames target excludes it; listed from the folders so that a new game's
+/// folder needs no edit here.
+let gameProtocolAppendices: [String] = {
+    let games = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Sources/WordGames").path
+    let paths = FileManager.default.subpaths(atPath: games) ?? []
+    return paths.filter { ($0 as NSString).lastPathComponent == "PROTOCOL.md" }.sorted()
+}()
 
 var products: [Product] = [
     .executable(name: "wordrooms", targets: ["wordrooms"]),
@@ -37,7 +47,7 @@ var targets: [Target] = [
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
     .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime", "Deflate"], swiftSettings: hotPath),
     // Game rules and word lists. Knows nothing of sockets.
-    .target(name: "WordGames", resources: [.copy("Resources/words")]),
+    .target(name: "WordGames", exclude: gameProtocolAppendices, resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
     .target(name: "JSON", swiftSettings: hotPath),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets or framing:

@@ -60,8 +60,8 @@ private struct Differ {
         let cost: Int
         switch (old, new) {
         case (.object(let oldObject), .object(let newObject)):
-            if oldObject.isIdentical(to: newObject) || oldObject.hasSameFrozenText(as: newObject) { return 0 }
-            cost = diffObjects(oldObject.plain, newObject.plain)
+            if oldObject.isIdentical(to: newObject) { return 0 }
+            cost = diffObjects(oldObject, newObject)
         case (.array(let oldElements), .array(let newElements)):
             if JSONValue.isIdentical(oldElements, newElements) { return 0 }
             cost = diffArrays(oldElements, newElements)
@@ -111,9 +111,9 @@ private struct Differ {
     private mutating func diffArrays(_ old: [JSONValue], _ new: [JSONValue]) -> Int {
         let shorter = min(old.count, new.count)
         var prefix = 0
-        while prefix < shorter, Self.same(old[prefix], new[prefix]) { prefix += 1 }
+        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < shorter - prefix, Self.same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) {
+        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
             suffix += 1
         }
         let oldMiddle = old[prefix..<old.count - suffix]
@@ -149,14 +149,7 @@ private struct Differ {
             for offset in 0..<changes {
                 push(String(newIndex + offset))
                 let oldValue = old[oldIndex + offset], newValue = new[newIndex + offset]
-                if aligned == nil, Self.areFrozenObjects(oldValue, newValue), !Self.same(oldValue, newValue) {
-                    // Paired only by position, two different frozen entries (a log that moved by more than an
-                    // alignment follows) are different entries: diffing their members would parse both to
-                    // find that everything changed.
-                    cost += emit(.replace(path: pointer, value: newValue), value: newValue)
-                } else {
-                    cost += diff(oldValue, newValue)
-                }
+                cost += diff(oldValue, newValue)
                 pop()
             }
             // Remove from the highest index down, so each path names an element of the original block.
@@ -201,7 +194,7 @@ private struct Differ {
                     ? furthest[center + diagonal + 1]
                     : furthest[center + diagonal - 1] + 1
                 var y = x - diagonal
-                while x < oldCount, y < newCount, same(old[old.startIndex + x], new[new.startIndex + y]) {
+                while x < oldCount, y < newCount, old[old.startIndex + x] == new[new.startIndex + y] {
                     x += 1
                     y += 1
                 }
@@ -212,25 +205,6 @@ private struct Differ {
             }
         }
         return nil
-    }
-
-    /// Equal as far as aligning arrays goes. Two frozen objects with different texts count as different without
-    /// parsing them (`==` would parse both, as they may still hold the same members in another order): an
-    /// alignment compares most elements of two logs of frozen entries (chat lines, found words) with many
-    /// others, and parsing each pair made the updates of a restored room's overdue timers (a burst of notices
-    /// shifting the chat) cost 5.5 million instructions each instead of 1.6. Taking an equal pair for different
-    /// only costs a larger patch, never a wrong one.
-    static func same(_ old: JSONValue, _ new: JSONValue) -> Bool {
-        if case .object(let left) = old, case .object(let right) = new, left.isFrozen, right.isFrozen {
-            return left.isIdentical(to: right) || left.hasSameFrozenText(as: right)
-        }
-        return old == new
-    }
-
-    /// Whether both are objects kept as their text (see `JSONObject.frozen()`).
-    static func areFrozenObjects(_ old: JSONValue, _ new: JSONValue) -> Bool {
-        if case .object(let left) = old, case .object(let right) = new { return left.isFrozen && right.isFrozen }
-        return false
     }
 
     /// Whether the best path to `diagonal` comes from `diagonal + 1` (an insertion) rather than `diagonal - 1`.
@@ -313,10 +287,6 @@ extension JSONValue {
                 element.addEstimatedSize(to: &total, limit: limit)
             }
         case .object(let object):
-            if let length = object.withFrozenText({ $0.count }) {
-                total += length
-                return
-            }
             total += 1 + object.count
             for (key, member) in object where total <= limit {
                 total += key.utf8.count + 3

@@ -48,30 +48,6 @@ public struct JSONPointer: Sendable {
         tokens.append(String(decoding: token, as: UTF8.self))
     }
 
-    /// True for the pointer to the whole document.
-    public var isRoot: Bool { tokens.isEmpty }
-
-    /// The pointer to the value containing this one, or `nil` for the root.
-    public var parent: JSONPointer? {
-        isRoot ? nil : JSONPointer(tokens: Array(tokens.dropLast()))
-    }
-
-    /// This pointer extended by one member name or index token.
-    ///
-    /// - Parameter token: The unescaped token.
-    /// - Returns: The longer pointer.
-    public func appending(_ token: String) -> JSONPointer {
-        JSONPointer(tokens: tokens + [token])
-    }
-
-    /// This pointer extended by an array index.
-    ///
-    /// - Parameter index: The array index.
-    /// - Returns: The longer pointer.
-    public func appending(index: Int) -> JSONPointer {
-        appending(String(index))
-    }
-
     /// True when `self` is a proper prefix of `other`: RFC 6902 §4.4 forbids moving a value into its own child.
     public func isProperPrefix(of other: JSONPointer) -> Bool {
         tokens.count < other.tokens.count && zip(tokens, other.tokens).allSatisfy { $0.bytewiseEquals($1) }

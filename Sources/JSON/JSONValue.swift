@@ -39,13 +39,6 @@ extension JSONValue {
     /// Creates `.object`.
     public init(_ value: JSONObject) { self = .object(value) }
 
-    /// The value with its object frozen (`JSONObject.frozen()`): kept as text, for an entry of a list that is
-    /// written and compared but not read. Anything but an object is returned as it is.
-    public var frozen: JSONValue {
-        guard case .object(let object) = self else { return self }
-        return .object(object.frozen())
-    }
-
     /// True for `null`.
     public var isNull: Bool {
         if case .null = self { return true }

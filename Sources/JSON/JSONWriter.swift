@@ -92,7 +92,6 @@ public struct JSONWriter: Sendable {
             }
             output.append(ASCII.closeBracket)
         case .object(let object):
-            if object.withFrozenText({ output.append($0) }) != nil { return }
             output.append(ASCII.openBrace)
             var first = true
             for (key, member) in object {

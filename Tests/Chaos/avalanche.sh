@@ -20,7 +20,7 @@
 # Usage: Tests/Chaos/avalanche.sh [--no-build] [--rooms N] [--players N] [--rate X] [--drop-after S]
 #                                 [--give-up S] [--pin] [--separate] [--out DIR]
 #   --pin      the server on core 0 with one event-loop thread, the bots on core 1 with one (taskset), as
-#              Tests/Bench/run-benchmarks.sh runs them: the figures of README's reconnect storm
+#              Tests/Bench/run-benchmarks.sh runs them: the figures of Tests/Bench/README.md's reconnect storm
 #   --out DIR  keeps each storm's report (term.json, term.txt, kill.json, kill.txt) and the server's log.
 # AVALANCHE_BOTS_FLAGS adds flags to the bots' command line (e.g. "--source-addresses 1", to measure the bots
 # connecting from one address as they did before 2026-12-04).

@@ -1,4 +1,5 @@
 // The store applies welcome, patch and snapshot messages in sequence, detects gaps and resumes seats.
+import '../../web/js/games.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {

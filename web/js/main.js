@@ -7,6 +7,12 @@ import { loadPrefs, loadClientId } from './core/prefs.js';
 import { routeFromPath, pathForRoute, hrefForRoute } from './core/router.js';
 import { createController } from './controller.js';
 import { mountApp } from './views/app.js';
+import { linkGameStyles } from './views/game-styles.js';
+import { applyServerGames } from './core/game-settings.js';
+import './games.js';
+
+/** How long the page waits for the games' stylesheets before drawing anyway. */
+const GAME_STYLES_WAIT_MS = 1500;
 
 /** localStorage or sessionStorage, or null where the browser refuses them (some private modes). */
 function safeStorage(name) {
@@ -77,17 +83,21 @@ controller = createController({
   },
 });
 
+// The games' stylesheets come before the first drawing, so a room never shows unstyled.
+await Promise.race([linkGameStyles(document), new Promise((resolve) => window.setTimeout(resolve, GAME_STYLES_WAIT_MS))]);
 mountApp(document, { store, actions: controller });
 controller.start(startRoute);
 connection.start();
 
 // The server's public address (--public-url) and network addresses, for the room links and QR codes to share
-// (core/invite-link.js).
+// (core/invite-link.js), and each game's settings with their bounds (core/game-settings.js).
 window.fetch('/api/config', { headers: { Accept: 'application/json' } })
   .then((response) => (response.ok ? response.json() : null))
   .then((config) => {
     if (!config) return;
+    const settingsChanged = applyServerGames(config.games);
     store.setUI({
+      ...(settingsChanged ? { settingsFromServer: true } : {}),
       publicUrl: typeof config.publicUrl === 'string' && config.publicUrl ? config.publicUrl : null,
       networkAddresses: Array.isArray(config.networkAddresses) ? config.networkAddresses : [],
     });

@@ -14,17 +14,9 @@ const CONFIRM_SECONDS = 4;
 /** The moves whose refusals this card shows in place. */
 const SHOWN_MOVES = new Set(['seat', 'rename']);
 
-/**
- * `waiting`, `playing` or `finished`: the state's `status` (PARTY-SPEC.md), or, from a server without it, what
- * the game says.
- */
+/** `waiting`, `playing` or `finished`: the room state's `status` (PROTOCOL.md, "Room state"). */
 export function roomStatus(roomState) {
-  if (['waiting', 'playing', 'finished'].includes(roomState?.status)) return roomState.status;
-  const snowman = roomState?.snowman;
-  if (snowman) return snowman.status === 'inProgress' ? 'playing' : snowman.status === 'waiting' ? 'waiting' : 'finished';
-  const phase = roomState?.scramble?.phase;
-  if (phase) return phase === 'playing' || phase === 'intermission' ? 'playing' : phase === 'lobby' ? 'waiting' : 'finished';
-  return 'waiting';
+  return ['waiting', 'playing', 'finished'].includes(roomState?.status) ? roomState.status : 'waiting';
 }
 
 function pencilIcon() {

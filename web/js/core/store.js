@@ -260,12 +260,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
 
   function receiveError(message) {
     const room = state.room;
-    if (room?.status === ROOM.CHECKING && (message.move === 'peek' || message.code === 'unknown-type')) {
-      if (message.code === 'unknown-type' || message.code === 'bad-message') {
-        // A server without `peek`: join as before and let the join say what is wrong.
-        commit(withRoom({ status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME }));
-        return [];
-      }
+    if (room?.status === ROOM.CHECKING && message.move === 'peek') {
       failRoom(room, notice(message));
       return [];
     }

@@ -10,9 +10,9 @@ import { serverNow } from '../core/store.js';
 const YOUR_TURN_BUZZ_MS = [90, 60, 90];
 const ROUND_CHECK_MS = 500;
 
-/** Whether the player switched sounds off (W1's `sound` preference: `false` or `"off"`). */
+/** Whether the player wants sounds (the `sound` preference, core/prefs.js). */
 function soundWanted(settings) {
-  return !(settings?.sound === false || settings?.sound === 'off');
+  return settings?.sound !== false;
 }
 
 /**

@@ -14,7 +14,7 @@ const CONFIRM_SECONDS = 4;
 /** The moves whose refusals this card shows in place. */
 const SHOWN_MOVES = new Set(['seat', 'rename']);
 
-/** `waiting`, `playing` or `finished`: the room state's `status` (PROTOCOL.md, "Room state"). */
+/** `waiting`, `playing` or `finished`: the room state's `status` (PROTOCOL.md, "The room state"). */
 export function roomStatus(roomState) {
   return ['waiting', 'playing', 'finished'].includes(roomState?.status) ? roomState.status : 'waiting';
 }

@@ -1,4 +1,4 @@
-// A host's own Snowman words, checked in the browser with the server's rules (PARTY-SPEC.md, "Custom words") so
+// A host's own Snowman words, checked in the browser with the server's rules (PROTOCOL.md, "Word packs and your own words") so
 // the create dialog and the host settings can show every problem while the list is typed or pasted. The server
 // checks again and has the last word (`bad-words`).
 //

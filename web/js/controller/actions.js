@@ -23,7 +23,9 @@ import { gameById } from '../core/game-registry.js';
  * @param {() => void} deps.sendPeek
  * @returns {{actions: object, followUp(state, previous): void}} the actions, and what to check on each state change
  */
-export function createActions({ store, connection, storage, browser, clock, send, pending, lobby, seats, sendJoin, sendPeek }) {
+export function createActions({
+  store, connection, storage, browser, clock, send, pending, lobby, seats, sendJoin, sendPeek,
+}) {
   /** The word list of a `create` on its way: remembered for the new room's code once the welcome arrives. */
   let creatingWords = null;
   /** A `rename` on its way: the player's stored name follows once the room shows it. */

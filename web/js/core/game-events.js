@@ -49,7 +49,8 @@ export function gameCues(previous, next) {
   const you = next?.room?.you;
   if (after && before && previous.room.code === next.room.code && before.game === after.game && you) {
     const game = gameById(after.game);
-    if (game?.cues) cues.push(...game.cues(gamePart(before), gamePart(after), { you, isPlayer: memberRole(after, you) === 'player' }));
+    const context = { you, isPlayer: memberRole(after, you) === 'player' };
+    if (game?.cues) cues.push(...game.cues(gamePart(before), gamePart(after), context));
   }
   const notice = next?.notice;
   if (notice && notice !== previous?.notice && refusable(notice.move)) cues.push(CUE.REFUSED);

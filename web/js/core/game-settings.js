@@ -63,7 +63,8 @@ export function gameSettings(id) {
   const list = server
     ? server.map((spec) => {
       const own = declared.find((entry) => entry.key === spec.key);
-      return Object.freeze({ ...(own?.unit ? { unit: own.unit } : {}), ...spec, label: spec.label || own?.label || spec.key });
+      const label = spec.label || own?.label || spec.key;
+      return Object.freeze({ ...(own?.unit ? { unit: own.unit } : {}), ...spec, label });
     })
     : declared;
   const frozen = Object.freeze(list.slice());

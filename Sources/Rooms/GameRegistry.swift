@@ -3,12 +3,34 @@ import WordGames
 
 /// Every game the server can host. Adding a game is its rules (a folder in `WordGames`), its adapter (a
 /// `RoomGame` in this module) and one line in `games`.
-enum GameRegistry {
+public enum GameRegistry {
     /// The games, in the order listings show them.
     static let games: [any RoomGame.Type] = [
         SnowmanRoomGame.self,
         ScrambleRoomGame.self,
     ]
+
+    /// Every game as the web client builds its controls from it (`GET /api/config`'s `games`): its id, its title
+    /// and its settings' bounds, so that the steppers and the server's checks share one source of truth.
+    public static let catalog: JSONValue = .array(games.map { game in
+        [
+            "id": JSONValue(game.kind.rawValue),
+            "title": JSONValue(game.title),
+            "settings": .array(game.settingSpecs.map(json)),
+        ]
+    })
+
+    /// One setting as the web client's stepper takes it; `off` is present (as `null`, the value that switches it
+    /// off) only for a setting that can be off.
+    private static func json(_ spec: SettingSpec) -> JSONValue {
+        var object: JSONObject = [
+            "key": JSONValue(spec.key), "label": JSONValue(spec.label), "min": JSONValue(spec.range.lowerBound),
+            "max": JSONValue(spec.range.upperBound), "step": JSONValue(spec.step), "initial": JSONValue(spec.initial),
+        ]
+        if let unit = spec.unit { object["unit"] = JSONValue(unit) }
+        if spec.canBeOff { object["off"] = .null }
+        return .object(object)
+    }
 
     /// The game whose kind is `name`.
     static func game(named name: String) -> (any RoomGame.Type)? {

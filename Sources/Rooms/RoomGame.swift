@@ -20,6 +20,8 @@ protocol RoomGame: Sendable {
     static var title: String { get }
     /// The client messages that are moves of this game.
     static var moves: [GameMoveSpec] { get }
+    /// The numbers a host sets, with their bounds (the web client's steppers are built from them).
+    static var settingSpecs: [SettingSpec] { get }
 
     /// A new game for a new room, with the creator's settings.
     ///

@@ -33,6 +33,7 @@ struct ScrambleRoomGame: RoomGame {
 
     static var kind: GameKind { .scramble }
     static var title: String { "Word Scramble" }
+    static var settingSpecs: [SettingSpec] { ScrambleSettings.specs }
     static var moves: [GameMoveSpec] {
         [GameMoveSpec(type: "word", field: "word", missing: #""word" needs the "word" you found."#,
                       doing: "Submitting words"),

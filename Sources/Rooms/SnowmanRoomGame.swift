@@ -29,6 +29,7 @@ struct SnowmanRoomGame: RoomGame {
 
     static var kind: GameKind { .snowman }
     static var title: String { "Snowman" }
+    static var settingSpecs: [SettingSpec] { SnowmanSettings.specs }
     static var moves: [GameMoveSpec] {
         [GameMoveSpec(type: "guess", field: "letter", missing: #""guess" needs a "letter"."#, doing: "Guessing letters")]
     }

@@ -28,14 +28,4 @@ public struct SettingsError: GameRejection, Hashable {
         let range = "between \(allowed.lowerBound) and \(allowed.upperBound)"
         return "\(label) must be \(range)\(canBeOff ? " or off" : ""); \(value) is not allowed."
     }
-
-    /// Returns `value` if it lies in `allowed`, and throws otherwise.
-    static func check(
-        _ value: Int, in allowed: ClosedRange<Int>, setting: String, label: String, canBeOff: Bool = false
-    ) throws(SettingsError) -> Int {
-        guard allowed.contains(value) else {
-            throw SettingsError(setting: setting, label: label, value: value, allowed: allowed, canBeOff: canBeOff)
-        }
-        return value
-    }
 }

@@ -146,6 +146,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
             // For the invite link of a page opened on loopback (issue 43): same port, one of these hosts.
             let addresses = clientAddress(peer, request).map { options.networkAddresses(forClient: $0) } ?? []
             config["networkAddresses"] = .array(addresses.map { JSONValue($0) })
+            config["games"] = GameRegistry.catalog
             return .now(.json(JSONWriter().serialize(.object(config))))
         case "/metrics":
             if let refusal = metricsGate.refusal(request, from: address) { return .now(refusal) }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import JSON
+import WordGames
 import Testing
 import WebSocket
 @testable import WordRoomsServer
@@ -118,6 +119,21 @@ import WebSocket
             #expect(config["publicUrl"]?.stringValue == "https://play.example.com/")
             #expect(config["shard"]?.intValue == 1)
             #expect(server.url == "https://play.example.com/")
+            // Each game's settings with the bounds the server checks: the web client's steppers are built from them.
+            let games = try #require(config["games"]?.arrayValue)
+            #expect(games.compactMap { $0["id"]?.stringValue } == ["snowman", "scramble"])
+            let snowman = try #require(games.first?["settings"]?.arrayValue)
+            #expect(snowman.compactMap { $0["key"]?.stringValue } == ["maxWrongGuesses", "turnSeconds"])
+            #expect(snowman[0]["min"]?.intValue == SnowmanSettings.maxWrongGuessesRange.lowerBound)
+            #expect(snowman[0]["max"]?.intValue == SnowmanSettings.maxWrongGuessesRange.upperBound)
+            #expect(snowman[0]["initial"]?.intValue == SnowmanSettings.defaultMaxWrongGuesses)
+            #expect(snowman[0].objectValue?["off"] == nil, "the wrong-guess limit cannot be switched off")
+            #expect(snowman[1].objectValue?["off"] == .null, "the turn timer can be switched off")
+            #expect(snowman[1]["unit"]?.stringValue == "s")
+            let scramble = try #require(games.last?["settings"]?.arrayValue)
+            #expect(scramble.compactMap { $0["key"]?.stringValue }
+                == ["rounds", "roundSeconds", "minWordLength", "breakSeconds"])
+            #expect(scramble[1]["step"]?.intValue == 15)
         }
     }
 

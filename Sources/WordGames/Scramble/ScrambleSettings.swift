@@ -3,22 +3,40 @@
 /// Changing settings never alters a running match: `ScrambleGame.updateSettings(_:)` stores them for the next
 /// one. Decoding fills missing keys with the defaults and throws `SettingsError` for out-of-range values.
 public struct ScrambleSettings: Hashable, Sendable {
+    /// Rounds in a match: 3-20, 6 by default.
+    public static let roundsSpec = SettingSpec(
+        key: "rounds", label: "Rounds", name: "Rounds per match", range: 3...20, initial: 6)
+    /// A round's length: 30-300 seconds, 90 by default.
+    public static let roundSecondsSpec = SettingSpec(
+        key: "roundSeconds", label: "Round length", name: "Round length (seconds)", range: 30...300, step: 15,
+        initial: 90, unit: "s")
+    /// The shortest word accepted: 3-6 letters, 3 by default.
+    public static let minWordLengthSpec = SettingSpec(
+        key: "minWordLength", label: "Shortest word", name: "Minimum word length", range: 3...6, initial: 3,
+        unit: "letters")
+    /// The break between rounds: 5-60 seconds, 20 by default.
+    public static let breakSecondsSpec = SettingSpec(
+        key: "breakSeconds", label: "Break between rounds", name: "Break between rounds (seconds)", range: 5...60,
+        step: 5, initial: 20, unit: "s")
+    /// The numbers a host sets, in the order the settings show them.
+    public static let specs = [roundsSpec, roundSecondsSpec, minWordLengthSpec, breakSecondsSpec]
+
     /// Allowed values of `rounds`.
-    public static let roundsRange: ClosedRange<Int> = 3...20
+    public static let roundsRange = roundsSpec.range
     /// Allowed values of `roundSeconds`.
-    public static let roundSecondsRange: ClosedRange<Int> = 30...300
+    public static let roundSecondsRange = roundSecondsSpec.range
     /// Allowed values of `minWordLength`.
-    public static let minWordLengthRange: ClosedRange<Int> = 3...6
+    public static let minWordLengthRange = minWordLengthSpec.range
     /// Allowed values of `breakSeconds`.
-    public static let breakSecondsRange: ClosedRange<Int> = 5...60
+    public static let breakSecondsRange = breakSecondsSpec.range
     /// Default rounds per match.
-    public static let defaultRounds = 6
+    public static let defaultRounds = roundsSpec.initial
     /// Default round length in seconds.
-    public static let defaultRoundSeconds = 90
+    public static let defaultRoundSeconds = roundSecondsSpec.initial
     /// Default shortest accepted word.
-    public static let defaultMinWordLength = 3
+    public static let defaultMinWordLength = minWordLengthSpec.initial
     /// Default intermission between rounds, in seconds.
-    public static let defaultBreakSeconds = 20
+    public static let defaultBreakSeconds = breakSecondsSpec.initial
 
     /// The defaults: 6 rounds of 90 seconds with 20-second breaks, words of 3 letters or more.
     public static let standard = ScrambleSettings(
@@ -48,16 +66,10 @@ public struct ScrambleSettings: Hashable, Sendable {
         minWordLength: Int = ScrambleSettings.defaultMinWordLength,
         breakSeconds: Int = ScrambleSettings.defaultBreakSeconds
     ) throws(SettingsError) {
-        self.rounds = try SettingsError.check(
-            rounds, in: Self.roundsRange, setting: "rounds", label: "Rounds per match")
-        self.roundSeconds = try SettingsError.check(
-            roundSeconds, in: Self.roundSecondsRange, setting: "roundSeconds",
-            label: "Round length (seconds)")
-        self.minWordLength = try SettingsError.check(
-            minWordLength, in: Self.minWordLengthRange, setting: "minWordLength",
-            label: "Minimum word length")
-        self.breakSeconds = try SettingsError.check(
-            breakSeconds, in: Self.breakSecondsRange, setting: "breakSeconds", label: "Break between rounds (seconds)")
+        self.rounds = try Self.roundsSpec.check(rounds)
+        self.roundSeconds = try Self.roundSecondsSpec.check(roundSeconds)
+        self.minWordLength = try Self.minWordLengthSpec.check(minWordLength)
+        self.breakSeconds = try Self.breakSecondsSpec.check(breakSeconds)
     }
 
     private init(checkedRounds: Int, roundSeconds: Int, minWordLength: Int, breakSeconds: Int) {

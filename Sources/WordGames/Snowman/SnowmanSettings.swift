@@ -14,15 +14,25 @@ public struct SnowmanSettings: Hashable, Sendable {
         case mixed
     }
 
+    /// How many wrong guesses lose the game: 3-10, 7 by default.
+    public static let maxWrongGuessesSpec = SettingSpec(
+        key: "maxWrongGuesses", label: "Wrong guesses allowed", range: 3...10, initial: 7)
+    /// The turn timer when it is on: 10-120 seconds. A new room has 60, long enough to think, short enough that a
+    /// player who wandered off does not hold up the table.
+    public static let turnSecondsSpec = SettingSpec(
+        key: "turnSeconds", label: "Turn timer", name: "Turn timer (seconds)", range: 10...120, step: 5, initial: 60,
+        unit: "s", canBeOff: true)
+    /// The numbers a host sets, in the order the settings show them.
+    public static let specs = [maxWrongGuessesSpec, turnSecondsSpec]
+
     /// Allowed values of `maxWrongGuesses`.
-    public static let maxWrongGuessesRange: ClosedRange<Int> = 3...10
+    public static let maxWrongGuessesRange = maxWrongGuessesSpec.range
     /// Default number of wrong guesses that lose the game.
-    public static let defaultMaxWrongGuesses = 7
+    public static let defaultMaxWrongGuesses = maxWrongGuessesSpec.initial
     /// Allowed values of `turnSeconds` when the turn timer is on.
-    public static let turnSecondsRange: ClosedRange<Int> = 10...120
-    /// The turn timer of a new room: long enough to think, short enough that a player who wandered off does not
-    /// hold up the table.
-    public static let defaultTurnSeconds = 60
+    public static let turnSecondsRange = turnSecondsSpec.range
+    /// The turn timer of a new room.
+    public static let defaultTurnSeconds = turnSecondsSpec.initial
 
     /// The defaults of the rules: 7 wrong guesses, no turn timer.
     public static let standard = SnowmanSettings(checkedMaxWrongGuesses: defaultMaxWrongGuesses, turnSeconds: nil)
@@ -58,13 +68,9 @@ public struct SnowmanSettings: Hashable, Sendable {
         maxWrongGuesses: Int = SnowmanSettings.defaultMaxWrongGuesses, turnSeconds: Int? = nil,
         pack: String = WordPack.generalID, wordSource: WordSource = .pack, customWords: CustomWordList? = nil
     ) throws(SettingsError) {
-        self.maxWrongGuesses = try SettingsError.check(
-            maxWrongGuesses, in: Self.maxWrongGuessesRange, setting: "maxWrongGuesses",
-            label: "Wrong guesses allowed")
+        self.maxWrongGuesses = try Self.maxWrongGuessesSpec.check(maxWrongGuesses)
         if let turnSeconds {
-            self.turnSeconds = try SettingsError.check(
-                turnSeconds, in: Self.turnSecondsRange, setting: "turnSeconds",
-                label: "Turn timer (seconds)", canBeOff: true)
+            self.turnSeconds = try Self.turnSecondsSpec.check(turnSeconds)
         } else {
             self.turnSeconds = nil
         }

@@ -1,6 +1,7 @@
 // The controller peeks and joins on route changes, remembers seats, keeps the URL, steps out of a room on Back
 // keeping the seat, and re-sends moves lost with a socket.
 import '../../web/js/games.js';
+import './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createController, moveArrived } from '../../web/js/controller.js';

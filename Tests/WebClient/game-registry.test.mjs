@@ -25,9 +25,7 @@ const fives = registerGame({
   name: 'Fives',
   blurb: 'Everyone guesses the same five-letter word.',
   unit: 'round',
-  settings: [
-    { key: 'roundSeconds', label: 'Round length', min: 60, max: 300, step: 30, initial: 120, unit: 's' },
-  ],
+  settings: [{ key: 'roundSeconds', label: 'Round length', unit: 's' }],
   createFlags: { waitForHost: true },
   extraSettings: (settings) => (settings.hardMode === true ? { hardMode: true } : {}),
   moves: ['try'],
@@ -105,7 +103,10 @@ describe('hooks a new game gets without shared-file changes', () => {
     assert.equal(turnTitle(app({}), 'Room QHTW'), 'Room QHTW');
   });
 
-  test('its settings give the defaults, the clamping and its own extra settings', () => {
+  test('its settings (bounds from the server) give the defaults, the clamping and its own extra settings', () => {
+    assert.deepEqual(defaultSettings('fives'), {}, 'no steppers before the server\'s bounds');
+    applyServerGames([{ id: 'fives', title: 'Fives', settings: [{ key: 'roundSeconds', min: 60, max: 300, step: 30, initial: 120 }] }]);
+    assert.deepEqual(gameSettings('fives').map((spec) => [spec.label, spec.unit]), [['Round length', 's']], 'labelled by the module');
     assert.deepEqual(defaultSettings('fives'), { roundSeconds: 120 });
     assert.deepEqual(normalizeSettings('fives', { roundSeconds: 999, hardMode: true, bogus: 1 }), { roundSeconds: 300, hardMode: true });
   });

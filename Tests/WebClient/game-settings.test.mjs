@@ -1,4 +1,5 @@
 // Settings controls stay within PROTOCOL.md's ranges; codes and names are checked as the server checks them.
+import './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import '../../web/js/games.js';

@@ -1,5 +1,6 @@
 // What players read in a room: hints by device, countdowns, presence while offline, the Snowman leaderboard,
 // system chat lines, and Word Scramble's wording by phase and role (issue 14, defects 9, 11, 12 and game night).
+import './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import '../../web/js/games.js';

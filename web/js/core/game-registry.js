@@ -5,8 +5,8 @@
 //
 // A game's description (only `id`, `name` and `createView` are required):
 // - `id`, `name`, `blurb`; `unit`: what a room plays one after another ("game", "match"): "Next game", "Start the game".
-// - `settings`: its steppers `{key, label, min, max, step, initial, unit?, off?}` (the server's `/api/config`
-//   bounds replace these when it sends them, see `applyServerSettings`).
+// - `settings`: how its steppers read, `{key, label, unit?}`; their bounds (`min`, `max`, `step`, `initial`, `off`)
+//   come from the server's `GET /api/config` (core/game-settings.js `applyServerGames`), the one source of truth.
 // - `createFlags`: fields every `create` of this game carries (`{waitForHost: true}`).
 // - `extraSettings(settings)`: its settings that are not steppers, checked, as a `create` or `settings` sends them.
 // - `roomWords(settings)`: the text a `create` asks this browser to remember for the new room ('' when none).

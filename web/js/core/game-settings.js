@@ -1,6 +1,7 @@
-// The room settings a host can choose and the stepping rules of their controls. Each game declares its steppers
-// (core/game-registry.js `settings`); the server's `GET /api/config` sends every game's bounds, which replace the
-// declared ones once they arrive (`applyServerGames`), so the steppers and the server share one source of truth.
+// The room settings a host can choose and the stepping rules of their controls. The server's `GET /api/config`
+// sends every game's settings with their bounds (`applyServerGames`), so the steppers and the server's checks share
+// one source of truth; a game module only says how its steppers read (core/game-registry.js `settings`: the label
+// when the server sends none, the unit).
 
 import { allGames, gameById } from './game-registry.js';
 
@@ -29,7 +30,7 @@ function serverSpec(raw) {
 /**
  * Takes the server's games (`GET /api/config` `games`: `[{id, title, settings: [{key, label, min, max, step,
  * initial, unit?, off?}]}]`). Each game's settings become the server's list, with the game module's label and
- * unit where the server has none. Games this page does not play are ignored.
+ * unit where the server has none; a setting without usable bounds is left out.
  * @returns {boolean} whether any game's settings changed
  */
 export function applyServerGames(games) {
@@ -52,22 +53,19 @@ export function forgetServerGames() {
 }
 
 /**
- * The settings of game `id`, in the order its steppers show them. One setting: `min`/`max` are the server's
- * bounds; `step` is how far one press of − or + moves; `off` (when present) means a value below `min` is "none",
- * sent as `null`.
+ * The settings of game `id`, in the order its steppers show them: none until the server's have arrived. One
+ * setting: `min`/`max` are the server's bounds; `step` is how far one press of − or + moves; `off` (when present)
+ * means a value below `min` is "none", sent as `null`.
  */
 export function gameSettings(id) {
   if (merged.has(id)) return merged.get(id);
   const declared = gameById(id)?.settings ?? [];
-  const server = fromServer.get(id);
-  const list = server
-    ? server.map((spec) => {
-      const own = declared.find((entry) => entry.key === spec.key);
-      const label = spec.label || own?.label || spec.key;
-      return Object.freeze({ ...(own?.unit ? { unit: own.unit } : {}), ...spec, label });
-    })
-    : declared;
-  const frozen = Object.freeze(list.slice());
+  const list = (fromServer.get(id) ?? []).map((spec) => {
+    const own = declared.find((entry) => entry.key === spec.key);
+    const label = spec.label || own?.label || spec.key;
+    return Object.freeze({ ...(own?.unit ? { unit: own.unit } : {}), ...spec, label });
+  });
+  const frozen = Object.freeze(list);
   if (gameById(id)) merged.set(id, frozen);
   return frozen;
 }

@@ -10,23 +10,31 @@ import { nextSettingsWording } from '../core/room-format.js';
 import { gameById } from '../core/game-registry.js';
 
 export function createHostSettingsView(actions, game) {
-  const specs = gameSettings(game);
   const wording = nextSettingsWording(gameById(game)?.unit);
   const draft = {};
   let saved = null;
-  const steppers = specs.map((spec) => createStepper(spec, {
-    value: spec.initial,
-    onChange: (value) => {
-      draft[spec.key] = value;
-      refreshSave();
-    },
-  }));
+  /** The settings the steppers show (the server's, core/game-settings.js), and the steppers. */
+  let specs = [];
+  let steppers = [];
+  const stepperBox = h('div', { class: 'steppers steppers-compact' });
+
+  function buildSteppers() {
+    specs = gameSettings(game);
+    steppers = specs.map((spec) => createStepper(spec, {
+      value: saved?.[spec.key] ?? spec.initial,
+      onChange: (value) => {
+        draft[spec.key] = value;
+        refreshSave();
+      },
+    }));
+    stepperBox.replaceChildren(...steppers.map((stepper) => stepper.element));
+  }
   const fields = gameById(game)?.createSettingsFields?.(actions, { id: 'host', onChange: () => refreshSave() }) ?? null;
   const save = h('button', { type: 'button', class: 'button button-primary button-small', id: 'save-settings', text: wording.save });
   const note = h('p', { class: 'muted small', id: 'settings-note', 'aria-live': 'polite' });
   const error = h('p', { class: 'field-error', role: 'alert' });
   const editor = h('div', { class: 'host-editor' },
-    h('div', { class: 'steppers steppers-compact' }, steppers.map((stepper) => stepper.element)),
+    stepperBox,
     fields?.element ?? null,
     h('div', { class: 'save-row' }, save, note), error);
   const summary = h('dl', { class: 'settings-summary' });
@@ -72,6 +80,11 @@ export function createHostSettingsView(actions, game) {
     element,
     update(state, previous, context) {
       const next = state.room.state[game]?.nextSettings ?? {};
+      if (gameSettings(game) !== specs) {
+        // The server's settings arrived (or changed): new steppers, showing the room's values again.
+        buildSteppers();
+        lastNext = null;
+      }
       const hosting = isHost(state);
       show(editor, hosting);
       show(summary, !hosting);

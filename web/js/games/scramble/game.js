@@ -50,17 +50,18 @@ export function scrambleCues(before, after, { you, isPlayer }) {
   return cues;
 }
 
-/** Word Scramble as the registry (core/game-registry.js) describes it, without its view. Ranges of PROTOCOL.md. */
+/** Word Scramble as the registry (core/game-registry.js) describes it, without its view. */
 export const scrambleGame = Object.freeze({
   id: 'scramble',
   name: 'Word Scramble',
   blurb: 'Race your friends to find words hidden in eight letters.',
   unit: 'match',
+  /** The steppers' labels and units; their bounds come from the server (`GET /api/config`). */
   settings: Object.freeze([
-    Object.freeze({ key: 'rounds', label: 'Rounds', min: 3, max: 20, step: 1, initial: 6 }),
-    Object.freeze({ key: 'roundSeconds', label: 'Round length', min: 30, max: 300, step: 15, initial: 90, unit: 's' }),
-    Object.freeze({ key: 'minWordLength', label: 'Shortest word', min: 3, max: 6, step: 1, initial: 3, unit: 'letters' }),
-    Object.freeze({ key: 'breakSeconds', label: 'Break between rounds', min: 5, max: 60, step: 5, initial: 20, unit: 's' }),
+    Object.freeze({ key: 'rounds', label: 'Rounds' }),
+    Object.freeze({ key: 'roundSeconds', label: 'Round length', unit: 's' }),
+    Object.freeze({ key: 'minWordLength', label: 'Shortest word', unit: 'letters' }),
+    Object.freeze({ key: 'breakSeconds', label: 'Break between rounds', unit: 's' }),
   ]),
   moves: Object.freeze(['word']),
   /** Whether `part` shows `message` (a `word`) found, this round or in the round just over. */

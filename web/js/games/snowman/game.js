@@ -76,17 +76,16 @@ export function snowmanCues(before, after, { you }) {
   return cues;
 }
 
-/** Snowman as the registry (core/game-registry.js) describes it, without its views. Ranges of PROTOCOL.md. */
+/** Snowman as the registry (core/game-registry.js) describes it, without its views. */
 export const snowmanGame = Object.freeze({
   id: 'snowman',
   name: 'Snowman',
   blurb: 'Guess the secret word letter by letter before the snowman melts.',
   unit: 'game',
+  /** The steppers' labels and units; their bounds come from the server (`GET /api/config`). */
   settings: Object.freeze([
-    Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed', min: 3, max: 10, step: 1, initial: 7 }),
-    Object.freeze({
-      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: 60, off: null, unit: 's',
-    }),
+    Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed' }),
+    Object.freeze({ key: 'turnSeconds', label: 'Turn timer', unit: 's' }),
   ]),
   /** A Snowman room opens on its waiting room until the host starts. */
   createFlags: Object.freeze({ waitForHost: true }),

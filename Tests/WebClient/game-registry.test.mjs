@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  registerGame, unregisterGame, allGames, gameById, gameOfMove, firstGameId, gamePart,
+  registerGame, unregisterGame, allGames, gameById, gameOfMove, firstGameId, gamePart, memberBadges,
 } from '../../web/js/core/game-registry.js';
 import { gameCues, roundEndingKey, isMyTurn, turnTitle, CUE } from '../../web/js/core/game-events.js';
 import {
@@ -36,6 +36,7 @@ const fives = registerGame({
   },
   timedRound: (part) => (part?.phase === 'playing' ? { key: `r${part.round}`, endsAt: part.endsAt } : null),
   isMyTurn: () => false,
+  memberBadges: (part, member) => [part?.tries?.[member.id] === undefined ? '' : `${part.tries[member.id]}/6`, 42],
   stylesheet: '/js/games/fives/fives.css',
   createView: () => ({ element: null, update() {} }),
 });
@@ -83,6 +84,13 @@ describe('hooks a new game gets without shared-file changes', () => {
     const next = app({ mine: [{ word: 'crane' }] });
     assert.deepEqual(gameCues(before, next), [CUE.HIT]);
     assert.deepEqual(calls, [['cues', { mine: [] }, { mine: [{ word: 'crane' }] }, { you: 'p1', isPlayer: true }]]);
+  });
+
+  test('its memberBadges hook labels members in the room\'s list (texts only; none for games without the hook)', () => {
+    const roomState = app({ tries: { p1: 3 } }).room.state;
+    assert.deepEqual(memberBadges(roomState, { id: 'p1' }), ['3/6']);
+    assert.deepEqual(memberBadges(roomState, { id: 'p2' }), []);
+    assert.deepEqual(memberBadges({ game: 'snowman', snowman: {} }, { id: 'p1' }), []);
   });
 
   test('a refusal of its move plays the refused cue', () => {

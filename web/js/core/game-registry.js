@@ -15,6 +15,7 @@
 // - `cues(before, after, {you, isPlayer})`: sound cue names (core/game-events.js `CUE`) between two states.
 // - `timedRound(part)`: `{key, endsAt}` of a round running against the clock (for the round-ending cue), or null.
 // - `isMyTurn(part, you)`: whether it is `you`'s turn now (tab title, your-turn styling).
+// - `memberBadges(part, member)`: short texts shown beside a member's name in the room's list ("3/6", "solved").
 // - `celebration`: what a win looks like (the celebration view's kinds: `snow`, `confetti`).
 // - `stylesheet`: the URL of its CSS, linked once by the page (game-styles.js, beside the views).
 // - `createView(actions)`, `createSideViews(actions)`, `createSettingsFields(actions, {id, onChange})`: its views
@@ -60,6 +61,12 @@ export function gameOfMove(type) {
 /** The game listed first (the lobby's first tab), or undefined before any is registered. */
 export function firstGameId() {
   return games[0]?.id;
+}
+
+/** The room game's badges for `member` (its `memberBadges` hook): short texts, none for a game without the hook. */
+export function memberBadges(roomState, member) {
+  const badges = gameById(roomState?.game)?.memberBadges?.(gamePart(roomState), member) ?? [];
+  return Array.isArray(badges) ? badges.filter((text) => typeof text === 'string' && text) : [];
 }
 
 /** A game's part of a room state: the entry under its id (`roomState[roomState.game]`), or null. */

@@ -9,6 +9,7 @@ import { isHost, CONNECTION } from '../core/store.js';
 import { presence, UNKNOWN_STATUS_TITLE } from '../core/room-format.js';
 import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createReactionBubbles } from './reactions.js';
+import { gameById, gamePart, memberBadges } from '../core/game-registry.js';
 
 const CONFIRM_SECONDS = 4;
 /** The moves whose refusals this card shows in place. */
@@ -226,6 +227,7 @@ export function createMembersView(actions) {
       const badgeList = [];
       if (member.id === roomState.host) badgeList.push(h('span', { class: 'badge badge-host' }, icon('crown', 13), 'Host'));
       if (member.role === 'spectator') badgeList.push(h('span', { class: 'badge badge-muted' }, icon('eye', 13), 'Watching'));
+      for (const text of memberBadges(roomState, member)) badgeList.push(h('span', { class: 'badge badge-muted', dataset: { gameBadge: '' }, text }));
       if (seen.spoken) badgeList.push(h('span', { class: 'visually-hidden', text: seen.spoken }));
       const badgeKey = badgeList.map((badge) => badge.textContent).join('|');
       if (badges.dataset.key !== badgeKey) {
@@ -285,7 +287,9 @@ export function createMembersView(actions) {
       const changed = !before || before.room.state.members !== roomState.members || before.room.state.host !== roomState.host
         || before.room.state.locked !== roomState.locked || before.room.state.bans !== roomState.bans
         || before.connection.status !== state.connection.status || before.room.you !== state.room.you
-        || element.dataset.live !== String(live) || roomStatus(before.room.state) !== roomStatus(roomState);
+        || element.dataset.live !== String(live) || roomStatus(before.room.state) !== roomStatus(roomState)
+        // A game with badges beside names redraws the list when its part changes; the others never need to.
+        || (Boolean(gameById(roomState.game)?.memberBadges) && gamePart(before.room.state) !== gamePart(roomState));
       current = state;
       element.dataset.live = String(live);
       if (changed) render(state);

@@ -2,7 +2,7 @@
 // root's letter tiles: tap to add, tap a built letter to take it back, Shuffle, Clear) with the server's refusals
 // in a banner, the words found (newest first), the scoreboard, the missed words and the Ready button between
 // rounds, the final standings on a podium with every round's root and missed words, and the host's Start button.
-// On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (app.css).
+// On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (scramble.css).
 
 import { h, clock, icon, setText, setTextWithNames, show, syncList, plural } from '../../views/dom.js';
 import { isHost, me, serverNow, CONNECTION } from '../../core/store.js';

@@ -4,7 +4,7 @@
 //
 // Typing a letter anywhere on the page guesses it (unless a text field has focus); Enter starts the next game
 // when the New game button is showing. On a phone the keyboard is laid out 7 keys a row in alphabetical order
-// (app.css), so keys are big enough to tap, and the hint says "tap".
+// (snowman.css), so keys are big enough to tap, and the hint says "tap".
 
 import { h, icon, isTyping, setText, setTextWithNames, show, syncList, plural } from '../../views/dom.js';
 import { createSnowmanFigure } from './figure.js';
@@ -63,7 +63,7 @@ export function createSnowmanView(actions) {
   const keyboard = h('div', { class: 'keyboard', id: 'keyboard', role: 'group', 'aria-label': 'Letters' },
     KEYBOARD_ROWS.map((row) => h('div', { class: 'keyboard-row' }, [...row].map((letter) => {
       const key = h('button', { type: 'button', class: 'key', dataset: { letter }, text: letter });
-      // The phone layout orders keys alphabetically, 7 a row (see .keyboard in app.css).
+      // The phone layout orders keys alphabetically, 7 a row (see .keyboard in snowman.css).
       key.style.setProperty('--alpha', String(ALPHABET.indexOf(letter)));
       keys.set(letter, key);
       return key;

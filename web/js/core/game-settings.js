@@ -7,7 +7,7 @@ import { allGames, gameById } from './game-registry.js';
 
 /** The settings the server sent for each game id (`/api/config` `games[].settings`), once it has. */
 const fromServer = new Map();
-/** `gameSettings`' answers, kept so that one game's list stays the same array until the server's arrive. */
+/** `gameSettings`' answers, kept so that a game's list stays the same array until the server sends another. */
 const merged = new Map();
 
 /** The fields of one setting that the server's list may carry; anything else in it is ignored. */
@@ -22,7 +22,7 @@ function serverSpec(raw) {
   for (const field of SETTING_FIELDS) {
     if (Object.prototype.hasOwnProperty.call(raw, field)) spec[field] = raw[field];
   }
-  // The server's "off" value (0 on the wire for "none") is `null` here: the stepper shows "Off" and sends null.
+  // `off` says the setting can be switched off; its value is `null` on the wire: the stepper shows "Off", sends null.
   if ('off' in spec) spec.off = null;
   return spec;
 }

@@ -117,8 +117,10 @@ def run(suite, args):
         def steppers_from_server():
             with urllib.request.urlopen(base + "/api/config", timeout=5) as response:
                 games = json.load(response)["games"]
+            # The unit tests' copy holds the games they need (a new game's own tests may bring their own).
             with open(os.path.join(args.repo, "Tests/WebClient/server-games.json"), encoding="utf-8") as copy:
-                assert json.load(copy) == games, "Tests/WebClient/server-games.json differs from GET /api/config's games"
+                for game in json.load(copy):
+                    assert game in games, f"Tests/WebClient/server-games.json: {game['id']} differs from GET /api/config"
             desktop = viewers[1]
             desktop.click("#create-room")
             desktop.wait_visible("#create-name")

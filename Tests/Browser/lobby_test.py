@@ -8,9 +8,11 @@ page whole once (`lobby`), then only what changed (`lobby-delta`), and "More roo
 Usage: lobby_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT --artifacts DIR
 """
 
+import json
 import os
 import subprocess
 import time
+import urllib.request
 
 import browser_support
 
@@ -111,6 +113,30 @@ def run(suite, args):
                 assert not viewer.visible("#more-rooms"), f"{viewer.name}: no More rooms button"
             shots("00-rooms")
         checks.run("with no public rooms the lobby says so and offers to create one", no_rooms)
+
+        def steppers_from_server():
+            with urllib.request.urlopen(base + "/api/config", timeout=5) as response:
+                games = json.load(response)["games"]
+            # The unit tests' copy holds the games they need (a new game's own tests may bring their own).
+            with open(os.path.join(args.repo, "Tests/WebClient/server-games.json"), encoding="utf-8") as copy:
+                for game in json.load(copy):
+                    assert game in games, f"Tests/WebClient/server-games.json: {game['id']} differs from GET /api/config"
+            desktop = viewers[1]
+            desktop.click("#create-room")
+            desktop.wait_visible("#create-name")
+            for game in games:
+                desktop.js("document.querySelector(`input[name=create-game][value=${arguments[0]}]`).click()", game["id"])
+                shown = desktop.js("""return [...document.querySelectorAll('#create-dialog .stepper')].map((s) => {
+                    const v = s.querySelector('.stepper-value');
+                    return [s.dataset.setting, Number(v.getAttribute('aria-valuemin')), Number(v.getAttribute('aria-valuemax'))];
+                  });""")
+                wanted = [[spec["key"], spec["min"], spec["max"]] for spec in game["settings"]]
+                assert shown == wanted, f"{game['id']}: steppers {shown}, server {wanted}"
+            desktop.js("document.querySelector('input[name=create-game]').click()")
+            desktop.press(browser_support.Keys.ESCAPE)
+            desktop.wait(lambda: not desktop.visible("#create-dialog"), "the dialog to close")
+        checks.run("the create dialog's steppers have the bounds GET /api/config sends (and the unit tests' copy)",
+                   steppers_from_server)
 
         def create(count, first):
             made = maker.driver.execute_async_script(CREATE_ROOMS, count, first)

@@ -1,5 +1,6 @@
 // The operator dashboard's logic without a browser: the timeline copy, the room table's filter and sort, the
 // chart's scales and paths, the token's trip from the link to sessionStorage, and the number formats.
+import '../../web/js/games.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendSample, flatten, fromHistory, keysWithPrefix, latest } from '../../web/js/admin/timeline.js';

@@ -213,8 +213,8 @@ describe('heartbeat', () => {
     assert.deepEqual(messages, [], 'pongs are not passed on');
     assert.equal(FakeSocket.instances.length, 1, 'still the first socket');
     assert.equal(statuses.at(-1).status, 'online');
-    // A server without the heartbeat refuses pings; that also proves it alive and is not passed on either.
-    latest().serverSends({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "ping".' });
+    // A refused ping (too many) also proves the socket alive and is not passed on either.
+    latest().serverSends({ type: 'error', code: 'rate-limited', title: 'Slow down', message: 'Too many messages.', move: 'ping' });
     assert.deepEqual(messages, []);
     latest().serverSends({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "dance".' });
     assert.equal(messages.length, 1, 'other errors are passed on');
@@ -427,7 +427,8 @@ describe('reopen (Back out of a room keeping the seat)', () => {
 test('isHeartbeatReply', () => {
   assert.equal(isHeartbeatReply({ type: 'pong', id: 3 }), true);
   assert.equal(isHeartbeatReply({ type: 'error', code: 'rate-limited', move: 'ping' }), true);
-  assert.equal(isHeartbeatReply({ type: 'error', code: 'unknown-type', message: 'The server does not know messages of type "peek".' }), false);
+  assert.equal(isHeartbeatReply({ type: 'error', code: 'unknown-type', message: 'The server does not know messages of type "ping".' }), false,
+    'every server answers pings: an unknown-type refusal is not the heartbeat\'s');
   assert.equal(isHeartbeatReply({ type: 'patch' }), false);
   assert.equal(isHeartbeatReply(null), false);
 });

@@ -1,5 +1,7 @@
 // The controller peeks and joins on route changes, remembers seats, keeps the URL, steps out of a room on Back
 // keeping the seat, and re-sends moves lost with a socket.
+import '../../web/js/games.js';
+import './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createController, moveArrived } from '../../web/js/controller.js';
@@ -154,13 +156,13 @@ describe('moves across a dropped connection', () => {
   test('no moves are sent while offline', () => {
     const t = seated();
     t.goOffline();
-    assert.equal(t.controller.guess('E'), false);
+    assert.equal(t.controller.play({ type: 'guess', letter: 'E' }), false);
     assert.deepEqual(t.sent, []);
   });
 
   test('a guess the server never saw is sent again after the resume', () => {
     const t = seated();
-    assert.equal(t.controller.guess('E'), true);
+    assert.equal(t.controller.play({ type: 'guess', letter: 'E' }), true);
     assert.deepEqual(t.controller.pendingMoves, [{ type: 'guess', letter: 'E' }]);
     t.goOffline();
     t.goOnline();
@@ -172,7 +174,7 @@ describe('moves across a dropped connection', () => {
 
   test('a guess the server applied is not sent twice', () => {
     const t = seated();
-    t.controller.guess('E');
+    t.controller.play({ type: 'guess', letter: 'E' });
     t.goOffline();
     t.goOnline();
     t.receive({ type: 'welcome', code: 'QHTW', you: 'p1', token: TOKEN, seq: 1, serverTime: 0, resumed: true });
@@ -184,7 +186,7 @@ describe('moves across a dropped connection', () => {
 
   test('a refused move is no longer pending', () => {
     const t = seated();
-    t.controller.guess('E');
+    t.controller.play({ type: 'guess', letter: 'E' });
     t.receive({ type: 'error', code: 'not-your-turn', title: 'Not your turn', message: 'Wait.', move: 'guess' });
     assert.deepEqual(t.controller.pendingMoves, []);
   });

@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   parseCustomWords, describeProblem, summarizeCustomWords, MIN_CUSTOM_WORDS, MAX_CUSTOM_WORDS, MAX_CUSTOM_TEXT_LENGTH,
-} from '../../web/js/core/custom-words.js';
+} from '../../web/js/games/snowman/custom-words.js';
 
 const TEN = ['apple', 'banana', 'cherry', 'grape', 'lemon', 'mango', 'melon', 'olive', 'peach', 'plum'];
 

@@ -1,5 +1,6 @@
 // What the page does with the cues: sounds, the buzz on your turn (only after the player touched the page), the
 // celebration of a win, the sound preference, and the round-ending tick on a timer.
+import '../../web/js/games.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGameCues } from '../../web/js/views/game-cues.js';

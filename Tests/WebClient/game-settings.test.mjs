@@ -1,10 +1,13 @@
 // Settings controls stay within PROTOCOL.md's ranges; codes and names are checked as the server checks them.
+import './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import '../../web/js/games.js';
 import {
-  SETTINGS, settingSpec, clampSetting, stepSetting, formatSetting, defaultSettings, normalizeSettings, parseRoomCode,
-  cleanName, settingBounds, nameProblem, graphemeCount, MAX_NAME_LENGTH, WORD_PACKS, packLabel, wordSettings,
+  allGameSettings, settingSpec, clampSetting, stepSetting, formatSetting, defaultSettings, normalizeSettings, parseRoomCode,
+  cleanName, settingBounds, nameProblem, graphemeCount, MAX_NAME_LENGTH,
 } from '../../web/js/core/game-settings.js';
+import { WORD_PACKS, packLabel, wordSettings } from '../../web/js/games/snowman/game.js';
 
 describe('ranges from PROTOCOL.md', () => {
   const ranges = [
@@ -63,7 +66,7 @@ test('defaults match the server defaults and normalizing drops unknown keys', ()
   assert.deepEqual(defaultSettings('scramble'), { rounds: 6, roundSeconds: 90, minWordLength: 3, breakSeconds: 20 });
   assert.deepEqual(normalizeSettings('scramble', { rounds: 99, bogus: 1, breakSeconds: 2 }),
     { rounds: 20, roundSeconds: 90, minWordLength: 3, breakSeconds: 5 });
-  assert.deepEqual(Object.keys(SETTINGS), ['snowman', 'scramble']);
+  assert.deepEqual(Object.keys(allGameSettings()), ['snowman', 'scramble']);
 });
 
 test('the break between Word Scramble rounds is 5-60 s, 20 by default, in steps of 5', () => {
@@ -76,13 +79,15 @@ test('the break between Word Scramble rounds is 5-60 s, 20 by default, in steps 
 test('Snowman word settings: a known pack, and custom words with their source', () => {
   assert.deepEqual(WORD_PACKS.map((pack) => pack.id), ['general', 'animals', 'food', 'nature', 'home']);
   assert.equal(packLabel('home'), 'Around the house');
-  assert.deepEqual(wordSettings('snowman', { pack: 'food' }), { pack: 'food' });
-  assert.deepEqual(wordSettings('snowman', { pack: 'plants' }), {});
-  assert.deepEqual(wordSettings('snowman', { pack: 'food', customWords: ' APPLE\nPEAR ', wordSource: 'mixed' }),
+  assert.deepEqual(wordSettings({ pack: 'food' }), { pack: 'food' });
+  assert.deepEqual(wordSettings({ pack: 'plants' }), {});
+  assert.deepEqual(wordSettings({ pack: 'food', customWords: ' APPLE\nPEAR ', wordSource: 'mixed' }),
     { pack: 'food', customWords: 'APPLE\nPEAR', wordSource: 'mixed' });
-  assert.deepEqual(wordSettings('snowman', { customWords: 'APPLE', wordSource: 'bogus' }), { customWords: 'APPLE', wordSource: 'custom' });
-  assert.deepEqual(wordSettings('snowman', { customWords: '   ', wordSource: 'mixed' }), {});
-  assert.deepEqual(wordSettings('scramble', { pack: 'food' }), {});
+  assert.deepEqual(wordSettings({ customWords: 'APPLE', wordSource: 'bogus' }), { customWords: 'APPLE', wordSource: 'custom' });
+  assert.deepEqual(wordSettings({ customWords: '   ', wordSource: 'mixed' }), {});
+  // Only Snowman has word settings: a Word Scramble create drops them.
+  assert.deepEqual(normalizeSettings('scramble', { pack: 'food' }), defaultSettings('scramble'));
+  assert.deepEqual(normalizeSettings('snowman', { pack: 'food' }), { ...defaultSettings('snowman'), pack: 'food' });
 });
 
 test('room codes are 4 letters (5 with a shard letter), case-insensitive, spaces ignored', () => {

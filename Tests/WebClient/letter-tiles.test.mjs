@@ -1,7 +1,7 @@
 // Word Scramble's tappable letter tiles: the built word marks the tiles it uses, shuffling, taking a letter back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tilesInUse, tileOrder, shuffleTiles, withoutLetter } from '../../web/js/core/letter-tiles.js';
+import { tilesInUse, tileOrder, shuffleTiles, withoutLetter } from '../../web/js/games/scramble/letter-tiles.js';
 
 test('each letter of the word takes the leftmost free tile showing it', () => {
   const order = tileOrder(8);

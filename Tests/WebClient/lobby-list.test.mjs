@@ -1,4 +1,5 @@
 // The lobby's room list: the live first page with its deltas, further pages, and the controller's paging.
+import '../../web/js/games.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {

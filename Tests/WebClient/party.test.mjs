@@ -1,5 +1,6 @@
 // The party round in the client: reactions pass through the store without touching the room's state or seq; a
 // member renames themselves and changes seats; the sound preferences and a host's own words are remembered.
+import '../../web/js/games.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createController } from '../../web/js/controller.js';

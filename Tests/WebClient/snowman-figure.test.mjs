@@ -1,7 +1,7 @@
 // The snowman's stages: melting one step per wrong guess, and whole and grinning again once the word is solved.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { meltStage } from '../../web/js/views/snowman-figure.js';
+import { meltStage } from '../../web/js/games/snowman/melt-stage.js';
 
 test('a snowman melts and loses his parts as wrong guesses add up', () => {
   assert.deepEqual(meltStage(0, 7), { melt: 0, fallen: [], mood: 'happy', lost: false });

@@ -1,4 +1,5 @@
 // The store applies welcome, patch and snapshot messages in sequence, detects gaps and resumes seats.
+import '../../web/js/games.js';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -234,12 +235,12 @@ describe('joining and leaving', () => {
     assert.deepEqual(joinMessage(watching.getState()), { type: 'join', code: 'QHTW', name: 'Bob', spectator: true });
   });
 
-  test('a server without peek: the unknown-type refusal lets the join go ahead', () => {
+  test('a refused peek ends the check with the server\'s reason (every server answers peek)', () => {
     const store = createStore({ initial: initialState({ name: 'Bob' }) });
     store.setRoute({ name: 'room', code: 'QHTW' });
-    store.receive({ type: 'error', code: 'unknown-type', title: 'Unknown message', message: 'The server does not know messages of type "peek".' });
-    assert.equal(store.getState().room.status, ROOM.JOINING);
-    assert.equal(store.getState().notice, null, 'nothing to show the player');
+    store.receive({ type: 'error', code: 'rate-limited', title: 'Slow down', message: 'Too many messages.', move: 'peek' });
+    assert.equal(store.getState().room.status, ROOM.FAILED);
+    assert.equal(store.getState().room.error.title, 'Slow down');
   });
 
   test('a remembered seat resumes at once, without a peek', () => {

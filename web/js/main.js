@@ -7,6 +7,12 @@ import { loadPrefs, loadClientId } from './core/prefs.js';
 import { routeFromPath, pathForRoute, hrefForRoute } from './core/router.js';
 import { createController } from './controller.js';
 import { mountApp } from './views/app.js';
+import { linkGameStyles } from './views/game-styles.js';
+import { applyServerGames } from './core/game-settings.js';
+import './games.js';
+
+/** How long the page waits for the games' stylesheets and settings before drawing anyway. */
+const BOOT_WAIT_MS = 1500;
 
 /** localStorage or sessionStorage, or null where the browser refuses them (some private modes). */
 function safeStorage(name) {
@@ -77,22 +83,31 @@ controller = createController({
   },
 });
 
-mountApp(document, { store, actions: controller });
-controller.start(startRoute);
-connection.start();
-
 // The server's public address (--public-url) and network addresses, for the room links and QR codes to share
-// (core/invite-link.js).
-window.fetch('/api/config', { headers: { Accept: 'application/json' } })
+// (core/invite-link.js), and each game's settings with their bounds (core/game-settings.js): the steppers are
+// built from them.
+const configLoaded = window.fetch('/api/config', { headers: { Accept: 'application/json' } })
   .then((response) => (response.ok ? response.json() : null))
   .then((config) => {
     if (!config) return;
+    applyServerGames(config.games);
+    // A new ui redraws the views, which rebuild their steppers from the server's settings.
     store.setUI({
       publicUrl: typeof config.publicUrl === 'string' && config.publicUrl ? config.publicUrl : null,
       networkAddresses: Array.isArray(config.networkAddresses) ? config.networkAddresses : [],
     });
   })
   .catch(() => {});
+
+// The games' stylesheets and settings come before the first drawing, so a room never shows unstyled and the
+// create dialog has its steppers; a slow answer draws the page anyway (the views rebuild when they arrive).
+await Promise.race([
+  Promise.all([linkGameStyles(document), configLoaded]),
+  new Promise((resolve) => window.setTimeout(resolve, BOOT_WAIT_MS)),
+]);
+mountApp(document, { store, actions: controller });
+controller.start(startRoute);
+connection.start();
 
 // Back and Forward (a phone's back swipe too) move between the lobby and rooms; stepping out keeps the seat.
 window.addEventListener('popstate', () => controller.navigate(routeFromPath(window.location.pathname, window.location.hash)));

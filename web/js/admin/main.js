@@ -6,6 +6,9 @@ import { drawChart } from './chart.js';
 import { openFeed } from './feed.js';
 import { bytes, compact, milliseconds } from './format.js';
 import { createRoomPanel } from './room-panel.js';
+import { fillGameFilter, gameName } from './games.js';
+import { allGames } from '../core/game-registry.js';
+import '../games.js';
 import { COLUMNS, drawHeader, drawRows, filterRooms, roomsFromTable, sortRooms } from './room-table.js';
 import { appendSample, fromHistory, keysWithPrefix, latest } from './timeline.js';
 import { forget, save, takeToken, takeTokenFromHash } from './token.js';
@@ -16,7 +19,7 @@ const percent = (value) => `${compact(value)}%`;
 /** The plots: title, unit, value format and series (`closes.*` added as codes appear). */
 const CHARTS = [
   { id: 'connections', title: 'Open connections', format: compact, series: [['connections', 'open']] },
-  { id: 'rooms', title: 'Rooms by game', format: compact, series: [['rooms.snowman', 'Snowman'], ['rooms.scramble', 'Word Scramble']] },
+  { id: 'rooms', title: 'Rooms by game', format: compact, series: allGames().map((game) => [`rooms.${game.id}`, gameName(game.id)]) },
   { id: 'traffic', title: 'Moves and messages', unit: 'per second', format: compact,
     series: [['moves', 'moves'], ['messagesIn', 'messages in'], ['messagesOut', 'messages out']] },
   { id: 'bytes', title: 'Bytes', unit: 'per second', format: bytes, binary: true, series: [['bytesIn', 'in'], ['bytesOut', 'out']] },
@@ -245,6 +248,7 @@ window.addEventListener('hashchange', () => {
   start(token);
 });
 $('room-filter').addEventListener('input', drawTable);
+fillGameFilter($('room-game'));
 $('room-game').addEventListener('change', drawTable);
 window.addEventListener('resize', () => drawCharts());
 

@@ -2,6 +2,7 @@
 // for confirmation first, then says how it went.
 
 import * as api from './api.js';
+import { gameName } from './games.js';
 
 /** Asks `message` in the confirmation dialog; resolves to whether the operator confirmed. */
 export function confirmAction(dialog, { title, message, ok }) {
@@ -34,7 +35,7 @@ export function createRoomPanel({ dialog, confirm, getToken, onUnauthorized, onC
     $('panel-title').textContent = `Room ${code}`;
     if (!view) return;
     const people = view.members.length;
-    $('panel-summary').textContent = `${view.game === 'scramble' ? 'Word Scramble' : 'Snowman'} · ${view.status} · `
+    $('panel-summary').textContent = `${gameName(view.game)} · ${view.status} · `
       + `${people} member${people === 1 ? '' : 's'} · ${view.moves} moves · seq ${view.seq}`
       + `${view.locked ? ' · locked' : ''}${view.public ? '' : ' · private'}`;
     $('panel-lock').textContent = view.locked ? 'Unlock' : 'Lock';

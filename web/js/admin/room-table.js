@@ -2,6 +2,7 @@
 // (thousands of rooms would make every second's redraw slow; the filter finds the rest).
 
 import { age, compact } from './format.js';
+import { gameName } from './games.js';
 
 export const MAX_ROWS = 200;
 
@@ -16,8 +17,6 @@ export const COLUMNS = [
   { key: 'movesPerMinute', label: 'Moves/min', numeric: true },
   { key: 'status', label: 'Status' },
 ];
-
-const GAME_NAMES = { snowman: 'Snowman', scramble: 'Word Scramble' };
 
 /**
  * Who is connected out of the seats held (players and spectators): a seat is kept for a while after its
@@ -40,7 +39,7 @@ export function filterRooms(rooms, query, game = '') {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return rooms.filter((room) => {
     if (game && room.game !== game) return false;
-    const text = `${room.code} ${room.game} ${GAME_NAMES[room.game] ?? ''} ${room.status} ${room.locked ? 'locked' : ''} ${room.public ? 'public' : 'private'}`.toLowerCase();
+    const text = `${room.code} ${room.game} ${gameName(room.game)} ${room.status} ${room.locked ? 'locked' : ''} ${room.public ? 'public' : 'private'}`.toLowerCase();
     return words.every((word) => text.includes(word));
   });
 }
@@ -82,7 +81,7 @@ export function drawRows(body, rooms, onSelect) {
     tr.tabIndex = 0;
     tr.dataset.code = room.code;
     const cells = [
-      [room.code, 'code'], [GAME_NAMES[room.game] ?? room.game], [String(room.players), 'num'],
+      [room.code, 'code'], [gameName(room.game)], [String(room.players), 'num'],
       [String(room.spectators), 'num'], [onlineText(room), 'num'], [age(room.age), 'num'], [compact(room.movesPerMinute), 'num'],
     ];
     for (const [text, className] of cells) {

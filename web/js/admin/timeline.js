@@ -1,6 +1,6 @@
 // The page's copy of the server's timeline: one column per series, as `history` sends them, extended by each
 // second's `sample` and cut to the server's capacity (900 one-second points). Nested series (`rooms`, `closes`)
-// are flattened to keys like `rooms.snowman` and `closes.1006`.
+// are flattened to keys like `rooms.<game>` and `closes.1006`.
 
 /** Series that count events (a missing value is 0, not "no data"). */
 const COUNTED = /^closes\./;
@@ -19,7 +19,7 @@ export function fromHistory(history) {
   return { capacity: history.capacity ?? 900, columns, length: (history.t ?? []).length };
 }
 
-/** `{rooms: {snowman: 2}}` -> `{"rooms.snowman": 2}`. */
+/** `{rooms: {a: 2}}` -> `{"rooms.a": 2}`. */
 export function flatten(sample) {
   const flat = {};
   for (const [key, value] of Object.entries(sample)) {

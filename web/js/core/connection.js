@@ -77,14 +77,10 @@ export function socketURL(location) {
   return `${scheme}//${location.host}/ws${room ? `/${room[1].toUpperCase()}` : ''}`;
 }
 
-/**
- * Whether `message` is the heartbeat's business only: a `pong`, or the refusal of a `ping` by a server that
- * predates the heartbeat (it still proves the socket alive).
- */
+/** Whether `message` is the heartbeat's business only: a `pong`, or the refusal of a `ping` (`rate-limited`). */
 export function isHeartbeatReply(message) {
   if (message?.type === 'pong') return true;
-  return message?.type === 'error' && (message.move === 'ping'
-    || (message.code === 'unknown-type' && /"ping"/.test(String(message.message ?? ''))));
+  return message?.type === 'error' && message.move === 'ping';
 }
 
 /**

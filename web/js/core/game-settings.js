@@ -1,69 +1,83 @@
-// The room settings a host can choose (each game's module declares its own, with the ranges of PROTOCOL.md), and
-// the stepping rules of their controls.
+// The room settings a host can choose and the stepping rules of their controls. The server's `GET /api/config`
+// sends every game's settings with their bounds (`applyServerGames`), so the steppers and the server's checks share
+// one source of truth; a game module only says how its steppers read (core/game-registry.js `settings`: the label
+// when the server sends none, the unit).
 
-import { GAMES } from '../games.js';
+import { allGames, gameById } from './game-registry.js';
 
-export { GAMES };
+/** The settings the server sent for each game id (`/api/config` `games[].settings`), once it has. */
+const fromServer = new Map();
+/** `gameSettings`' answers, kept so that a game's list stays the same array until the server sends another. */
+const merged = new Map();
 
-/**
- * Settings of the party round (PARTY-SPEC.md) that a game module may not declare yet; each is added to its game's
- * list unless the module already has that key.
- */
-const PARTY_SETTINGS = Object.freeze({
-  scramble: Object.freeze([
-    Object.freeze({ key: 'breakSeconds', label: 'Break between rounds', min: 5, max: 60, step: 5, initial: 20, unit: 's' }),
-  ]),
-});
+/** The fields of one setting that the server's list may carry; anything else in it is ignored. */
+const SETTING_FIELDS = ['key', 'label', 'min', 'max', 'step', 'initial', 'unit', 'off'];
 
-/**
- * The settings of each game, by game id, as its module declares them. One setting: `min`/`max` are the
- * protocol's bounds; `step` is how far one press of − or + moves; `off` (when present) is the value below `min`
- * that means "none" and is sent as `null`.
- */
-export const SETTINGS = Object.freeze(Object.fromEntries(GAMES.map((game) => {
-  const extras = (PARTY_SETTINGS[game.id] ?? []).filter((extra) => !game.settings.some((spec) => spec.key === extra.key));
-  return [game.id, extras.length ? Object.freeze([...game.settings, ...extras]) : game.settings];
-})));
-
-/** Snowman's word packs (the server's `pack` setting), in the order the select lists them. */
-export const WORD_PACKS = Object.freeze([
-  Object.freeze({ id: 'general', label: 'General' }),
-  Object.freeze({ id: 'animals', label: 'Animals' }),
-  Object.freeze({ id: 'food', label: 'Food' }),
-  Object.freeze({ id: 'nature', label: 'Nature' }),
-  Object.freeze({ id: 'home', label: 'Around the house' }),
-]);
-
-/** Where Snowman's secret words come from (`wordSource`): the pack, only the host's words, or both. */
-export const WORD_SOURCES = Object.freeze([
-  Object.freeze({ id: 'custom', label: 'Only my words' }),
-  Object.freeze({ id: 'mixed', label: 'Mixed with the pack' }),
-]);
-
-/** The label of pack `id` ("Around the house"), or the id itself for a pack this page does not know. */
-export function packLabel(id) {
-  return WORD_PACKS.find((pack) => pack.id === id)?.label ?? String(id ?? WORD_PACKS[0].label);
+/** A setting from the server with what the page needs, or null when it cannot be a stepper. */
+function serverSpec(raw) {
+  if (!raw || typeof raw.key !== 'string') return null;
+  const numbers = ['min', 'max', 'step', 'initial'].every((field) => Number.isFinite(raw[field]));
+  if (!numbers || raw.min > raw.max || raw.step <= 0) return null;
+  const spec = {};
+  for (const field of SETTING_FIELDS) {
+    if (Object.prototype.hasOwnProperty.call(raw, field)) spec[field] = raw[field];
+  }
+  // `off` says the setting can be switched off; its value is `null` on the wire: the stepper shows "Off", sends null.
+  if ('off' in spec) spec.off = null;
+  return spec;
 }
 
 /**
- * The word settings of a Snowman `create` or `settings` message: `pack` (a known pack), and with a non-empty
- * `customWords` list, the list and `wordSource` (`custom` or `mixed`). Other games have none.
+ * Takes the server's games (`GET /api/config` `games`: `[{id, title, settings: [{key, label, min, max, step,
+ * initial, unit?, off?}]}]`). Each game's settings become the server's list, with the game module's label and
+ * unit where the server has none; a setting without usable bounds is left out.
+ * @returns {boolean} whether any game's settings changed
  */
-export function wordSettings(game, settings) {
-  if (game !== 'snowman' || !settings) return {};
-  const result = {};
-  if (WORD_PACKS.some((pack) => pack.id === settings.pack)) result.pack = settings.pack;
-  const words = typeof settings.customWords === 'string' ? settings.customWords.trim() : '';
-  if (words) {
-    result.customWords = words;
-    result.wordSource = WORD_SOURCES.some((source) => source.id === settings.wordSource) ? settings.wordSource : 'custom';
+export function applyServerGames(games) {
+  if (!Array.isArray(games)) return false;
+  let changed = false;
+  for (const entry of games) {
+    if (!entry || typeof entry.id !== 'string' || !Array.isArray(entry.settings)) continue;
+    const specs = entry.settings.map(serverSpec).filter(Boolean);
+    fromServer.set(entry.id, specs);
+    merged.delete(entry.id);
+    changed = true;
   }
-  return result;
+  return changed;
+}
+
+/** Forgets the server's settings (tests). */
+export function forgetServerGames() {
+  fromServer.clear();
+  merged.clear();
+}
+
+/**
+ * The settings of game `id`, in the order its steppers show them: none until the server's have arrived. One
+ * setting: `min`/`max` are the server's bounds; `step` is how far one press of − or + moves; `off` (when present)
+ * means a value below `min` is "none", sent as `null`.
+ */
+export function gameSettings(id) {
+  if (merged.has(id)) return merged.get(id);
+  const declared = gameById(id)?.settings ?? [];
+  const list = (fromServer.get(id) ?? []).map((spec) => {
+    const own = declared.find((entry) => entry.key === spec.key);
+    const label = spec.label || own?.label || spec.key;
+    return Object.freeze({ ...(own?.unit ? { unit: own.unit } : {}), ...spec, label });
+  });
+  const frozen = Object.freeze(list);
+  if (gameById(id)) merged.set(id, frozen);
+  return frozen;
+}
+
+/** Every registered game's settings, by id. */
+export function allGameSettings() {
+  return Object.fromEntries(allGames().map((game) => [game.id, gameSettings(game.id)]));
 }
 
 /** The specification of `key` in `game`, or undefined. */
 export function settingSpec(game, key) {
-  return (SETTINGS[game] ?? []).find((spec) => spec.key === key);
+  return gameSettings(game).find((spec) => spec.key === key);
 }
 
 /** Whether the setting can be switched off (its value `null`). */
@@ -117,16 +131,19 @@ export function formatSetting(spec, value) {
 
 /** The initial settings of a game, as sent in `create`. */
 export function defaultSettings(game) {
-  return Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [spec.key, spec.initial]));
+  return Object.fromEntries(gameSettings(game).map((spec) => [spec.key, spec.initial]));
 }
 
-/** `settings` with every known key clamped (and Snowman's word settings checked), unknown keys dropped, ready to send. */
+/**
+ * `settings` with every stepper's key clamped and the game's other settings checked (its `extraSettings` hook),
+ * unknown keys dropped, ready to send.
+ */
 export function normalizeSettings(game, settings) {
   return {
-    ...Object.fromEntries((SETTINGS[game] ?? []).map((spec) => [
+    ...Object.fromEntries(gameSettings(game).map((spec) => [
       spec.key, clampSetting(spec, settings?.[spec.key] ?? (hasOff(spec) && settings?.[spec.key] === null ? null : spec.initial)),
     ])),
-    ...wordSettings(game, settings),
+    ...(gameById(game)?.extraSettings?.(settings ?? {}) ?? {}),
   };
 }
 

@@ -1,22 +1,6 @@
-// Pure wording and shaping for the room's views (no DOM): hints by input device, countdowns, member presence
-// while offline, the Snowman leaderboard rows, chat lines, and Word Scramble's phase texts. Kept here so node
-// tests cover what players read.
-
-/** The hint under the guess box: what to do, for the device in hand (touch screens tap, keyboards type). */
-export function guessHint({ touch = false, spectator = false, live = true, inProgress = true, myTurn = true } = {}) {
-  if (spectator) return 'You are watching this game.';
-  if (!live) return 'Waiting for the connection…';
-  if (!inProgress) return touch ? 'Tap a letter when the next game starts.' : 'Type a letter when the next game starts.';
-  if (!myTurn) return 'Wait for your turn.';
-  return touch ? 'Tap a letter.' : 'Type a letter or click one.';
-}
-
-/** The Word Scramble box's placeholder: short on a touch screen (a phone's width, and its keyboard has no Enter key label). */
-export function wordPlaceholder({ touch = false, spectator = false, live = true } = {}) {
-  if (spectator) return 'You are watching this match';
-  if (!live) return 'Waiting for the connection…';
-  return touch ? 'Type a word' : 'Type a word and press Enter';
-}
+// Pure wording and shaping for the room's views (no DOM): countdowns, member presence while offline, the room
+// leaderboard's rows, chat lines and the settings card's wording. Kept here so node tests cover what players read;
+// each game's own wording lives in its folder (web/js/games/<id>/game.js).
 
 /** Seconds as "1:05" (or "0:07"), rounding up so 0:00 means time is up. */
 export function clockText(seconds) {
@@ -78,7 +62,7 @@ export function leaderboardRows(leaderboard, you) {
 
 /** A chat line as shown: system announcements have no author and are centred. */
 export function chatLine(line, you) {
-  const system = line?.system === true || (line?.player === null && line?.name === null);
+  const system = line?.system === true;
   return {
     system,
     mine: !system && line?.player === you,
@@ -90,27 +74,6 @@ export function chatLine(line, you) {
 /** The title of the settings card, by what the room plays one after another (a game's `unit`): "game", "match". */
 export function nextSettingsWording(unit = 'game') {
   return { heading: `Next ${unit}`, save: `Save for next ${unit}`, applies: `Applies from the next ${unit}.` };
-}
-
-/** Word Scramble's status line: the host is told what to do rather than to wait for themself. */
-export function scrambleStatusLine(game, hosting) {
-  if (hosting && game?.phase === 'lobby' && game.canStartNext) return 'Start the match when everyone is here';
-  return game?.statusLine ?? '';
-}
-
-/** What the list of found words says when it is empty, by phase (`secondsLeft` of the intermission if known). */
-export function foundEmptyText(phase, round, secondsLeft = null) {
-  if (phase === 'intermission') {
-    const next = Number.isFinite(secondsLeft) ? `Next round starts in ${Math.max(0, Math.ceil(secondsLeft))} s.` : 'The next round starts soon.';
-    return `Nobody found a word in round ${round}. ${next}`;
-  }
-  if (phase === 'finished') return 'No words in the last round.';
-  return 'No words yet — be the first!';
-}
-
-/** The heading of the found words card, by phase. */
-export function foundHeading(phase, round) {
-  return phase === 'intermission' ? `Round ${round} results` : 'Words found';
 }
 
 /** The keyboard's letters in alphabetical order, for the order of keys in the phone layout. */

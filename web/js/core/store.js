@@ -10,6 +10,7 @@
 
 import { emptyLobby, withDelta, withFirstPage } from './lobby-list.js';
 import { applyPatch } from './json-patch.js';
+import { firstGameId } from './game-registry.js';
 
 /** Connection statuses, as the connection module reports them. */
 export const CONNECTION = Object.freeze({
@@ -38,7 +39,7 @@ export const ROOM = Object.freeze({
 /** Errors that end an attempt to be in the room (the room shows them instead of the game). */
 const FATAL_ROOM_ERRORS = new Set(['room-not-found', 'room-full', 'room-locked', 'bad-code', 'kicked', 'server-full', 'room-closed', 'seat-in-use']);
 
-/** The reactions a member can send, in the order the bar shows them (PARTY-SPEC.md). */
+/** The reactions a member can send, in the order the bar shows them (PROTOCOL.md, `react`). */
 export const REACTIONS = Object.freeze(['👍', '😂', '😮', '🎉', '❤️', '👏', '😱', '🔥']);
 /** Reactions received that the store keeps (the views show each for a moment, by its `id`). */
 const MAX_REACTIONS_KEPT = 24;
@@ -49,11 +50,12 @@ export const SEAT_GRACE_SECONDS = 120;
 /** The state before anything happened. `client` is this browser's id (prefs.js `loadClientId`). */
 export function initialState({
   name = '', theme = 'system', accent = 'blue', sound = true, volume = 0.6, route = { name: 'lobby' }, client = null,
+  lobbyTab = firstGameId() ?? null,
 } = {}) {
   return {
     connection: { status: CONNECTION.CONNECTING, attempt: 0, retryAt: null },
     route,
-    lobby: emptyLobby('snowman'),
+    lobby: emptyLobby(lobbyTab),
     room: null,
     player: { name, client },
     settings: { theme, accent, sound, volume },
@@ -63,7 +65,7 @@ export function initialState({
      * of the room's state: they have no `seq` and are never saved or resumed.
      */
     reactions: [],
-    ui: { lobbyTab: 'snowman', dialog: null, createPending: false, selectedGame: null, keptSeat: null },
+    ui: { lobbyTab, dialog: null, createPending: false, selectedGame: null, keptSeat: null },
   };
 }
 
@@ -258,12 +260,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
 
   function receiveError(message) {
     const room = state.room;
-    if (room?.status === ROOM.CHECKING && (message.move === 'peek' || message.code === 'unknown-type')) {
-      if (message.code === 'unknown-type' || message.code === 'bad-message') {
-        // A server without `peek`: join as before and let the join say what is wrong.
-        commit(withRoom({ status: state.player.name ? ROOM.JOINING : ROOM.NEEDS_NAME }));
-        return [];
-      }
+    if (room?.status === ROOM.CHECKING && message.move === 'peek') {
       failRoom(room, notice(message));
       return [];
     }

@@ -1,4 +1,4 @@
-// A short burst over the page when a game is won: snowflakes for Snowman, confetti for Word Scramble. Pure CSS
+// A short burst over the page when a game is won: snowflakes or confetti, as the game's `celebration` says. Pure CSS
 // animation of a few dozen spans (app.css, "Celebrations"); nothing at all when the player asks for reduced motion.
 // It never takes a click (pointer-events: none) and removes itself when done.
 

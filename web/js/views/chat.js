@@ -7,7 +7,10 @@ import { MAX_CHAT_LENGTH } from '../core/game-settings.js';
 import { chatLine } from '../core/room-format.js';
 import { createReactionsView } from './reactions.js';
 
-/** The notice kinds of PARTY-SPEC.md; a system line of another kind (or none, from an older server) is `other`. */
+/**
+ * The notice kinds of PROTOCOL.md ("Notices: the room's own chat lines"); a system line of a kind this page does
+ * not know is `other`.
+ */
 export const NOTICE_KINDS = Object.freeze(['join', 'leave', 'kick', 'host', 'skip', 'result', 'seat', 'rename']);
 
 /** The kind a chat line is drawn as: a notice kind, `other` for any other room line, '' for a person's line. */

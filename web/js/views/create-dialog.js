@@ -1,11 +1,11 @@
-// The "Create a room" dialog: name, game, public or private, and the game's settings as steppers; for Snowman also
-// the word pack and the host's own words (word-settings.js).
+// The "Create a room" dialog: name, game, public or private, and the game's settings as steppers, with the game's
+// own fields below them where it has some (its `createSettingsFields` hook).
 
 import { h, icon, isTyping, setText } from './dom.js';
 import { createStepper } from './stepper.js';
-import { GAMES, SETTINGS, defaultSettings, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
+import { gameSettings, defaultSettings, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
+import { allGames, gameById } from '../core/game-registry.js';
 import { CONNECTION } from '../core/store.js';
-import { createWordSettings } from './word-settings.js';
 
 function radioCard(name, value, title, description, checked) {
   const id = `${name}-${value}`;
@@ -51,13 +51,13 @@ function touchScreen() {
 export function createCreateDialog(actions) {
   const nameInput = h('input', { id: 'create-name', class: 'input', type: 'text', maxlength: String(NAME_INPUT_MAX_LENGTH), autocomplete: 'nickname', required: true });
   const gameChoices = h('div', { class: 'choices', role: 'radiogroup', 'aria-labelledby': 'create-game-label' },
-    GAMES.map((game, index) => radioCard('create-game', game.id, game.name, game.blurb, index === 0)));
+    allGames().map((game, index) => radioCard('create-game', game.id, game.name, game.blurb, index === 0)));
   const visibility = h('div', { class: 'choices choices-compact', role: 'radiogroup', 'aria-labelledby': 'create-visibility-label' },
     radioCard('create-visibility', 'public', 'Public', 'Listed in the lobby for anyone to join.', true),
     radioCard('create-visibility', 'private', 'Private', 'Only people with the link or code can join.', false));
   const settingsBox = h('div', { class: 'steppers' });
-  const words = createWordSettings({ id: 'create' });
-  const wordsBox = h('fieldset', { class: 'field', id: 'create-words' }, h('legend', { class: 'field-label', text: 'Words' }), words.element);
+  /** Each game's own fields, made when the game is first chosen (kept, with what was typed, across switches). */
+  const ownFields = new Map();
   const error = h('p', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'create-submit', text: 'Create room' });
   const form = h('form', { class: 'dialog-body form', id: 'create-form', novalidate: true },
@@ -65,24 +65,38 @@ export function createCreateDialog(actions) {
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-game-label', text: 'Game' }), gameChoices),
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'create-visibility-label', text: 'Who can join' }), visibility),
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', text: 'Settings' }), settingsBox),
-    wordsBox,
     error,
     h('div', { class: 'dialog-footer' },
       h('button', { type: 'button', class: 'button button-ghost', text: 'Cancel', on: { click: () => actions.closeDialog() } }),
       submit));
   const modal = createModal({ id: 'create-dialog', title: 'Create a room', actions, body: form });
 
-  let game = GAMES[0].id;
+  let game = allGames()[0].id;
   let steppers = [];
-  const values = Object.fromEntries(GAMES.map((entry) => [entry.id, defaultSettings(entry.id)]));
+  let shownSpecs = null;
+  let shownFields = null;
+  const values = {};
+
+  /** The fields of the chosen game beyond its steppers, or null. */
+  function fieldsOf(id) {
+    if (!ownFields.has(id)) ownFields.set(id, gameById(id)?.createSettingsFields?.(actions, { id: 'create' }) ?? null);
+    return ownFields.get(id);
+  }
 
   function buildSteppers() {
-    steppers = SETTINGS[game].map((spec) => createStepper(spec, {
-      value: values[game][spec.key],
+    const specs = gameSettings(game);
+    values[game] ??= defaultSettings(game);
+    steppers = specs.map((spec) => createStepper(spec, {
+      value: spec.key in values[game] ? values[game][spec.key] : spec.initial,
       onChange: (value) => { values[game][spec.key] = value; },
     }));
     settingsBox.replaceChildren(...steppers.map((stepper) => stepper.element));
-    wordsBox.hidden = game !== 'snowman';
+    const fields = fieldsOf(game);
+    // The game's own fields go right under the steppers, in place of the last game's.
+    if (shownFields !== fields) shownFields?.element.remove();
+    if (fields && fields.element.parentNode !== form) error.before(fields.element);
+    shownFields = fields;
+    shownSpecs = specs;
   }
   buildSteppers();
 
@@ -93,20 +107,17 @@ export function createCreateDialog(actions) {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    words.showServerError('');
-    if (game === 'snowman') {
-      const list = words.check();
-      const typed = list.words.length > 0 || list.problems.length > 0;
-      if (typed && !list.ok) {
-        setText(error, 'Fix your own words first (or empty the list to play the pack).');
-        words.focusWords();
-        return;
-      }
+    const fields = fieldsOf(game);
+    fields?.clearError();
+    const own = fields?.forCreate() ?? { fields: {} };
+    if (own.problem) {
+      setText(error, own.problem);
+      return;
     }
     const problem = actions.createRoom({
       game,
       isPublic: form.elements['create-visibility'].value !== 'private',
-      settings: game === 'snowman' ? { ...values[game], ...words.value() } : values[game],
+      settings: { ...values[game], ...own.fields },
       name: nameInput.value,
     });
     setText(error, problem ?? '');
@@ -114,7 +125,7 @@ export function createCreateDialog(actions) {
   });
 
   let wasOpen = false;
-  let shownWordsNotice = null;
+  let shownNotice = null;
   return {
     element: modal.element,
     update(state) {
@@ -130,17 +141,17 @@ export function createCreateDialog(actions) {
           buildSteppers();
         }
       }
+      // The server's bounds (`/api/config`) may arrive after the dialog was built.
+      if (open && gameSettings(game) !== shownSpecs) buildSteppers();
       modal.setOpen(open, nameInput.value ? submit : nameInput);
       wasOpen = open;
       if (!open) return;
       const notice = state.notice;
-      if (notice?.move === 'create' && notice.code === 'bad-words' && notice.id !== shownWordsNotice) {
-        shownWordsNotice = notice.id;
-        // The server's list of what is wrong with the words, at the words.
-        words.showServerError(`${notice.title}: ${notice.message}`);
-        setText(error, '');
-      } else if (notice?.move === 'create' && notice.code !== 'bad-words') {
-        setText(error, `${notice.title}: ${notice.message}`);
+      if (notice?.move === 'create' && notice.id !== shownNotice) {
+        shownNotice = notice.id;
+        // A refusal about the game's own fields (the server's list of what is wrong with the words) shows at them.
+        const atFields = fieldsOf(game)?.showRefusal(notice) ?? false;
+        setText(error, atFields ? '' : `${notice.title}: ${notice.message}`);
       }
       const offline = state.connection.status !== CONNECTION.ONLINE;
       submit.disabled = state.ui.createPending || offline;

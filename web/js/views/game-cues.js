@@ -1,16 +1,18 @@
 // Plays what core/game-events.js derives from each state change: the sounds (web/js/core/sounds.js, unlocked by
 // the player's taps and keys, as browsers require), a short buzz when the turn becomes yours (where the phone vibrates),
-// the celebration of a win, and the round-ending tick of Word Scramble, checked on a timer near the end of a round.
+// the celebration of a win (the game's `celebration`), and the round-ending tick of a game with timed rounds (its
+// `timedRound` hook), checked on a timer near the end of a round.
 
-import { gameCues, roundEndingKey, CUE } from '../core/game-events.js';
+import { gameCues, roundEndingKey, timedRound, CUE } from '../core/game-events.js';
+import { gameById } from '../core/game-registry.js';
 import { serverNow } from '../core/store.js';
 
 const YOUR_TURN_BUZZ_MS = [90, 60, 90];
 const ROUND_CHECK_MS = 500;
 
-/** Whether the player switched sounds off (W1's `sound` preference: `false` or `"off"`). */
+/** Whether the player wants sounds (the `sound` preference, core/prefs.js). */
 function soundWanted(settings) {
-  return !(settings?.sound === false || settings?.sound === 'off');
+  return settings?.sound !== false;
 }
 
 /**
@@ -52,8 +54,7 @@ export function createGameCues({ sounds, celebration, navigator = globalThis.nav
   }
 
   function watchRound(state) {
-    const game = state.room?.state?.scramble;
-    const running = Boolean(game && game.phase === 'playing' && game.phaseEndsAt);
+    const running = timedRound(state.room?.state) !== null;
     if (running && roundTimer === null) roundTimer = window.setInterval(checkRoundEnding, ROUND_CHECK_MS);
     if (!running && roundTimer !== null) {
       window.clearInterval(roundTimer);
@@ -78,7 +79,7 @@ export function createGameCues({ sounds, celebration, navigator = globalThis.nav
       for (const cue of gameCues(previous, state)) {
         play(cue);
         if (cue === CUE.YOUR_TURN) buzz();
-        if (cue === CUE.WIN) celebration.play(state.room?.state?.game === 'snowman' ? 'snow' : 'confetti');
+        if (cue === CUE.WIN) celebration.play(gameById(state.room?.state?.game)?.celebration ?? 'confetti');
       }
       watchRound(state);
     },

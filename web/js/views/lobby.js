@@ -2,7 +2,7 @@
 // after stepping out of a room with Back, a card leads back to the seat the server still keeps.
 
 import { h, icon, plural, setText, show, syncList } from './dom.js';
-import { GAMES } from '../core/game-settings.js';
+import { allGames, gameById } from '../core/game-registry.js';
 import { CONNECTION } from '../core/store.js';
 import { roomsNotShown, shownRooms } from '../core/lobby-list.js';
 
@@ -76,7 +76,7 @@ function updateRoomRow(element, room) {
 }
 
 function createRoomList(actions) {
-  const tabs = GAMES.map((game) => h('button', {
+  const tabs = allGames().map((game) => h('button', {
     type: 'button', role: 'tab', class: 'tab', id: `tab-${game.id}`, 'aria-controls': 'rooms-panel', dataset: { game: game.id },
   }, h('span', { text: game.name }), h('span', { class: 'tab-count' })));
   const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Games' }, tabs);
@@ -134,7 +134,7 @@ function createRoomList(actions) {
       panel.setAttribute('aria-labelledby', `tab-${selected}`);
       // In the server's order: rooms with the most players first.
       const rooms = shownRooms(lobby).filter((room) => room.game === selected);
-      const game = GAMES.find((entry) => entry.id === selected);
+      const game = gameById(selected);
       show(loading, lobby.status === 'loading');
       panel.setAttribute('aria-busy', String(lobby.status === 'loading'));
       show(error, lobby.status === 'error');
@@ -175,6 +175,12 @@ function createKeptSeatCard(actions) {
   };
 }
 
+/** "A, B or C": the registered games' names, for the lobby's welcome. */
+function gameNames() {
+  const names = allGames().map((game) => game.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0] ?? 'word games';
+}
+
 /** The lobby page. */
 export function createLobbyView(actions) {
   const createButton = h('button', { type: 'button', class: 'button button-primary button-large', id: 'create-room', on: { click: () => actions.openDialog('create') } },
@@ -182,11 +188,11 @@ export function createLobbyView(actions) {
   const hero = h('section', { class: 'hero card' },
     h('div', { class: 'hero-text' },
       h('h1', { text: 'Word games with friends' }),
-      h('p', { class: 'lede', text: 'Start a room, share the link, and play Snowman or Word Scramble together — no sign-up needed.' }),
+      h('p', { class: 'lede', text: `Start a room, share the link, and play ${gameNames()} together — no sign-up needed.` }),
       h('div', { class: 'hero-actions' }, createButton)),
     createJoinForm(actions));
   const games = h('section', { class: 'game-cards', 'aria-label': 'The games' },
-    GAMES.map((game) => h('article', { class: `game-card game-card-${game.id}` },
+    allGames().map((game) => h('article', { class: `game-card game-card-${game.id}` },
       h('div', { class: 'game-card-art', 'aria-hidden': 'true' }),
       h('div', {}, h('h3', { text: game.name }), h('p', { text: game.blurb })))));
   const rooms = createRoomList(actions);

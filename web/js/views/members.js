@@ -9,22 +9,15 @@ import { isHost, CONNECTION } from '../core/store.js';
 import { presence, UNKNOWN_STATUS_TITLE } from '../core/room-format.js';
 import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createReactionBubbles } from './reactions.js';
+import { gameById, gamePart, memberBadges } from '../core/game-registry.js';
 
 const CONFIRM_SECONDS = 4;
 /** The moves whose refusals this card shows in place. */
 const SHOWN_MOVES = new Set(['seat', 'rename']);
 
-/**
- * `waiting`, `playing` or `finished`: the state's `status` (PARTY-SPEC.md), or, from a server without it, what
- * the game says.
- */
+/** `waiting`, `playing` or `finished`: the room state's `status` (PROTOCOL.md, "The room state"). */
 export function roomStatus(roomState) {
-  if (['waiting', 'playing', 'finished'].includes(roomState?.status)) return roomState.status;
-  const snowman = roomState?.snowman;
-  if (snowman) return snowman.status === 'inProgress' ? 'playing' : snowman.status === 'waiting' ? 'waiting' : 'finished';
-  const phase = roomState?.scramble?.phase;
-  if (phase) return phase === 'playing' || phase === 'intermission' ? 'playing' : phase === 'lobby' ? 'waiting' : 'finished';
-  return 'waiting';
+  return ['waiting', 'playing', 'finished'].includes(roomState?.status) ? roomState.status : 'waiting';
 }
 
 function pencilIcon() {
@@ -234,6 +227,7 @@ export function createMembersView(actions) {
       const badgeList = [];
       if (member.id === roomState.host) badgeList.push(h('span', { class: 'badge badge-host' }, icon('crown', 13), 'Host'));
       if (member.role === 'spectator') badgeList.push(h('span', { class: 'badge badge-muted' }, icon('eye', 13), 'Watching'));
+      for (const text of memberBadges(roomState, member)) badgeList.push(h('span', { class: 'badge badge-muted', dataset: { gameBadge: '' }, text }));
       if (seen.spoken) badgeList.push(h('span', { class: 'visually-hidden', text: seen.spoken }));
       const badgeKey = badgeList.map((badge) => badge.textContent).join('|');
       if (badges.dataset.key !== badgeKey) {
@@ -293,7 +287,9 @@ export function createMembersView(actions) {
       const changed = !before || before.room.state.members !== roomState.members || before.room.state.host !== roomState.host
         || before.room.state.locked !== roomState.locked || before.room.state.bans !== roomState.bans
         || before.connection.status !== state.connection.status || before.room.you !== state.room.you
-        || element.dataset.live !== String(live) || roomStatus(before.room.state) !== roomStatus(roomState);
+        || element.dataset.live !== String(live) || roomStatus(before.room.state) !== roomStatus(roomState)
+        // A game with badges beside names redraws the list when its part changes; the others never need to.
+        || (Boolean(gameById(roomState.game)?.memberBadges) && gamePart(before.room.state) !== gamePart(roomState));
       current = state;
       element.dataset.live = String(live);
       if (changed) render(state);

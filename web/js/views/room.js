@@ -5,13 +5,13 @@
 
 import { h, icon, plural, setText, show } from './dom.js';
 import { ROOM, CONNECTION, canAct } from '../core/store.js';
-import { GAMES, MAX_NAME_LENGTH, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
+import { MAX_NAME_LENGTH, NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createJoinForm } from './lobby.js';
 import { createMembersView } from './members.js';
 import { createChatView } from './chat.js';
 import { createReactionsView } from './reactions.js';
 import { createHostSettingsView } from './host-settings.js';
-import { gameById } from '../games.js';
+import { gameById } from '../core/game-registry.js';
 import { createWaitingRoom } from './waiting-room.js';
 import { qrIcon, wireCopyButton } from './share-sheet.js';
 import { isWaiting } from '../core/game-events.js';
@@ -20,10 +20,10 @@ import { isWaiting } from '../core/game-events.js';
 const LEAVE_CONFIRM_SECONDS = 8;
 const STATUS_WORDS = { waiting: 'waiting to start', playing: 'playing now', finished: 'between games' };
 
-/** "Snowman · 3 players · playing now", from a peek answer. */
+/** "<game> · 3 players · playing now", from a peek answer. */
 function peekSummary(peek) {
   if (!peek) return '';
-  const game = GAMES.find((entry) => entry.id === peek.game)?.name;
+  const game = gameById(peek.game)?.name;
   const people = [plural(peek.players, 'player'), peek.spectators ? `${peek.spectators} watching` : null].filter(Boolean).join(', ');
   return [game, people, STATUS_WORDS[peek.status]].filter(Boolean).join(' · ');
 }
@@ -276,7 +276,7 @@ function createRoomHeader(actions) {
     element,
     update(state) {
       const roomState = state.room.state;
-      const game = GAMES.find((entry) => entry.id === roomState.game);
+      const game = gameById(roomState.game);
       setText(gameName, game?.name ?? roomState.game);
       element.dataset.game = roomState.game;
       setText(code, state.room.code);

@@ -5,7 +5,7 @@
 import { h, plural, setText, setTextWithNames, show, syncList } from './dom.js';
 import { isHost, me } from '../core/store.js';
 import { createSharePanel } from './share-sheet.js';
-import { gameById } from '../games.js';
+import { gameById, gamePart } from '../core/game-registry.js';
 
 /** A name's first character (a whole emoji too) for the round badge beside it. */
 function initial(name) {
@@ -64,10 +64,10 @@ export function createWaitingRoom(actions) {
 
       const hosting = isHost(state);
       setText(title, hosting ? 'Invite your friends' : 'You are in!');
-      const part = roomState[roomState.game] ?? {};
+      const part = gamePart(roomState) ?? {};
       const canStart = part.canStartNext !== false;
       const hostName = roomState.members.find((member) => member.id === roomState.host)?.name ?? 'the host';
-      setText(start, roomState.game === 'scramble' ? 'Start the match' : 'Start the game');
+      setText(start, `Start the ${game?.unit ?? 'game'}`);
       show(start, hosting);
       start.disabled = !(hosting && live && canStart);
       setTextWithNames(waitingFor, hosting ? '' : `Waiting for ${hostName} to start`, [hostName]);

@@ -1,6 +1,6 @@
 // The room's finished Snowman games, newest first; selecting one shows its word, result and scores.
 
-import { h, setText, setTextWithNames, show, syncList, plural } from './dom.js';
+import { h, setText, setTextWithNames, show, syncList, plural } from '../../views/dom.js';
 
 function resultText(record, roomState) {
   if (record.result === 'won') {

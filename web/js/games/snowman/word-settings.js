@@ -2,12 +2,12 @@
 // words (a textarea checked line by line as it is typed, with core/custom-words.js) and whether those words are
 // used alone or mixed with the pack. The pasted list stays in this browser; the others only see how many words.
 
-import { h, setText, show } from './dom.js';
-import { WORD_PACKS, WORD_SOURCES } from '../core/game-settings.js';
+import { h, setText, show } from '../../views/dom.js';
+import { WORD_PACKS, WORD_SOURCES } from './game.js';
 import {
   parseCustomWords, describeProblem, summarizeCustomWords, PROBLEMS_SHOWN, MIN_CUSTOM_WORDS, MAX_CUSTOM_WORDS,
   MIN_WORD_LETTERS, MAX_WORD_LETTERS,
-} from '../core/custom-words.js';
+} from './custom-words.js';
 
 /** Waits this long after the last key before checking the list again (a pasted list is checked at once). */
 const CHECK_DELAY_MS = 150;

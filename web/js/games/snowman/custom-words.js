@@ -1,6 +1,6 @@
-// A host's own Snowman words, checked in the browser with the server's rules (PARTY-SPEC.md, "Custom words") so
-// the create dialog and the host settings can show every problem while the list is typed or pasted. The server
-// checks again and has the last word (`bad-words`).
+// A host's own Snowman words, checked in the browser with the server's rules (PROTOCOL.md, "Word packs and your
+// own words") so the create dialog and the host settings can show every problem while the list is typed or pasted.
+// The server checks again and has the last word (`bad-words`).
 //
 // Rules (Sources/WordGames/CustomWordList.swift): words are separated by newlines (\n, \r\n, \r) or commas;
 // spaces and tabs around each are trimmed, blank ones ignored; each must be 4-10 letters A-Z (either case);

@@ -2,14 +2,15 @@
 // root's letter tiles: tap to add, tap a built letter to take it back, Shuffle, Clear) with the server's refusals
 // in a banner, the words found (newest first), the scoreboard, the missed words and the Ready button between
 // rounds, the final standings on a podium with every round's root and missed words, and the host's Start button.
-// On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (app.css).
+// On a phone the word, the tiles and Submit stay pinned at the bottom of the screen (scramble.css).
 
-import { h, clock, icon, setText, setTextWithNames, show, syncList, plural } from './dom.js';
-import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
-import { foundEmptyText, foundHeading, presence, scrambleStatusLine, wordPlaceholder } from '../core/room-format.js';
-import { createGameFrame } from './game-frame.js';
-import { createPodium } from './podium.js';
-import { tilesInUse, tileOrder, shuffleTiles, withoutLetter } from '../core/letter-tiles.js';
+import { h, clock, icon, setText, setTextWithNames, show, syncList, plural } from '../../views/dom.js';
+import { isHost, me, serverNow, CONNECTION } from '../../core/store.js';
+import { presence } from '../../core/room-format.js';
+import { foundEmptyText, foundHeading, scrambleStatusLine, wordPlaceholder } from './game.js';
+import { createGameFrame } from '../../views/game-frame.js';
+import { createPodium } from '../../views/podium.js';
+import { tilesInUse, tileOrder, shuffleTiles, withoutLetter } from './letter-tiles.js';
 
 const TIMER_TICK_MS = 250;
 const URGENT_SECONDS = 10;
@@ -122,7 +123,7 @@ export function createScrambleView(actions) {
     const word = input.value.trim();
     if (!word || !canSubmit()) return;
     hideError();
-    if (actions.submitWord(word)) input.value = '';
+    if (actions.play({ type: 'word', word })) input.value = '';
     renderTiles();
   });
   input.addEventListener('input', () => {
@@ -377,27 +378,3 @@ export function createScrambleView(actions) {
 
   return { element, update: frame.update, destroy: frame.destroy };
 }
-
-/** Word Scramble, as the registry (games.js) lists it. Settings have the ranges of PROTOCOL.md. */
-export const scramble = Object.freeze({
-  id: 'scramble',
-  name: 'Word Scramble',
-  blurb: 'Race your friends to find words hidden in eight letters.',
-  /** What a room plays one after another: "Next match". */
-  unit: 'match',
-  settings: Object.freeze([
-    Object.freeze({ key: 'rounds', label: 'Rounds', min: 3, max: 20, step: 1, initial: 6 }),
-    Object.freeze({ key: 'roundSeconds', label: 'Round length', min: 30, max: 300, step: 15, initial: 90, unit: 's' }),
-    Object.freeze({ key: 'minWordLength', label: 'Shortest word', min: 3, max: 6, step: 1, initial: 3, unit: 'letters' }),
-  ]),
-  /** Its messages that the room state shows once applied (the controller resends them after a lost socket). */
-  moves: Object.freeze(['word']),
-  /** Whether `roomState` shows `message` (a `word`) found, this round or in the round just over. */
-  moveArrived(roomState, message) {
-    const word = String(message.word).trim().toLowerCase();
-    const game = roomState.scramble;
-    return Boolean(game?.found?.some((found) => found.word === word)
-      || game?.lastRound?.found?.some((found) => found.word === word));
-  },
-  createView: createScrambleView,
-});

@@ -3,31 +3,12 @@
 // the stages between spread the melting evenly: the body sinks and spreads, the puddle and the sun grow, and his
 // sticks, scarf, hat and buttons drop off in turn.
 
-import { s } from './dom.js';
+import { s } from '../../views/dom.js';
+import { FALLING_PARTS, meltStage } from './melt-stage.js';
 
-/** Parts that fall off before the end, in order. */
-const FALLING_PARTS = ['arm-right', 'arm-left', 'scarf', 'hat', 'buttons'];
 /** Where the snowman stands: the melting squashes him towards this point. */
 const GROUND_Y = 212;
 const CENTER_X = 110;
-
-/**
- * What stage `wrong` of `max` looks like; pure, so the drawing is a function of it. A saved snowman (`status`
- * `won`) gets every part back, stands tall again and grins, however close he came to melting.
- * @returns {{melt: number, fallen: string[], mood: string, lost: boolean}}
- */
-export function meltStage(wrong, max, status = 'inProgress') {
-  if (status === 'won') return { melt: 0, fallen: [], mood: 'joyful', lost: false };
-  const limit = Math.max(1, max);
-  const clamped = Math.min(Math.max(0, wrong), limit);
-  const melt = clamped / limit;
-  const lost = clamped >= limit;
-  const fallenCount = lost ? FALLING_PARTS.length : Math.ceil(melt * FALLING_PARTS.length);
-  let mood = 'happy';
-  if (melt > 0.66) mood = 'sad';
-  else if (melt > 0.33) mood = 'worried';
-  return { melt, fallen: FALLING_PARTS.slice(0, fallenCount), mood, lost };
-}
 
 function hat(props = {}) {
   return s('g', { class: 'hat', ...props },

@@ -4,15 +4,16 @@
 //
 // Typing a letter anywhere on the page guesses it (unless a text field has focus); Enter starts the next game
 // when the New game button is showing. On a phone the keyboard is laid out 7 keys a row in alphabetical order
-// (app.css), so keys are big enough to tap, and the hint says "tap".
+// (snowman.css), so keys are big enough to tap, and the hint says "tap".
 
-import { h, icon, isTyping, setText, setTextWithNames, show, syncList, plural } from './dom.js';
-import { createSnowmanFigure } from './snowman-figure.js';
-import { isHost, me, serverNow, CONNECTION } from '../core/store.js';
-import { ALPHABET, countdown as countdownOf, guessHint, leaderboardRows, presence } from '../core/room-format.js';
-import { createGameFrame } from './game-frame.js';
-import { createSnowmanHistoryView } from './snowman-history.js';
-import { createPodium } from './podium.js';
+import { h, icon, isTyping, setText, setTextWithNames, show, syncList, plural } from '../../views/dom.js';
+import { createSnowmanFigure } from './figure.js';
+import { isHost, me, serverNow, CONNECTION } from '../../core/store.js';
+import { ALPHABET, countdown as countdownOf, leaderboardRows, presence } from '../../core/room-format.js';
+import { guessHint } from './game.js';
+import { createGameFrame } from '../../views/game-frame.js';
+import { createSnowmanHistoryView } from './history.js';
+import { createPodium } from '../../views/podium.js';
 
 const KEYBOARD_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 const COUNTDOWN_TICK_MS = 250;
@@ -62,7 +63,7 @@ export function createSnowmanView(actions) {
   const keyboard = h('div', { class: 'keyboard', id: 'keyboard', role: 'group', 'aria-label': 'Letters' },
     KEYBOARD_ROWS.map((row) => h('div', { class: 'keyboard-row' }, [...row].map((letter) => {
       const key = h('button', { type: 'button', class: 'key', dataset: { letter }, text: letter });
-      // The phone layout orders keys alphabetically, 7 a row (see .keyboard in app.css).
+      // The phone layout orders keys alphabetically, 7 a row (see .keyboard in snowman.css).
       key.style.setProperty('--alpha', String(ALPHABET.indexOf(letter)));
       keys.set(letter, key);
       return key;
@@ -133,7 +134,7 @@ export function createSnowmanView(actions) {
       return;
     }
     setText(moveError, '');
-    actions.guess(upper);
+    actions.play({ type: 'guess', letter: upper });
   }
 
   guessInput.addEventListener('input', () => {
@@ -345,28 +346,3 @@ export function createSnowmanView(actions) {
     },
   };
 }
-
-/** Snowman, as the registry (games.js) lists it. Settings have the ranges of PROTOCOL.md. */
-export const snowman = Object.freeze({
-  id: 'snowman',
-  name: 'Snowman',
-  blurb: 'Guess the secret word letter by letter before the snowman melts.',
-  /** What a room plays one after another: "Next game". */
-  unit: 'game',
-  settings: Object.freeze([
-    Object.freeze({ key: 'maxWrongGuesses', label: 'Wrong guesses allowed', min: 3, max: 10, step: 1, initial: 7 }),
-    Object.freeze({
-      key: 'turnSeconds', label: 'Turn timer', min: 10, max: 120, step: 5, initial: 60, off: null, unit: 's',
-    }),
-  ]),
-  /** Its messages that the room state shows once applied (the controller resends them after a lost socket). */
-  moves: Object.freeze(['guess']),
-  /** Whether `roomState` shows `message` (a `guess`) applied. */
-  moveArrived(roomState, message) {
-    const letter = String(message.letter).trim().charAt(0).toUpperCase();
-    return Boolean(roomState.snowman?.guesses?.some((guess) => guess.letter === letter));
-  },
-  createView: createSnowmanView,
-  /** Cards beside the game, above the chat. */
-  createSideViews: (actions) => [createSnowmanHistoryView(actions)],
-});

@@ -15,13 +15,13 @@ let fuzzing = getenv("WORDROOMS_FUZZ").map { String(cString: $0) == "1" } ?? fal
 /// spent per echoed message (class properties of connections and loops are touched several times per message).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
-/// Every game's protocol appendix (`Sources/WordGames/<Game>/PROTOCOL.md`, linked from `Sources/Rooms/PROTOCOL.md`) is
-/// documentation, not a resource, so the WordGames target excludes it; listed from the folders so that a new game's
-/// folder needs no edit here.
-let gameProtocolAppendices: [String] = {
+/// The games' documents (each game's protocol appendix, `Sources/WordGames/<Game>/PROTOCOL.md`, and
+/// `ADDING-A-GAME.md`) are documentation, not resources, so the WordGames target excludes them; listed from the
+/// folders so that a new game's folder needs no edit here.
+let gameDocuments: [String] = {
     let games = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Sources/WordGames").path
     let paths = FileManager.default.subpaths(atPath: games) ?? []
-    return paths.filter { ($0 as NSString).lastPathComponent == "PROTOCOL.md" }.sorted()
+    return paths.filter { $0.hasSuffix(".md") }.sorted()
 }()
 
 var products: [Product] = [
@@ -47,7 +47,7 @@ var targets: [Target] = [
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
     .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime", "Deflate"], swiftSettings: hotPath),
     // Game rules and word lists. Knows nothing of sockets.
-    .target(name: "WordGames", exclude: gameProtocolAppendices, resources: [.copy("Resources/words")]),
+    .target(name: "WordGames", exclude: gameDocuments, resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
     .target(name: "JSON", swiftSettings: hotPath),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets or framing:

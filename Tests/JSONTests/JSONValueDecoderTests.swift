@@ -263,4 +263,20 @@ import Testing
         }
         #expect(context.underlyingError is Refusal)
     }
+
+    @Test func decodesAnotherValueFromInsideInitFrom() throws {
+        struct Outer: Decodable {
+            var inner: PlayerView
+            var after: Int
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingPathKeyForTests.self)
+                let raw = try container.decode(JSONValue.self, forKey: CodingPathKeyForTests(stringValue: "inner"))
+                inner = try JSONValueDecoder().decode(PlayerView.self, from: raw)
+                after = try container.decode(Int.self, forKey: CodingPathKeyForTests(stringValue: "after"))
+            }
+        }
+        let outer = try decoder.decode([Outer].self, from: parse(#"[{"inner":{"name":"a","points":1},"after":2}]"#))
+        #expect(outer.first?.inner == PlayerView(name: "a", points: 1))
+        #expect(outer.first?.after == 2)
+    }
 }

@@ -173,4 +173,38 @@ import Testing
         }
         #expect(try text(Recovering()) == #"[{"a":1}]"#)
     }
+
+    @Test func encodesAnotherValueFromInsideEncodeTo() throws {
+        // The thread's root encoder is in use: the inner call must get its own.
+        struct Outer: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingPathKeyForTests.self)
+                let inner = try JSONValueEncoder().encode(BoardView.sample.players)
+                try container.encode(inner, forKey: CodingPathKeyForTests(stringValue: "inner"))
+                try container.encode(1, forKey: CodingPathKeyForTests(stringValue: "after"))
+            }
+        }
+        let json = try encoder.encode([Outer()])
+        #expect(json[0]?["inner"] == (try encoder.encode(BoardView.sample.players)))
+        #expect(json[0]?["after"] == 1)
+    }
+
+    @Test func encodesTheSameOnManyThreadsAtOnce() async throws {
+        let expected = try encoder.encode(BoardView.sample)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var same = true
+                    for _ in 0..<50 {
+                        let json = try JSONValueEncoder().encode(BoardView.sample)
+                        same = same && json == expected
+                    }
+                    return same
+                }
+            }
+            for try await same in group {
+                #expect(same)
+            }
+        }
+    }
 }

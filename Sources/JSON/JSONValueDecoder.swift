@@ -29,7 +29,9 @@ public struct JSONValueDecoder: Sendable {
     ///   `init(from:)` is wrapped in `dataCorrupted` as its `underlyingError`.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DecodingError) -> T {
         guard rejectsUnreadKeys else {
-            return try Self.decode(type, from: ValueDecoder(value: value, parent: nil, step: .none))
+            let decoder = ValueDecoder.takeRoot(value, tracksReads: false)
+            defer { decoder.endRoot() }
+            return try Self.decode(type, from: decoder)
         }
         var unread: [String] = []
         let result = try decode(type, from: value, unreadKeys: &unread)
@@ -57,12 +59,12 @@ public struct JSONValueDecoder: Sendable {
     public func decode<T: Decodable>(
         _ type: T.Type, from value: JSONValue, unreadKeys: inout [String]
     ) throws(DecodingError) -> T {
-        let decoder = ValueDecoder(value: value, parent: nil, step: .none)
-        decoder.tracksReads = true
+        let decoder = ValueDecoder.takeRoot(value, tracksReads: true)
+        defer { decoder.endRoot() }
         let result = try Self.decode(type, from: decoder)
         var unread: [String] = []
         if case .object(let object) = value {
-            let plain = object.plain
+            let plain = object
             // No keyed container was asked for: nothing was read.
             let flags = decoder.readFlags
             for position in 0..<plain.count where position >= flags.count || !flags[position] {

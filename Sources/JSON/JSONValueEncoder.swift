@@ -30,7 +30,8 @@ public struct JSONValueEncoder: Sendable {
     ///   infinity) or an unsigned integer that neither `Int64` nor a double holds exactly. An error of another
     ///   type thrown by an `encode(to:)` is wrapped in `invalidValue` as its `underlyingError`.
     public func encode<T: Encodable>(_ value: T) throws(EncodingError) -> JSONValue {
-        let encoder = ValueEncoder(parent: nil, step: .none)
+        let encoder = ValueEncoder.takeRoot()
+        defer { encoder.endRoot() }
         encoder.writesNilMembers = writesNilMembers
         do {
             try value.encode(to: encoder)

@@ -1,20 +1,19 @@
-/// The keyed container of `ValueDecoder`, over a plain object.
+/// The keyed container of `ValueDecoder`, over the decoder's object (so that the decoder can keep it for the next
+/// value of the same type).
 struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecoder
-    let object: JSONObject
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { decoder.object.keys.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { object.index(forKey: key.stringValue) != nil }
+    func contains(_ key: Key) -> Bool { decoder.object.index(forKey: key.stringValue) != nil }
 
     /// The member's value, or nil if there is none; a read the decoder records when it tracks reads.
     @inline(__always)
     private func member(_ key: Key) -> JSONValue? {
-        guard let position = object.index(forKey: key.stringValue) else { return nil }
-        if decoder.tracksReads { decoder.markRead(position) }
-        return object.value(at: position)
+        guard let position = decoder.position(of: key.stringValue) else { return nil }
+        return decoder.object.value(at: position)
     }
 
     @inline(__always)
@@ -111,7 +110,7 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// As with `JSONDecoder`, a missing `super` member gives a decoder of `null`, not an error.
     func superDecoder() throws -> any Decoder {
         let key = CodingPathKey.super
-        let value = object[key.stringValue] ?? .null
+        let value = decoder.object[key.stringValue] ?? .null
         return decoder.detachedDecoder(for: value, at: .key(key))
     }
 

@@ -23,11 +23,69 @@ final class ValueDecoder: Decoder {
     private var reusable: ValueDecoder?
     /// Set while this decoder decodes a value for its parent, so that a reentrant use gets a fresh one.
     private var busy = false
+    /// The object keyed containers read: `value`'s.
+    private(set) var object = JSONObject()
+    /// Where the next member is looked for first: types decode their members in the order they were encoded.
+    private var nextPosition = 0
+    /// The keyed container last made, with its key type, as `ValueEncoder` keeps one (the same cost, the same
+    /// cycle, broken by `releaseContainers`).
+    private var keyedContainer: AnyObject?
+    private var keyedContainerKey: ObjectIdentifier?
+    /// Whether `keyedContainer` may be kept: the root and its reusable children.
+    private var keepsContainer = false
+    /// Whether this is a thread's root decoder, kept between calls.
+    private var isKeptRoot = false
+    /// Whether the last type `unboxNested` decoded is an array.
+    private var arrays = ArrayConformanceCache<any JSONArrayDecodable.Type>()
 
     init(value: JSONValue, parent: ValueDecoder?, step: CodingPathStep) {
         self.value = value
         self.parent = parent
         self.step = step
+    }
+
+    /// A decoder for a top-level value: the thread's own (`ThreadLocalCoder`), or a fresh one when that is in
+    /// use. Hand it back with `endRoot`.
+    static func takeRoot(_ value: JSONValue, tracksReads: Bool) -> ValueDecoder {
+        let kept = ThreadLocalCoder.root(rootKey) { makeRoot(isKept: true) }
+        let decoder = kept.busy ? makeRoot(isKept: false) : kept
+        decoder.busy = true
+        decoder.value = value
+        decoder.tracksReads = tracksReads
+        decoder.readFlags.removeAll(keepingCapacity: true)
+        return decoder
+    }
+
+    private static func makeRoot(isKept: Bool) -> ValueDecoder {
+        let decoder = ValueDecoder(value: .null, parent: nil, step: .none)
+        decoder.keepsContainer = true
+        decoder.isKeptRoot = isKept
+        return decoder
+    }
+
+    /// Ends the use of a root from `takeRoot`. The values decoded are let go, so that a kept root does not hold
+    /// the last message read on its thread.
+    func endRoot() {
+        busy = false
+        if !isKeptRoot {
+            releaseContainers()
+            return
+        }
+        var node: ValueDecoder? = self
+        while let current = node {
+            current.value = .null
+            current.object = JSONObject()
+            node = current.reusable
+        }
+    }
+
+    /// Drops the kept containers of this decoder and its reusable children, which would otherwise keep them alive.
+    func releaseContainers() {
+        var node: ValueDecoder? = self
+        while let current = node {
+            current.keyedContainer = nil
+            node = current.reusable
+        }
     }
 
     var codingPath: [any CodingKey] {
@@ -54,12 +112,41 @@ final class ValueDecoder: Decoder {
         guard case .object(let object) = value else {
             throw mismatch(KeyedDecodingContainer<Key>.self, value, at: .none)
         }
-        let plain = object.plain
+        self.object = object
+        nextPosition = 0
         if tracksReads {
             let root = rootOfReads
-            if root.readFlags.count != plain.count { root.readFlags = Array(repeating: false, count: plain.count) }
+            if root.readFlags.count != self.object.count {
+                root.readFlags = Array(repeating: false, count: self.object.count)
+            }
         }
-        return KeyedDecodingContainer(KeyedValueDecoder<Key>(decoder: self, object: plain))
+        if let keyedContainer, keyedContainerKey == ObjectIdentifier(Key.self) {
+            // A `KeyedDecodingContainer` is one reference to its box: the same bits as the `AnyObject` kept.
+            return unsafeBitCast(keyedContainer, to: KeyedDecodingContainer<Key>.self)
+        }
+        let container = KeyedDecodingContainer(KeyedValueDecoder<Key>(decoder: self))
+        if keepsContainer {
+            keyedContainer = unsafeBitCast(container, to: AnyObject.self)
+            keyedContainerKey = ObjectIdentifier(Key.self)
+        }
+        return container
+    }
+
+    /// The position of the member `key` in `object`, looked for first after the last one found.
+    @inline(__always)
+    func position(of key: String) -> Int? {
+        let hint = nextPosition
+        let found: Int
+        if hint < object.count, object.key(at: hint).bytewiseEquals(key) {
+            found = hint
+        } else if let position = object.index(forKey: key) {
+            found = position
+        } else {
+            return nil
+        }
+        nextPosition = found + 1
+        if tracksReads { markRead(found) }
+        return found
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -116,12 +203,24 @@ final class ValueDecoder: Decoder {
             child.step = step
         } else {
             child = ValueDecoder(value: value, parent: self, step: step)
-            if reusable == nil { reusable = child }
+            if reusable == nil {
+                reusable = child
+                child.keepsContainer = keepsContainer
+            }
         }
         if case .none = step { child.tracksReads = tracksReads } else { child.tracksReads = false }
         child.busy = true
         defer { child.busy = false }
+        if case .array(let elements) = value,
+           let arrayType = arrays.conformance(of: T.self, lookUp: { T.self as? any JSONArrayDecodable.Type }) {
+            return try child.array(of: elements, as: arrayType)
+        }
         return try T(from: child)
+    }
+
+    /// An array of type `A`, returned as `T` (the same type) from `elements`.
+    private func array<T, A: JSONArrayDecodable>(of elements: [JSONValue], as _: A.Type) throws -> T {
+        unsafeBitCast(try A.decodeElements(elements, decoder: self), to: T.self)
     }
 
     func bool(_ value: JSONValue, at step: CodingPathStep) throws -> Bool {
@@ -209,6 +308,11 @@ final class ValueDecoder: Decoder {
         .dataCorrupted(DecodingError.Context(codingPath: codingPath(appending: step), debugDescription: description))
     }
 }
+
+/// The slot of each thread's root decoder.
+private let rootKey = ThreadLocalCoder.makeKey()
+
+extension ValueDecoder: ThreadLocalCoder.Root {}
 
 extension ValueDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value.isNull }

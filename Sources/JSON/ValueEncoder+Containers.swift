@@ -7,7 +7,7 @@ struct KeyedValueEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func put(_ value: JSONValue, _ key: Key) {
-        encoder.object.updateValue(value, forKey: key.stringValue)
+        encoder.put(value, forKey: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) { put(.null, key) }

@@ -49,6 +49,21 @@ final class ValueEncoder: Encoder {
     private var busy = false
     /// Member count of the last object this encoder built: the next one (often of the same type) reserves it.
     private var objectCapacity = 0
+    /// One bit per key hash of the object being built (`put`): a clear bit proves a key new, so it is appended
+    /// without searching the members for it.
+    private var keyBits: UInt64 = 0
+    /// The keyed container last made, with its key type, for a child reused on values of one type: making one
+    /// costs a box allocation and generic metadata look-ups, more than the members it then encodes. It holds
+    /// this encoder, a cycle that `releaseContainers` breaks when the top-level encoding ends.
+    private var keyedContainer: AnyObject?
+    private var keyedContainerKey: ObjectIdentifier?
+    /// Whether `keyedContainer` may be kept: true for the root and its reusable children, which the root's
+    /// `releaseContainers` reaches.
+    private var keepsContainer = false
+    /// Whether this is a thread's root encoder, kept between calls.
+    private var isKeptRoot = false
+    /// Whether the last type `boxNested` encoded is an array.
+    private var arrays = ArrayConformanceCache<any JSONArrayEncodable.Type>()
 
     /// Whether `encodeIfPresent` of nil writes `null` rather than leaving the key out (`JSONValueEncoder`'s
     /// `writesNilMembers`); children take their parent's.
@@ -58,6 +73,38 @@ final class ValueEncoder: Encoder {
         self.parent = parent
         self.step = step
         writesNilMembers = parent?.writesNilMembers ?? false
+    }
+
+    /// An encoder for a top-level value: the thread's own (`ThreadLocalCoder`), or a fresh one when that is in
+    /// use. Hand it back with `endRoot`.
+    static func takeRoot() -> ValueEncoder {
+        let kept = ThreadLocalCoder.root(rootKey) { makeRoot(isKept: true) }
+        let encoder = kept.busy ? makeRoot(isKept: false) : kept
+        encoder.busy = true
+        encoder.reset()
+        return encoder
+    }
+
+    private static func makeRoot(isKept: Bool) -> ValueEncoder {
+        let encoder = ValueEncoder(parent: nil, step: .none)
+        encoder.keepsContainer = true
+        encoder.isKeptRoot = isKept
+        return encoder
+    }
+
+    /// Ends the use of a root from `takeRoot`.
+    func endRoot() {
+        busy = false
+        if !isKeptRoot { releaseContainers() }
+    }
+
+    /// Drops the kept containers of this encoder and its reusable children, which would otherwise keep them alive.
+    func releaseContainers() {
+        var node: ValueEncoder? = self
+        while let current = node {
+            current.keyedContainer = nil
+            node = current.reusable
+        }
     }
 
     var codingPath: [any CodingKey] {
@@ -82,7 +129,38 @@ final class ValueEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         startObject()
-        return KeyedEncodingContainer(KeyedValueEncoder<Key>(encoder: self))
+        if let keyedContainer, keyedContainerKey == ObjectIdentifier(Key.self) {
+            // A `KeyedEncodingContainer` is one reference to its box: the same bits as the `AnyObject` kept.
+            return unsafeBitCast(keyedContainer, to: KeyedEncodingContainer<Key>.self)
+        }
+        let container = KeyedEncodingContainer(KeyedValueEncoder<Key>(encoder: self))
+        if keepsContainer {
+            keyedContainer = unsafeBitCast(container, to: AnyObject.self)
+            keyedContainerKey = ObjectIdentifier(Key.self)
+        }
+        return container
+    }
+
+    /// Sets the member `key` of the object being built: appended when new, replaced in place when encoded again.
+    @inline(__always)
+    func put(_ value: JSONValue, forKey key: String) {
+        let bit = Self.keyBit(key)
+        if keyBits & bit == 0 {
+            keyBits |= bit
+            object.appendNew(key: key, value: value)
+        } else {
+            object.updateValue(value, forKey: key)
+        }
+    }
+
+    /// A bit chosen by the key's length and first and last bytes; equal keys get the same bit.
+    @inline(__always)
+    static func keyBit(_ key: String) -> UInt64 {
+        let hash = key.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            guard let first = bytes.first, let last = bytes.last else { return 0 }
+            return bytes.count &* 7 &+ Int(first) &* 3 &+ Int(last)
+        } ?? key.utf8.count
+        return 1 << UInt64(hash & 63)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -151,15 +229,27 @@ final class ValueEncoder: Encoder {
         if let reusable, !reusable.busy {
             child = reusable
             child.step = step
+            child.writesNilMembers = writesNilMembers
             child.reset()
         } else {
             child = ValueEncoder(parent: self, step: step)
-            if reusable == nil { reusable = child }
+            if reusable == nil {
+                reusable = child
+                child.keepsContainer = keepsContainer
+            }
         }
         child.busy = true
         defer { child.busy = false }
+        if let arrayType = arrays.conformance(of: T.self, lookUp: { T.self as? any JSONArrayEncodable.Type }) {
+            return .array(try child.elements(of: value, as: arrayType))
+        }
         try value.encode(to: child)
         return try child.finish()
+    }
+
+    /// The elements of `value`, an array of type `A`.
+    private func elements<T, A: JSONArrayEncodable>(of value: T, as _: A.Type) throws -> [JSONValue] {
+        try unsafeBitCast(value, to: A.self).jsonElements(encoder: self)
     }
 
     /// Clears what an encoding that threw left behind.
@@ -168,6 +258,7 @@ final class ValueEncoder: Encoder {
             content = .nothing
             single = .null
             object = JSONObject()
+            keyBits = 0
             array = []
             deferred.removeAll()
             return
@@ -189,6 +280,7 @@ final class ValueEncoder: Encoder {
         case .object:
             var taken = JSONObject()
             swap(&taken, &object)
+            keyBits = 0
             objectCapacity = taken.count
             result = .object(taken)
         case .array:
@@ -217,7 +309,7 @@ final class ValueEncoder: Encoder {
     func deferredEncoder(at slot: Slot, step: CodingPathStep) -> ValueEncoder {
         let encoder = ValueEncoder(parent: self, step: step)
         switch slot {
-        case .key(let key): object.updateValue(.null, forKey: key)
+        case .key(let key): put(.null, forKey: key)
         case .index: array.append(.null)
         }
         deferred.append(Deferred(slot: slot, encoder: encoder))
@@ -245,6 +337,11 @@ final class ValueEncoder: Encoder {
             debugDescription: "\(value) does not fit in Int64 and has no exact double."))
     }
 }
+
+/// The slot of each thread's root encoder.
+private let rootKey = ThreadLocalCoder.makeKey()
+
+extension ValueEncoder: ThreadLocalCoder.Root {}
 
 extension ValueEncoder: SingleValueEncodingContainer {
     func encodeNil() { setSingle(.null) }

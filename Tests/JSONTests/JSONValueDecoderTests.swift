@@ -198,11 +198,6 @@ import Testing
         #expect(throws: DecodingError.self) { try decoder.decode([Int: String].self, from: parse(#"{"q":"x"}"#)) }
     }
 
-    @Test func decodesFrozenObjects() throws {
-        let frozen = try parse(#"{"name":"f","points":2}"#).frozen
-        #expect(try decoder.decode(PlayerView.self, from: frozen) == PlayerView(name: "f", points: 2))
-    }
-
     @Test func reportsTheTopLevelKeysNeverRead() throws {
         var unread: [String] = ["stale"]
         let json = try parse(#"{"zeta":0,"name":"a","extra":{"deep":1},"points":1,"alpha":true}"#)

@@ -180,8 +180,15 @@ public struct BotOptions: Sendable, Equatable {
     /// The bot of the game room `index` plays.
     public func game(ofRoom index: Int) -> any GameBot.Type {
         switch game {
-        case .only(let id): GameCatalog.bot(forGame: id)!
-        case .mixed: GameCatalog.bots[index % GameCatalog.bots.count]
+        case .only(let id):
+            // `--game` only parses to games of the catalog.
+            guard let bot = GameCatalog.bot(forGame: id) else {
+                preconditionFailure("\(id) is not a game of GameCatalog")
+            }
+            return bot
+        case .mixed:
+            let bots = GameCatalog.bots
+            return bots[index % bots.count]
         }
     }
 

@@ -64,8 +64,7 @@ final class AvalancheBot: PlayerBot, @unchecked Sendable {
         }
         guard creates else { return super.enterRoom() }
         phase = .joining
-        send(["type": "create", "game": .string(room.game.rawValue), "name": .string(name),
-              "settings": room.game == .scramble ? HostBot.scrambleSettings : HostBot.snowmanSettings])
+        send(room.game.createMessage(name: name))
         return true
     }
 

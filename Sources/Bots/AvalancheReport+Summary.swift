@@ -29,7 +29,7 @@ extension AvalancheReport {
             + "\(figures.rooms.mismatched) differ" + mismatchedRoomsNote)
         row("bots checked", "\(figures.verified) equal to a fresh snapshot, \(figures.mismatched) differ"
             + (checksUnanswered > 0 ? ", \(checksUnanswered) unanswered" : ""))
-        row("moves", "\(stats.moves) (\(stats.guesses) guesses, \(stats.words) words, \(stats.chats) chat lines)")
+        row("moves", "\(stats.moves) (\(stats.gameMovesSummary), \(stats.chats) chat lines)")
         let errors = stats.protocolErrors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         row("protocol errors", errors.isEmpty ? "none" : errors.joined(separator: ", "))
         lines.append("")

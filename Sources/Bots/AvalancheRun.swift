@@ -32,9 +32,9 @@ public enum AvalancheRun {
     public static func run(_ options: BotOptions,
                            log: @escaping (String) -> Void) throws(LoadTest.StartError) -> AvalancheReport {
         let fileLimit = OpenFileLimit.raiseToHardLimit()
-        let lexicon = try LoadTest.loadLexicon(for: options)
+        let lists = try LoadTest.loadWordLists(for: options)
         let rate = options.effectiveRate ?? 1
-        let context = RunContext(options: options, lexicon: lexicon,
+        let context = RunContext(options: options, lists: lists,
                                  moveInterval: UInt64(max(1, (1e9 / rate).rounded())))
         log(LoadTest.startLine(options, fileLimit: fileLimit)
             + "; drop: \(options.dropMode.rawValue) after \(formatNumber(options.dropAfter)) s, give up after \(formatNumber(options.giveUp)) s")

@@ -1,5 +1,6 @@
 import Runtime
 import Transport
+import WordGames
 
 /// Everything `wordrooms-bots` can be told on its command line.
 public struct BotOptions: Sendable, Equatable {
@@ -27,18 +28,36 @@ public struct BotOptions: Sendable, Equatable {
         case server
     }
 
-    /// A room's game.
-    public enum Game: String, Sendable, CaseIterable {
-        case snowman
-        case scramble
-    }
-
-    /// Which game the rooms play.
-    public enum GameChoice: String, Sendable, CaseIterable {
-        case snowman
-        case scramble
-        /// Rooms alternate: even rooms Snowman, odd rooms Word Scramble.
+    /// Which game the rooms play: one of `GameCatalog`'s (by id), or all of them.
+    public enum GameChoice: Sendable, Equatable {
+        /// Every room plays the game of this id.
+        case only(String)
+        /// Rooms take the catalog's games in turn: room `i` plays game `i % count`.
         case mixed
+
+        /// `--game`'s value.
+        public var rawValue: String {
+            switch self {
+            case .only(let id): id
+            case .mixed: "mixed"
+            }
+        }
+
+        /// `--game`'s value parsed: a game of the catalog with a bot, or `mixed`.
+        public init?(rawValue: String) {
+            if rawValue == "mixed" {
+                self = .mixed
+            } else if GameCatalog.bot(forGame: rawValue) != nil {
+                self = .only(rawValue)
+            } else {
+                return nil
+            }
+        }
+
+        /// What `--game` accepts, for its help and its error: "a, b or mixed".
+        static var accepted: String {
+            GameCatalog.bots.map { $0.gameID }.joined(separator: ", ") + " or mixed"
+        }
     }
 
     public var scenario = Scenario.play
@@ -68,9 +87,9 @@ public struct BotOptions: Sendable, Equatable {
     public var depth = 1
     /// echo and fanout: bytes of text per message (fanout: `fanoutDefaultSize` unless given).
     public var size = 32
-    /// Word Scramble: the share of submissions that are deliberately not words.
+    /// The share of game moves made invalid on purpose, in games whose bot can (`GameBot.choose`).
     public var invalidShare = 0.1
-    /// Share of a player's ticks without a game move (not its Snowman turn, no Word Scramble word left, between
+    /// Share of a player's ticks without a game move (not its turn, no move left, between rounds or games)
     /// rounds) on which it sends a chat line instead, so that every bot moves `rate` times a second.
     public var chatShare = 1.0
     /// Seconds to wait after the run for replies still in flight.
@@ -158,13 +177,24 @@ public struct BotOptions: Sendable, Equatable {
 
     static let botCompression = ClientCompression(windowBits: 9, memoryLevel: 1)
 
-    /// The game of room `index`.
-    public func game(ofRoom index: Int) -> Game {
+    /// The bot of the game room `index` plays.
+    public func game(ofRoom index: Int) -> any GameBot.Type {
         switch game {
-        case .snowman: .snowman
-        case .scramble: .scramble
-        case .mixed: index % 2 == 0 ? .snowman : .scramble
+        case .only(let id):
+            // `--game` only parses to games of the catalog.
+            guard let bot = GameCatalog.bot(forGame: id) else {
+                preconditionFailure("\(id) is not a game of GameCatalog")
+            }
+            return bot
+        case .mixed:
+            let bots = GameCatalog.bots
+            return bots[index % bots.count]
         }
+    }
+
+    /// The games the rooms of the run play.
+    var gamesPlayed: [any GameBot.Type] {
+        (0..<min(rooms, GameCatalog.bots.count)).map { game(ofRoom: $0) }
     }
 
     /// The local address of the `index`-th connection a loop opens: one of `sourceAddresses` loopback addresses
@@ -185,13 +215,19 @@ public struct BotOptions: Sendable, Equatable {
     /// Largest `--rate` for play and churn: the server refuses more than 20 messages a second per connection.
     public static let maxMoveRate: Double = 20
 
+    /// The catalog's games for people: "A, B or C".
+    private static var gameTitles: String {
+        let titles = GameCatalog.games.filter { $0 is any BotPlayable.Type }.map { $0.title }
+        return titles.count < 2 ? titles.joined() : titles.dropLast().joined(separator: ", ") + " or " + titles.last!
+    }
+
     public static let usage = """
         Usage: wordrooms-bots [SCENARIO] [options]
 
         Load tester for WordRooms: bots that connect over WebSocket, play real games and measure.
 
         Scenarios:
-          play      (default) rooms of bots playing Snowman or Word Scramble; one host per room creates it,
+          play      (default) rooms of bots playing \(gameTitles); one host per room creates it,
                     the others join by code; spectators only watch
           idle      hold --connections connections open and answer pings; report how many stayed up
           echo      raw throughput against /echo (wordrooms serves it with --bench-echo): --connections x
@@ -215,13 +251,14 @@ public struct BotOptions: Sendable, Equatable {
           --players N               players per room including the host, 1-16 (default 8)
           --spectators N            spectators per room, 0-256 (default 0)
           --churners N              churn: resuming players per room, 1-15 (default 2)
-          --game G                  snowman, scramble or mixed (default mixed)
+          --game G                  \(GameChoice.accepted) (default mixed: rooms take the games in turn)
           --rate X                  play, churn: moves per bot per second (default 1, at most 20);
                                     echo: messages per connection per second (default: as fast as --depth allows);
                                     fanout: messages per client per second (default 1)
-          --invalid-share X         Word Scramble: share of submissions that are not words, 0-1 (default 0.1)
-          --chat-share X            share of a player's ticks without a game move (not its Snowman turn, no
-                                    word left, between rounds) filled with a chat line, 0-1 (default 1: every
+          --invalid-share X         share of game moves made invalid on purpose (words that are not words),
+                                    0-1 (default 0.1)
+          --chat-share X            share of a player's ticks without a game move (not its turn, no move
+                                    left, between rounds) filled with a chat line, 0-1 (default 1: every
                                     bot makes --rate moves a second; 0: bots wait for their turn)
           --connections N           idle, echo, fanout: connections (default 100)
           --room-size N             fanout: clients per room, 1-1000 (default 8)
@@ -309,7 +346,7 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("--players"): options.players = try scanner.integer(in: 1...16)
             case .flag("--spectators"): options.spectators = try scanner.integer(in: 0...256)
             case .flag("--churners"): options.churners = try scanner.integer(in: 1...15)
-            case .flag("--game"): options.game = try scanner.value(expected: "snowman, scramble or mixed", GameChoice.init)
+            case .flag("--game"): options.game = try scanner.value(expected: GameChoice.accepted, GameChoice.init)
             case .flag("--rate"): options.rate = try scanner.number(in: 0...1_000_000, exclusiveLower: true)
             case .flag("--invalid-share"): options.invalidShare = try scanner.number(in: 0...1)
             case .flag("--chat-share"): options.chatShare = try scanner.number(in: 0...1)

@@ -1,4 +1,5 @@
 import JSON
+import WordGames
 
 extension BotReport {
     /// The report's figures as JSON (`--json FILE`): the same numbers as `summary`, latencies in microseconds.
@@ -111,14 +112,13 @@ extension BotReport {
         ]
         switch self.options.scenario {
         case .play, .churn, .avalanche:
-            report["play"] = [
+            var play: JSONValue = [
                 "rooms_created": JSONValue(stats.roomsCreated), "rooms_failed": JSONValue(stats.roomsFailed),
                 "join_latency": latency(stats.joinLatency),
                 "moves": JSONValue(stats.moves), "moves_per_s": JSONValue(Double(stats.moves) / seconds),
-                "guesses": JSONValue(stats.guesses), "words": JSONValue(stats.words),
                 "chats": JSONValue(stats.chats),
-                "invalid_words": JSONValue(stats.invalidWords), "host_new_game": JSONValue(stats.hostActions),
-                "skipped_no_word_left": JSONValue(stats.skippedMoves),
+                "invalid_moves": JSONValue(stats.invalidMoves), "host_new_game": JSONValue(stats.hostActions),
+                "skipped_no_move_left": JSONValue(stats.skippedMoves),
                 "move_to_patch": latency(stats.moveToPatch), "move_to_error": latency(stats.moveToError),
                 "patch_delivery": latency(stats.patchDelivery),
                 "moves_shown_by_later_patch": JSONValue(stats.movesShownByLaterPatch),
@@ -126,6 +126,11 @@ extension BotReport {
                 "welcomes": JSONValue(stats.welcomes), "patches": JSONValue(stats.patches),
                 "snapshots": JSONValue(stats.snapshots), "resyncs": JSONValue(stats.resyncs),
             ]
+            // Each game's moves under its own name ("guesses", "words"), zero for games the run did not play.
+            for bot in GameCatalog.bots {
+                play[bot.moveNoun] = JSONValue(stats.gameMoves[bot.moveNoun, default: 0])
+            }
+            report["play"] = play
             if self.options.scenario == .churn {
                 report["churn"] = [
                     "cycles": JSONValue(stats.churnCycles), "drops": JSONValue(stats.drops),

@@ -1,3 +1,5 @@
+import WordGames
+
 /// What the bots of one event-loop thread counted and timed.
 ///
 /// Each loop thread owns one and updates it without locks; the driver merges copies taken on the loops (every
@@ -32,17 +34,18 @@ public struct BotStats: Sendable, Equatable {
     public var roomsFailed = 0
     /// `welcome` messages that put a bot in a room (creates, joins and resumes).
     public var welcomes = 0
-    /// Snowman guesses, Word Scramble words and chat lines sent.
+    /// Game moves and chat lines sent.
     public var moves = 0
-    public var guesses = 0
-    public var words = 0
-    /// Chat lines sent on ticks without a game move (not the bot's turn, no word left, between rounds).
+    /// Game moves sent, by the game's name for them (`GameBot.moveNoun`: "guesses", "words").
+    public var gameMoves: [String: Int] = [:]
+    /// Chat lines sent on ticks without a game move (not the bot's turn, no move left, between rounds).
     public var chats = 0
-    /// Word Scramble words sent on purpose that are not words (`--invalid-share`).
-    public var invalidWords = 0
+    /// Game moves sent invalid on purpose (`--invalid-share`), such as words that are not words.
+    public var invalidMoves = 0
     /// `new_game` messages of hosts.
     public var hostActions = 0
-    /// Word Scramble turns without a word left to try (every word of the root the bot knows was found).
+    /// Ticks on which the game called for a move but the bot knew none left (`BotChoice.noMoveLeft`: every
+    /// word it knows was found).
     public var skippedMoves = 0
     public var patches = 0
     public var snapshots = 0
@@ -60,7 +63,7 @@ public struct BotStats: Sendable, Equatable {
     /// Moves whose patch or error never came before the run ended.
     public var unansweredMoves = 0
     /// Timed moves whose patch was not the first one after them: other members' changes came in between
-    /// (Word Scramble players move at once; in Snowman only a join, leave or drop can come first).
+    /// (in games where players move at once; in turn-based ones only a join, leave or drop can come first).
     public var movesShownByLaterPatch = 0
     /// Moves sent by a churner just before it dropped its connection (their replies are lost on purpose).
     public var abandonedMoves = 0
@@ -135,15 +138,15 @@ public struct BotStats: Sendable, Equatable {
     /// none is left out).
     static let counts: [WritableKeyPath<BotStats, Int> & Sendable] = [
         \.connectAttempts, \.connectsOpened, \.openConnections, \.expectedCloses, \.messagesIn, \.messagesOut,
-        \.bytesIn, \.bytesOut, \.roomsCreated, \.roomsFailed, \.welcomes, \.moves, \.guesses, \.words, \.chats,
-        \.invalidWords, \.hostActions, \.skippedMoves, \.patches, \.snapshots, \.resyncs, \.pendingMoves,
+        \.bytesIn, \.bytesOut, \.roomsCreated, \.roomsFailed, \.welcomes, \.moves, \.chats,
+        \.invalidMoves, \.hostActions, \.skippedMoves, \.patches, \.snapshots, \.resyncs, \.pendingMoves,
         \.unansweredMoves, \.abandonedMoves, \.movesShownByLaterPatch, \.churnCycles, \.drops, \.resumes,
         \.resumedWithPatches, \.resumedWithState, \.resumesVerified, \.leaves, \.echoSent, \.echoReceived,
         \.echoInFlight, \.echoSkipped, \.fanoutSent, \.fanoutReturned, \.fanoutFromRoomMates, \.fanoutInFlight,
         \.fanoutLost
     ]
     static let countsByName: [WritableKeyPath<BotStats, [String: Int]> & Sendable] = [
-        \.connectFailures, \.expectedRejections, \.protocolErrors
+        \.connectFailures, \.gameMoves, \.expectedRejections, \.protocolErrors
     ]
     static let latencies: [WritableKeyPath<BotStats, LogLinearHistogram> & Sendable] = [
         \.connectLatency, \.joinLatency, \.moveToPatch, \.moveToError, \.patchDelivery, \.echoRoundTrip, \.fanoutRoundTrip
@@ -174,5 +177,17 @@ public struct BotStats: Sendable, Equatable {
 
     mutating func protocolError(_ kind: String) {
         protocolErrors[kind, default: 0] += 1
+    }
+}
+
+extension BotStats {
+    /// The game moves by kind in the catalog's order, for the reports: "12 guesses, 40 words".
+    var gameMovesSummary: String {
+        GameCatalog.bots.map { "\(gameMoves[$0.moveNoun, default: 0]) \($0.moveNoun)" }.joined(separator: ", ")
+    }
+
+    /// Where the catalog's games show accepted moves, for the reports: "game.list" for each.
+    static var shownLists: String {
+        GameCatalog.bots.map { "\($0.gameID).\($0.shownIn)" }.joined(separator: ", ")
     }
 }

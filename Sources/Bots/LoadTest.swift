@@ -29,9 +29,9 @@ public enum LoadTest {
     /// - Throws: `StartError` if the event loops or the word lists cannot be set up.
     public static func run(_ options: BotOptions, log: @escaping (String) -> Void) throws(StartError) -> BotReport {
         let fileLimit = OpenFileLimit.raiseToHardLimit()
-        let lexicon = try loadLexicon(for: options)
+        let lists = try loadWordLists(for: options)
         let rate = options.effectiveRate ?? 1
-        let context = RunContext(options: options, lexicon: lexicon,
+        let context = RunContext(options: options, lists: lists,
                                  moveInterval: UInt64(max(1, (1e9 / rate).rounded())))
         log(startLine(options, fileLimit: fileLimit))
         if options.plannedConnections + 32 > fileLimit {
@@ -133,10 +133,13 @@ public enum LoadTest {
         return configuration
     }
 
-    static func loadLexicon(for options: BotOptions) throws(StartError) -> Lexicon? {
-        guard [.play, .churn, .avalanche].contains(options.scenario), options.game != .snowman else { return nil }
+    /// The bundled word lists if a game of the run uses them (`GameBot.usesWordLists`), else nil: the bots of
+    /// other games run without the lists beside them.
+    static func loadWordLists(for options: BotOptions) throws(StartError) -> WordLists? {
+        guard [.play, .churn, .avalanche].contains(options.scenario),
+              options.gamesPlayed.contains(where: { $0.usesWordLists }) else { return nil }
         do {
-            return try WordLists.bundled().lexicon
+            return try WordLists.bundled()
         } catch {
             throw StartError(description: "cannot load the word lists: \(error)")
         }

@@ -8,8 +8,8 @@ import Runtime
 /// What every worker of a run shares: the options and what was derived from them once.
 struct RunContext: Sendable {
     let options: BotOptions
-    /// The Word Scramble dictionary, loaded when some room plays Word Scramble.
-    let lexicon: Lexicon?
+    /// The bundled word lists, loaded when some room's game uses them (`GameBot.usesWordLists`).
+    let lists: WordLists?
     /// Nanoseconds between a bot's moves: 1 / `--rate`.
     let moveInterval: UInt64
 }
@@ -32,6 +32,8 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     var timingFrom: UInt64 = 0
     /// A tick is queued in the loop's mailbox; the driver does not queue another, so a busy loop is not flooded.
     let tickPending = Atomic<Bool>(false)
+    /// The word lists as this loop's game bots share them.
+    let words: BotWords
 
     private var timers = TimerHeap()
     private var bots: [any LoadBot] = []
@@ -50,7 +52,6 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
     private static let maxRampBurstNanoseconds = 100_000_000.0
     /// Connections this loop has asked for, which picks each one's source address in turn.
     private var connectsOpened = 0
-    private var wordCache: [String: [String]] = [:]
     private var scratch: [UInt8] = []
 
     init(index: Int, loop: EventLoop, context: RunContext, loops: Int) {
@@ -60,6 +61,7 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         let seed = context.options.seed ?? UInt64(truncatingIfNeeded: MonotonicClock.nanoseconds())
         self.random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         self.rampPerNanosecond = context.options.ramp / Double(loops) / 1e9
+        self.words = BotWords(lists: context.lists)
     }
 
     // MARK: Setting up (on the loop thread)
@@ -188,15 +190,6 @@ final class LoopWorker: LoopCompanion, @unchecked Sendable {
         JSONWriter().write(message, into: &scratch)
         stats.sent(bytes: scratch.count)
         scratch.withUnsafeBytes { connection.sendText($0) }
-    }
-
-    /// Dictionary words spelled from `root`, computed once per root and loop.
-    func words(spelledFrom root: String, minimumLength: Int) -> [String] {
-        let key = "\(minimumLength):\(root)"
-        if let cached = wordCache[key] { return cached }
-        let words = context.lexicon?.words(spelledFrom: root, minimumLength: minimumLength) ?? []
-        wordCache[key] = words
-        return words
     }
 
     /// A random duration within `range`.

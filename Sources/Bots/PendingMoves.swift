@@ -1,4 +1,5 @@
 import JSON
+import WordGames
 
 /// A player's moves that wait for the patch that shows them or the error that refuses them, oldest first, and
 /// how to tell from a state or a patch that one is shown.
@@ -6,8 +7,9 @@ struct PendingMoves {
     /// One move on its way.
     struct Move {
         enum Kind {
-            case guess(letter: String)
-            case word(String, valid: Bool)
+            /// A game move: the fields of its entry in the game's list once accepted (nil: made to be refused),
+            /// and the refusals it may meet through no fault of the bot.
+            case game(shownAs: [(field: String, value: String)]?, expectedRefusals: Set<String>)
             case chat(String)
         }
         let kind: Kind
@@ -26,8 +28,8 @@ struct PendingMoves {
         moves.append(move)
     }
 
-    /// Whether a guess is waiting (a player has at most one Snowman guess on its way).
-    var hasGuess: Bool { moves.contains { if case .guess = $0.kind { true } else { false } } }
+    /// How many game moves are waiting (turn-based games have a player send one at a time).
+    var gameMoves: Int { moves.count { if case .game = $0.kind { true } else { false } } }
     /// Whether a chat line is waiting.
     var hasChat: Bool { moves.contains { if case .chat = $0.kind { true } else { false } } }
 
@@ -51,9 +53,26 @@ struct PendingMoves {
 
     // MARK: Where moves show
 
-    static let guessesPath = ["snowman", "guesses"]
-    static let foundPath = ["scramble", "found"]
+    /// A list of the state where moves show once accepted: its path, and the end it grows at.
+    struct ShownList {
+        let path: [String]
+        /// New entries come first (else last).
+        let newestFirst: Bool
+
+        /// Where a game's accepted moves show: its `GameBot.shownIn` list in its part of the state.
+        init(game bot: any GameBot.Type) {
+            path = [bot.gameID, bot.shownIn]
+            newestFirst = bot.shownNewestFirst
+        }
+
+        init(path: [String], newestFirst: Bool) {
+            self.path = path
+            self.newestFirst = newestFirst
+        }
+    }
+
     static let chatPath = ["chat"]
+    static let chatList = ShownList(path: chatPath, newestFirst: false)
 
     /// Whether some operation of a patch changes what is at `path`: its target is `path`, inside it, or one of
     /// its ancestors. Other patches cannot have revealed a pending move.
@@ -67,47 +86,43 @@ struct PendingMoves {
 
     /// How many of the newest entries of a list a patch can have added: one per operation, unless an operation
     /// replaces a whole list or one of its ancestors (nil: look at every entry).
-    static func newestWindow(_ patch: JSONPatch) -> Int? {
+    static func newestWindow(_ patch: JSONPatch, gameList: [String]) -> Int? {
         for operation in patch.operations {
             let tokens = operation.path.tokens
-            for list in [guessesPath, foundPath, chatPath] where tokens.count <= list.count {
+            for list in [gameList, chatPath] where tokens.count <= list.count {
                 if tokens.elementsEqual(list[..<tokens.count]) { return nil }
             }
         }
         return patch.operations.count + 1
     }
 
-    /// Whether the move's entry (the mover's guess, word or chat line) is in `state`, among its `newest`
-    /// entries, or, with `revealedBy`, whether that patch puts it there.
+    /// Whether the move's entry (the mover's game move or chat line) is in `state`, among its `newest` entries,
+    /// or, with `revealedBy`, whether that patch puts it there.
     ///
-    /// A patch adds entries at the newest end of a list (the back of guesses and chat, the front of found
-    /// words), so only the `newest` entries there need looking at.
-    static func shows(_ move: Move, by you: String, in state: JSONValue, newest: Int?,
+    /// A patch adds entries at the newest end of a list (`ShownList.newestFirst`), so only the `newest` entries
+    /// there need looking at.
+    static func shows(_ move: Move, by you: String, in state: JSONValue, gameList: ShownList, newest: Int?,
                       revealedBy patch: JSONPatch? = nil) -> Bool {
-        let list: [String]
+        let list: ShownList
         let isEntry: (JSONValue) -> Bool
-        // Guesses and chat grow at the back, found words at the front.
-        var newestFirst = false
         switch move.kind {
-        case .guess(let letter):
-            list = guessesPath
-            isEntry = { $0["letter"]?.stringValue == letter && $0["player"]?.stringValue == you }
-        case .word(let word, let valid):
-            guard valid else { return false }
-            list = foundPath
-            newestFirst = true
-            isEntry = { $0["word"]?.stringValue == word && $0["player"]?.stringValue == you }
+        case .game(let shownAs, _):
+            guard let shownAs else { return false }
+            list = gameList
+            isEntry = { entry in
+                entry["player"]?.stringValue == you && shownAs.allSatisfy { entry[$0.field]?.stringValue == $0.value }
+            }
         case .chat(let text):
-            list = chatPath
+            list = chatList
             isEntry = { $0["text"]?.stringValue == text && $0["player"]?.stringValue == you }
         }
-        if let patch { return reveals(patch, in: list, isEntry) }
+        if let patch { return reveals(patch, in: list.path, isEntry) }
         var value: JSONValue? = state
-        for token in list { value = value?[token] }
+        for token in list.path { value = value?[token] }
         guard case .array(let entries)? = value else { return false }
         let window = newest ?? .max
-        return newestFirst ? entries.prefix(window).contains(where: isEntry)
-                           : entries.suffix(window).contains(where: isEntry)
+        return list.newestFirst ? entries.prefix(window).contains(where: isEntry)
+                                : entries.suffix(window).contains(where: isEntry)
     }
 
     /// Whether `patch` adds an entry to the list at `list` for which `isEntry` holds: an `add` or `replace` of the

@@ -1,28 +1,24 @@
 import JSON
 import Runtime
 import Transport
+import WordGames
 
-/// A player of a room: one move every `1 / --rate` seconds, a game move when there is one to make (a guess on
-/// its Snowman turn, a word while a Word Scramble round runs), else (with `--chat-share`) a chat line. Each move
-/// is timed to the first patch that shows it, or to the error that refuses it. Whichever player the state names
-/// as host also starts the next game once one is over.
+/// A player of a room: one move every `1 / --rate` seconds, a game move when its game's bot (`GameBot`) has one
+/// to make, else (with `--chat-share`) a chat line. Each move is timed to the first patch that shows it, or to
+/// the error that refuses it. Whichever player the state names as host also starts the next game once one is
+/// over.
 class PlayerBot: RoomBot, @unchecked Sendable {
-    /// Error codes a word can meet through no fault of the bot: another bot found it first, or the round ended
-    /// while it was on its way.
-    private static let wordRaceCodes: Set<String> = ["already-found", "round-not-running"]
-    /// How long a Word Scramble host waits for its players before starting the first match anyway.
-    private static let scrambleStartWait: UInt64 = 2_000_000_000
-
     private var pending = PendingMoves()
     /// When the player's next move is due.
     private var nextMoveAt: UInt64?
     /// Chat lines sent, for texts the bot can recognize in the state.
     private var chatsSent = 0
-    private var words = ScrambleWordSource()
+    /// How the bot plays its room's game.
+    private lazy var gameBot: any GameBot = room.game.init(words: worker.words)
     /// As host: when it saw the game or match over.
     private var overSeenAt: UInt64?
-    /// As host: the game (Snowman `gameNumber`, Scramble `matchNumber`) it last asked `new_game` after.
-    private var newGameRequestedAfter: Int64?
+    /// As host: the game it last asked `new_game` after (`GameBot.finishedGame`).
+    private var newGameRequestedAfter: Int?
 
     private var interval: UInt64 { worker.context.moveInterval }
 
@@ -43,9 +39,11 @@ class PlayerBot: RoomBot, @unchecked Sendable {
 
     override func read(_ patch: DecodedPatch, now: UInt64) {
         if !pending.isEmpty, let operations = patch.operations,
-           PendingMoves.touches(operations, room.game == .snowman ? PendingMoves.guessesPath : PendingMoves.foundPath)
+           PendingMoves.touches(operations, room.shownList.path)
             || PendingMoves.touches(operations, PendingMoves.chatPath) {
-            resolveShownMoves(now: now, record: true, newest: PendingMoves.newestWindow(operations), patch: operations)
+            resolveShownMoves(now: now, record: true,
+                              newest: PendingMoves.newestWindow(operations, gameList: room.shownList.path),
+                              patch: operations)
         }
         decide(now: now)
     }
@@ -66,8 +64,8 @@ class PlayerBot: RoomBot, @unchecked Sendable {
         }
         // A server shutting down refuses every move after its last save; the bot resumes and plays on.
         var expected = code == "server-stopping"
-        if !expected, case .word(_, let valid) = refused.kind {
-            expected = valid ? Self.wordRaceCodes.contains(code) : (code == "not-a-word" || code == "round-not-running")
+        if !expected, case .game(_, let expectedRefusals) = refused.kind {
+            expected = expectedRefusals.contains(code)
         }
         if expected {
             worker.stats.expectedRejections[code, default: 0] += 1
@@ -84,18 +82,20 @@ class PlayerBot: RoomBot, @unchecked Sendable {
         worker.stats.pendingMoves -= 1
     }
 
-    /// Times the pending moves that the state now shows: the first patch after which the mover's own guess
-    /// (letter and player), word (word and player) or chat line (text and player) is in the state is the patch
-    /// that contains its effect.
+    /// Times the pending moves that the state now shows: the first patch after which the mover's own game move
+    /// (its entry in the game's list, with the player) or chat line (text and player) is in the state is the
+    /// patch that contains its effect.
     private func resolveShownMoves(now: UInt64, record: Bool, newest: Int? = nil, patch: JSONPatch? = nil) {
         guard let you else { return }
         // A bot reading behind the room's shared state (see `RoomStates`) tells from the patch itself: the newer
         // state may no longer hold its entry (a new round, chat lines scrolled away) or may hold it early.
         let revealedBy = readsBehindRoom ? patch : nil
         let state = self.state
+        let gameList = room.shownList
         let before = pending.count
         pending.removeAll { move in
-            guard PendingMoves.shows(move, by: you, in: state, newest: newest, revealedBy: revealedBy) else {
+            guard PendingMoves.shows(move, by: you, in: state, gameList: gameList, newest: newest,
+                                     revealedBy: revealedBy) else {
                 return false
             }
             if record, move.sentAt >= worker.timingFrom {
@@ -120,45 +120,43 @@ class PlayerBot: RoomBot, @unchecked Sendable {
             if !makeGameMove(state, you: you) { chat() }
         }
         guard state["host"]?.stringValue == you else { return }
-        switch room.game {
-        case .snowman:
-            guard let snowman = state["snowman"] else { return }
-            if snowman["status"]?.stringValue != "inProgress", let number = snowman["gameNumber"]?.int64Value,
-               newGameRequestedAfter != number, let seen = overSeenAt, now >= seen + interval {
-                requestNewGame(after: number)
-            }
-        case .scramble:
-            guard let scramble = state["scramble"], let phase = scramble["phase"]?.stringValue else { return }
-            if phase == "lobby" || phase == "finished", let number = scramble["matchNumber"]?.int64Value,
-               newGameRequestedAfter != number, let start = matchStartTime(scramble, state: state), now >= start {
-                requestNewGame(after: number)
-            }
+        let game = JSONGameState(part: state[room.game.gameID])
+        if let number = gameBot.finishedGame(in: game), newGameRequestedAfter != number,
+           let start = nextGameTime(game, state: state), now >= start {
+            requestNewGame(after: number)
         }
     }
 
-    private func requestNewGame(after number: Int64) {
+    private func requestNewGame(after number: Int) {
         newGameRequestedAfter = number
         overSeenAt = nil
         send(["type": "new_game"])
         worker.stats.hostActions += 1
     }
 
-    /// Sends the game move the state allows, if any: a guess on the bot's Snowman turn, a word while a Word
-    /// Scramble round runs. Returns false when there is none to make.
+    /// Sends the game move the game's bot chooses, if any. Returns false when there is none to make.
     private func makeGameMove(_ state: JSONValue, you: String) -> Bool {
-        switch room.game {
-        case .snowman:
-            guard let snowman = state["snowman"], snowman["status"]?.stringValue == "inProgress",
-                  snowman["turn"]?.stringValue == you, !pending.hasGuess else { return false }
-            let guessed = (snowman["guesses"]?.arrayValue ?? []).compactMap { $0["letter"]?.stringValue?.first }
-            guard let letter = SnowmanStrategy.nextLetter(guessed: guessed) else { return false }
-            let upper = String(letter).uppercased()
-            sendMove(["type": "guess", "letter": .string(String(letter))], kind: .guess(letter: upper))
-            worker.stats.guesses += 1
+        let context = worker.context
+        let game = JSONGameState(part: state[room.game.gameID])
+        let choice: GameBotMessage
+        do {
+            choice = try gameBot.chooseMessage(in: game, you: you, waiting: pending.gameMoves,
+                                               invalidShare: context.options.invalidShare, using: &worker.random)
+        } catch {
+            worker.stats.protocolError("move-not-encodable")
+            return false
+        }
+        switch choice {
+        case .wait:
+            return false
+        case .noMoveLeft:
+            worker.stats.skippedMoves += 1
+            return false
+        case .play(let message, let kind, let invalidOnPurpose):
+            sendMove(message, kind: kind)
+            worker.stats.gameMoves[room.game.moveNoun, default: 0] += 1
+            if invalidOnPurpose { worker.stats.invalidMoves += 1 }
             return true
-        case .scramble:
-            guard let scramble = state["scramble"], scramble["phase"]?.stringValue == "playing" else { return false }
-            return submitWord(scramble)
         }
     }
 
@@ -173,44 +171,16 @@ class PlayerBot: RoomBot, @unchecked Sendable {
         worker.stats.chats += 1
     }
 
-    /// Submits the next word of the round (or, `--invalid-share` of the time, a non-word). Returns false when the
-    /// bot knows no word of the root that is still to find.
-    private func submitWord(_ scramble: JSONValue) -> Bool {
-        guard let root = scramble["root"]?.stringValue?.lowercased() else { return false }
-        let minimumLength = scramble["minWordLength"]?.intValue ?? 3
-        if root != words.root {
-            words.start(root: root, words: worker.words(spelledFrom: root, minimumLength: minimumLength),
-                        using: &worker.random)
-        }
-        let context = worker.context
-        if context.options.invalidShare > 0, worker.random.unit() < context.options.invalidShare,
-           let lexicon = context.lexicon,
-           let word = words.invalidWord(minimumLength: minimumLength, lexicon: lexicon, using: &worker.random) {
-            sendMove(["type": "word", "word": .string(word)], kind: .word(word, valid: false))
-            worker.stats.words += 1
-            worker.stats.invalidWords += 1
-            return true
-        }
-        let found = scramble["found"]?.arrayValue ?? []
-        words.noteFound(count: found.count) { found[$0]["word"]?.stringValue?.lowercased() }
-        guard let word = words.nextWord() else {
-            worker.stats.skippedMoves += 1
-            return false
-        }
-        sendMove(["type": "word", "word": .string(word)], kind: .word(word, valid: true))
-        worker.stats.words += 1
-        return true
-    }
-
-    /// When a Scramble host may start the next match: an interval after seeing the lobby or the end, and for
-    /// the first match once every planned player is in (or after a short wait for latecomers).
-    private func matchStartTime(_ scramble: JSONValue, state: JSONValue) -> UInt64? {
+    /// When a host may start the next game: an interval after seeing the last one over, and before the first
+    /// one, if the game waits for its players (`GameBot.playersWait`), once every planned player is in or the
+    /// wait is over.
+    private func nextGameTime(_ game: JSONGameState, state: JSONValue) -> UInt64? {
         guard let seen = overSeenAt else { return nil }
         var start = seen + interval
-        if scramble["phase"]?.stringValue == "lobby" {
+        if let wait = gameBot.playersWait(in: game) {
             let players = (state["members"]?.arrayValue ?? []).filter { $0["role"]?.stringValue == "player" }.count
             if players < room.plannedPlayers {
-                start = max(start, room.createdAt + Self.scrambleStartWait)
+                start = max(start, room.createdAt + UInt64(wait * 1e9))
             }
         }
         return start
@@ -233,26 +203,12 @@ class PlayerBot: RoomBot, @unchecked Sendable {
             overSeenAt = nil
             return next
         }
-        switch room.game {
-        case .snowman:
-            let snowman = state["snowman"]
-            if snowman?["status"]?.stringValue != "inProgress",
-               let number = snowman?["gameNumber"]?.int64Value, newGameRequestedAfter != number {
-                if overSeenAt == nil { overSeenAt = now }
-                next = min(next, overSeenAt! + interval)
-            } else {
-                overSeenAt = nil
-            }
-        case .scramble:
-            let scramble = state["scramble"]
-            let phase = scramble?["phase"]?.stringValue
-            if phase == "lobby" || phase == "finished", let scramble,
-               let number = scramble["matchNumber"]?.int64Value, newGameRequestedAfter != number {
-                if overSeenAt == nil { overSeenAt = now }
-                if let start = matchStartTime(scramble, state: state) { next = min(next, start) }
-            } else {
-                overSeenAt = nil
-            }
+        let game = JSONGameState(part: state[room.game.gameID])
+        if let number = gameBot.finishedGame(in: game), newGameRequestedAfter != number {
+            if overSeenAt == nil { overSeenAt = now }
+            if let start = nextGameTime(game, state: state) { next = min(next, start) }
+        } else {
+            overSeenAt = nil
         }
         return next
     }

@@ -290,7 +290,7 @@ class RoomBot: WebSocketEndpoint, WakeableBot, LoadBot, @unchecked Sendable {
     private func receivedError(_ message: JSONValue, now: UInt64) {
         let code = message["code"]?.stringValue ?? "no-code"
         switch message["move"]?.stringValue {
-        case "guess", "word", "chat":
+        case let move? where move == "chat" || room.moveTypes.contains(move):
             guard moveRefused(code: code, now: now) else {
                 worker.stats.protocolError("error:\(code)")
                 return

@@ -2,14 +2,20 @@
 import Glibc
 #endif
 import JSON
+import WordGames
 
 /// One room of the run and its bots, all on the same event loop so that the host's `welcome` can release the
 /// joiners without crossing threads.
 final class RoomPlan {
     let index: Int
-    let game: BotOptions.Game
-    /// Players of the plan, the host included (churners not counted): the host of a Word Scramble room starts
-    /// the first match once they are all in.
+    /// The bot of the room's game.
+    let game: any GameBot.Type
+    /// Where the game shows its accepted moves.
+    let shownList: PendingMoves.ShownList
+    /// The `type`s of the game's moves, as refusals name them.
+    let moveTypes: Set<String>
+    /// Players of the plan, the host included (churners not counted): a host whose game waits for its players
+    /// (`GameBot.playersWait`) starts the first game once they are all in.
     let plannedPlayers: Int
     /// The room code, once the host's `create` was welcomed.
     var code: String?
@@ -39,9 +45,11 @@ final class RoomPlan {
         var sentAt: UInt64?
     }
 
-    init(index: Int, game: BotOptions.Game, plannedPlayers: Int) {
+    init(index: Int, game: any GameBot.Type, plannedPlayers: Int) {
         self.index = index
         self.game = game
+        shownList = PendingMoves.ShownList(game: game)
+        moveTypes = game.moveTypeNames
         self.plannedPlayers = plannedPlayers
     }
 

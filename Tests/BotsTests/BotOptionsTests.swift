@@ -175,8 +175,10 @@ import Testing
 
     @Test func mixedRoomsAlternateGames() throws {
         let options = try parsed(["--game", "mixed"])
-        #expect(options.game(ofRoom: 0) == .snowman)
-        #expect(options.game(ofRoom: 1) == .scramble)
-        #expect(try parsed(["--game", "scramble"]).game(ofRoom: 0) == .scramble)
+        #expect(options.game(ofRoom: 0).gameID == "snowman")
+        #expect(options.game(ofRoom: 1).gameID == "scramble")
+        #expect(options.game(ofRoom: 2).gameID == "snowman")
+        #expect(try parsed(["--game", "scramble"]).game(ofRoom: 0).gameID == "scramble")
+        #expect(try parsed(["--game", "snowman"]).game == .only("snowman"))
     }
 }

@@ -57,3 +57,39 @@ import Testing
                 "a list of the same name elsewhere")
     }
 }
+
+/// A bot tells from its rebuilt state whether its game move shows, in the game's own list and at its newest end.
+@Suite struct PendingMovesShowsTests {
+    private let foundList = PendingMoves.ShownList(path: ["scramble", "found"], newestFirst: true)
+    private let guessesList = PendingMoves.ShownList(path: ["snowman", "guesses"], newestFirst: false)
+
+    private func move(_ fields: [(field: String, value: String)]?) -> PendingMoves.Move {
+        PendingMoves.Move(kind: .game(shownAs: fields, expectedRefusals: []), sentAt: 0, seqAtSend: 0)
+    }
+
+    @Test func aMoveShowsByItsFieldsAndItsPlayerAtTheNewestEnd() {
+        let state: JSONValue = ["scramble": ["found": [["word": "tone", "player": "p2"], ["word": "note", "player": "p1"]]]]
+        #expect(PendingMoves.shows(move([("word", "tone")]), by: "p2", in: state, gameList: foundList, newest: 1))
+        #expect(!PendingMoves.shows(move([("word", "tone")]), by: "p1", in: state, gameList: foundList, newest: nil),
+                "another player's entry")
+        #expect(!PendingMoves.shows(move([("word", "note")]), by: "p1", in: state, gameList: foundList, newest: 1),
+                "outside the newest window (found words grow at the front)")
+        #expect(PendingMoves.shows(move([("word", "note")]), by: "p1", in: state, gameList: foundList, newest: nil))
+        let guesses: JSONValue = ["snowman": ["guesses": [["letter": "E", "player": "p1"], ["letter": "T", "player": "p2"]]]]
+        #expect(PendingMoves.shows(move([("letter", "T")]), by: "p2", in: guesses, gameList: guessesList, newest: 1))
+        #expect(!PendingMoves.shows(move([("letter", "E")]), by: "p1", in: guesses, gameList: guessesList, newest: 1),
+                "guesses grow at the back")
+    }
+
+    @Test func aMoveMadeToBeRefusedNeverShows() {
+        let state: JSONValue = ["scramble": ["found": [["word": "xq", "player": "p1"]]]]
+        #expect(!PendingMoves.shows(move(nil), by: "p1", in: state, gameList: foundList, newest: nil))
+    }
+
+    @Test func theNewestWindowLooksEverywhereWhenTheGamesListIsReplaced() throws {
+        let added = JSONPatch([.add(path: try JSONPointer("/scramble/found/0"), value: 1)])
+        #expect(PendingMoves.newestWindow(added, gameList: foundList.path) == 2)
+        let replaced = JSONPatch([.replace(path: try JSONPointer("/scramble"), value: [:])])
+        #expect(PendingMoves.newestWindow(replaced, gameList: foundList.path) == nil)
+    }
+}

@@ -1,10 +1,11 @@
 import Testing
+import WordGames
 @testable import Bots
 
 /// Delivery timing: every member's reading of the patch that shows a timed move becomes one sample, whether it
 /// came before or after the mover recognized its move.
 @Suite struct RoomPlanTests {
-    private func plan() -> RoomPlan { RoomPlan(index: 0, game: .snowman, plannedPlayers: 2) }
+    private func plan() -> RoomPlan { RoomPlan(index: 0, game: SnowmanBot.self, plannedPlayers: 2) }
 
     @Test func readingsBeforeAndAfterTheMoverCount() {
         let room = plan()

@@ -1,8 +1,6 @@
-import WordGames
-
 /// A Word Scramble bot's words for the current root: the dictionary words spelled from it in the bot's own
 /// random order (so bots of a room rarely race for the same word), and made-up non-words for `--invalid-share`.
-struct ScrambleWordSource {
+struct ScrambleWordSource: Sendable {
     /// The root these words are for, lowercase; empty before the first round.
     private(set) var root = ""
     private var words: [String] = []

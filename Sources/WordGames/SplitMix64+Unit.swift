@@ -1,8 +1,6 @@
-import WordGames
-
 extension SplitMix64 {
     /// A number in 0..<1, from the top 53 bits (a `Double`'s precision): the bots' shares and jitter.
-    mutating func unit() -> Double {
+    public mutating func unit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 }

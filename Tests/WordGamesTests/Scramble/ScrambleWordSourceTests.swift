@@ -1,6 +1,5 @@
 import Testing
-import WordGames
-@testable import Bots
+@testable import WordGames
 
 @Suite struct ScrambleWordSourceTests {
     private let lexicon = Lexicon(words: ["rat", "tar", "art", "star", "rats", "tars", "arts", "stars"])

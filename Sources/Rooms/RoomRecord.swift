@@ -145,7 +145,7 @@ struct RoomRecord: Sendable {
         chat = try saved.objects("chat", ChatLine.init(saved:))
         chatCounter = try saved.int("chatCounter")
         memberCounter = try saved.int("memberCounter")
-        kicked = try saved.optionalArray("kicked", GameJSON.strings) ?? []
+        kicked = try saved.optionalArray("kicked", SavedObject.stringEntry) ?? []
         bans = try saved.optionalObjects("bans") { (ban) throws(SavedObject.Unreadable) in
             BanRecord(id: try ban.string("id"), name: try ban.string("name"), token: try ban.string("token"),
                       client: try ban.optionalString("client"), address: try ban.optionalString("address"))
@@ -190,7 +190,7 @@ struct RoomRecord: Sendable {
             if format < 3 {
                 state = try saved.value("state")
             } else {
-                connected = try saved.optionalArray("connected", GameJSON.strings) ?? []
+                connected = try saved.optionalArray("connected", SavedObject.stringEntry) ?? []
             }
         }
     }

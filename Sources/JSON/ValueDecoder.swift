@@ -25,6 +25,8 @@ final class ValueDecoder: Decoder {
     private var busy = false
     /// The object keyed containers read: `value`'s, made plain.
     private(set) var object = JSONObject()
+    /// `object.count`, read once per container rather than per member.
+    private var objectCount = 0
     /// Where the next member is looked for first: types decode their members in the order they were encoded.
     private var nextPosition = 0
     /// The keyed container last made, with its key type, as `ValueEncoder` keeps one (the same cost, the same
@@ -75,6 +77,7 @@ final class ValueDecoder: Decoder {
         while let current = node {
             current.value = .null
             current.object = JSONObject()
+            current.objectCount = 0
             node = current.reusable
         }
     }
@@ -113,11 +116,12 @@ final class ValueDecoder: Decoder {
             throw mismatch(KeyedDecodingContainer<Key>.self, value, at: .none)
         }
         self.object = object.plain
+        objectCount = self.object.count
         nextPosition = 0
         if tracksReads {
             let root = rootOfReads
-            if root.readFlags.count != self.object.count {
-                root.readFlags = Array(repeating: false, count: self.object.count)
+            if root.readFlags.count != objectCount {
+                root.readFlags = Array(repeating: false, count: objectCount)
             }
         }
         if let keyedContainer, keyedContainerKey == ObjectIdentifier(Key.self) {
@@ -137,7 +141,7 @@ final class ValueDecoder: Decoder {
     func position(of key: String) -> Int? {
         let hint = nextPosition
         let found: Int
-        if hint < object.count, object.key(at: hint).bytewiseEquals(key) {
+        if hint < objectCount, object.key(at: hint).bytewiseEquals(key) {
             found = hint
         } else if let position = object.index(forKey: key) {
             found = position

@@ -169,6 +169,12 @@ final class ValueDecoder: Decoder {
         return node
     }
 
+    /// Records that every member of the tracked object was read (a `JSONValue` takes them all).
+    func markAllRead() {
+        let root = rootOfReads
+        root.readFlags = Array(repeating: true, count: root.readFlags.count)
+    }
+
     /// Records that the member at `position` of the tracked object was read.
     func markRead(_ position: Int) {
         let root = rootOfReads

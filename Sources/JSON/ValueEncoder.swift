@@ -54,7 +54,8 @@ final class ValueEncoder: Encoder {
     private var keyBits: UInt64 = 0
     /// The keyed container last made, with its key type, for a child reused on values of one type: making one
     /// costs a box allocation and generic metadata look-ups, more than the members it then encodes. It holds
-    /// this encoder, a cycle that `releaseContainers` breaks when the top-level encoding ends.
+    /// this encoder: a cycle that `releaseContainers` breaks when a fresh root's encoding ends, or when its thread
+    /// ends for a thread's root (`ThreadLocalCoder`).
     private var keyedContainer: AnyObject?
     private var keyedContainerKey: ObjectIdentifier?
     /// Whether `keyedContainer` may be kept: true for the root and its reusable children, which the root's

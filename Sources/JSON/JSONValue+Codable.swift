@@ -41,6 +41,11 @@ extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if let decoder = decoder as? ValueDecoder {
             self = decoder.value
+            if decoder.tracksReads, case .object = decoder.value {
+                // Size the flags as a keyed container would, then mark them all.
+                _ = try decoder.container(keyedBy: CodingPathKey.self)
+                decoder.markAllRead()
+            }
             return
         }
         if let container = try? decoder.singleValueContainer() {

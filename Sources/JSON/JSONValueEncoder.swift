@@ -4,7 +4,8 @@
 /// - a keyed container is `.object`, its members in the order they were encoded (a synthesized conformance
 ///   encodes in `CodingKeys` order, so that is the wire order);
 /// - integers are `.integer` (an unsigned value above `Int64.max` is `.number` when a double holds it exactly);
-///   `Double` and `Float` are `.number`, even with an integral value, so `2.0` is written `2.0`;
+///   `Double` and `Float` are `.number`, even with an integral value, so `2.0` is written `2.0` (a `Float` is
+///   widened to `Double`: `Float(0.1)` is written `0.10000000149011612`, which decodes back to the same `Float`);
 /// - `nil` (`encodeNil`) is `.null`; `encodeIfPresent` of `nil`, which synthesized conformances use for optional
 ///   properties, leaves the key out;
 /// - dictionaries with `String` or `Int` keys are objects (the integer keys as their decimal text);

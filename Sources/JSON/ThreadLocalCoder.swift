@@ -6,7 +6,7 @@ import Darwin
 
 /// A root encoder or decoder kept per thread, so that each `encode` or `decode` call starts warm: its reusable
 /// children, their kept containers, member-count hints and array conformances survive from one call to the next.
-/// A cold call costs about a fifth more instructions (callgrind, a view of 11 members holding 8 structs): it
+/// A cold call costs about a quarter more instructions (callgrind, a view of 11 members holding 8 structs): it
 /// allocates the encoders again, boxes its containers again and grows its root object step by step.
 ///
 /// A thread-local slot, not a shared pool: rooms encode on several threads at once, and a slot needs no lock.

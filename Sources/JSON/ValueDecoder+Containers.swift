@@ -110,7 +110,7 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// As with `JSONDecoder`, a missing `super` member gives a decoder of `null`, not an error.
     func superDecoder() throws -> any Decoder {
         let key = CodingPathKey.super
-        let value = decoder.object[key.stringValue] ?? .null
+        let value = decoder.position(of: key.stringValue).map { decoder.object.value(at: $0) } ?? .null
         return decoder.detachedDecoder(for: value, at: .key(key))
     }
 

@@ -25,6 +25,8 @@ final class ValueDecoder: Decoder {
     private var busy = false
     /// The object keyed containers read: `value`'s.
     private(set) var object = JSONObject()
+    /// `object.count`, read once per container rather than per member.
+    private var objectCount = 0
     /// Where the next member is looked for first: types decode their members in the order they were encoded.
     private var nextPosition = 0
     /// The keyed container last made, with its key type, as `ValueEncoder` keeps one (the same cost, the same
@@ -75,6 +77,7 @@ final class ValueDecoder: Decoder {
         while let current = node {
             current.value = .null
             current.object = JSONObject()
+            current.objectCount = 0
             node = current.reusable
         }
     }
@@ -113,11 +116,12 @@ final class ValueDecoder: Decoder {
             throw mismatch(KeyedDecodingContainer<Key>.self, value, at: .none)
         }
         self.object = object
+        objectCount = object.count
         nextPosition = 0
         if tracksReads {
             let root = rootOfReads
-            if root.readFlags.count != self.object.count {
-                root.readFlags = Array(repeating: false, count: self.object.count)
+            if root.readFlags.count != objectCount {
+                root.readFlags = Array(repeating: false, count: objectCount)
             }
         }
         if let keyedContainer, keyedContainerKey == ObjectIdentifier(Key.self) {
@@ -137,7 +141,7 @@ final class ValueDecoder: Decoder {
     func position(of key: String) -> Int? {
         let hint = nextPosition
         let found: Int
-        if hint < object.count, object.key(at: hint).bytewiseEquals(key) {
+        if hint < objectCount, object.key(at: hint).bytewiseEquals(key) {
             found = hint
         } else if let position = object.index(forKey: key) {
             found = position
@@ -165,6 +169,12 @@ final class ValueDecoder: Decoder {
         return node
     }
 
+    /// Records that every member of the tracked object was read (a `JSONValue` takes them all).
+    func markAllRead() {
+        let root = rootOfReads
+        root.readFlags = Array(repeating: true, count: root.readFlags.count)
+    }
+
     /// Records that the member at `position` of the tracked object was read.
     func markRead(_ position: Int) {
         let root = rootOfReads
@@ -184,14 +194,17 @@ final class ValueDecoder: Decoder {
     /// The common leaf types are read here: comparing metadata is a few instructions, where `init(from:)` costs
     /// a container and a call per value.
     @inline(__always)
-    func unbox<T: Decodable>(_ type: T.Type, from value: JSONValue, at step: CodingPathStep) throws -> T {
-        if T.self == String.self { return unsafeBitCast(try string(value, at: step), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try integer(value, Int.self, at: step), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try bool(value, at: step), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try double(value, at: step), to: T.self) }
+    func unbox<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, at step: @autoclosure () -> CodingPathStep
+    ) throws -> T {
+        if T.self == String.self { return unsafeBitCast(try string(value, at: step()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(value, Int.self, at: step()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(value, at: step()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(value, at: step()), to: T.self) }
         if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        if T.self == [String].self { return unsafeBitCast(try strings(value, at: step), to: T.self) }
-        return try unboxNested(type, from: value, at: step)
+        if T.self == [String].self { return unsafeBitCast(try strings(value, at: step()), to: T.self) }
+        if T.self == [Int].self { return unsafeBitCast(try integers(value, at: step()), to: T.self) }
+        return try unboxNested(type, from: value, at: step())
     }
 
     /// A value that decodes itself, read by the reusable child decoder.
@@ -223,50 +236,67 @@ final class ValueDecoder: Decoder {
         unsafeBitCast(try A.decodeElements(elements, decoder: self), to: T.self)
     }
 
-    func bool(_ value: JSONValue, at step: CodingPathStep) throws -> Bool {
-        guard case .bool(let result) = value else { throw mismatch(Bool.self, value, at: step) }
+    func bool(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> Bool {
+        guard case .bool(let result) = value else { throw mismatch(Bool.self, value, at: step()) }
         return result
     }
 
-    func string(_ value: JSONValue, at step: CodingPathStep) throws -> String {
-        guard case .string(let result) = value else { throw mismatch(String.self, value, at: step) }
+    func string(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> String {
+        guard case .string(let result) = value else { throw mismatch(String.self, value, at: step()) }
         return result
     }
 
-    func strings(_ value: JSONValue, at step: CodingPathStep) throws -> [String] {
-        guard case .array(let elements) = value else { throw mismatch([String].self, value, at: step) }
+    func strings(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> [String] {
+        guard case .array(let elements) = value else { throw mismatch([String].self, value, at: step()) }
         var result: [String] = []
         result.reserveCapacity(elements.count)
         for element in elements {
             guard case .string(let string) = element else {
-                throw detachedDecoder(for: value, at: step).mismatch(String.self, element, at: .index(result.count))
+                throw detachedDecoder(for: value, at: step()).mismatch(String.self, element, at: .index(result.count))
             }
             result.append(string)
         }
         return result
     }
 
+    func integers(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> [Int] {
+        guard case .array(let elements) = value else { throw mismatch([Int].self, value, at: step()) }
+        var result: [Int] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if case .integer(let integer) = element, let exact = Int(exactly: integer) {
+                result.append(exact)
+            } else {
+                // An integral double, or an error to report at the element's path.
+                result.append(try detachedDecoder(for: value, at: step()).integer(element, Int.self, at: .index(index)))
+            }
+        }
+        return result
+    }
+
     /// A double from either kind of JSON number (an integer beyond 2^53 is rounded, as `Double(_:)` does).
-    func double(_ value: JSONValue, at step: CodingPathStep) throws -> Double {
+    func double(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> Double {
         switch value {
         case .number(let result): return result
         case .integer(let integer): return Double(integer)
-        default: throw mismatch(Double.self, value, at: step)
+        default: throw mismatch(Double.self, value, at: step())
         }
     }
 
-    func float(_ value: JSONValue, at step: CodingPathStep) throws -> Float {
-        let double = try double(value, at: step)
+    func float(_ value: JSONValue, at step: @autoclosure () -> CodingPathStep) throws -> Float {
+        let double = try double(value, at: step())
         let result = Float(double)
         guard result.isFinite || !double.isFinite else {
-            throw corrupted("Number \(value) does not fit in Float.", at: step)
+            throw corrupted("Number \(value) does not fit in Float.", at: step())
         }
         return result
     }
 
     /// An integer of type `I` from a JSON integer, or from a double with an exact integral value in `I`'s range.
     @inline(__always)
-    func integer<I: FixedWidthInteger>(_ value: JSONValue, _ type: I.Type, at step: CodingPathStep) throws -> I {
+    func integer<I: FixedWidthInteger>(
+        _ value: JSONValue, _ type: I.Type, at step: @autoclosure () -> CodingPathStep
+    ) throws -> I {
         switch value {
         case .integer(let integer):
             if let result = I(exactly: integer) { return result }
@@ -277,9 +307,9 @@ final class ValueDecoder: Decoder {
                 return result
             }
         default:
-            throw mismatch(I.self, value, at: step)
+            throw mismatch(I.self, value, at: step())
         }
-        throw corrupted("Number \(value) is not an exact \(I.self).", at: step)
+        throw corrupted("Number \(value) is not an exact \(I.self).", at: step())
     }
 
     /// A double in [2^63, 2^64) with an integral value as `UInt64` (the parser gives such integers as doubles).

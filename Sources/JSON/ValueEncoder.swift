@@ -54,7 +54,8 @@ final class ValueEncoder: Encoder {
     private var keyBits: UInt64 = 0
     /// The keyed container last made, with its key type, for a child reused on values of one type: making one
     /// costs a box allocation and generic metadata look-ups, more than the members it then encodes. It holds
-    /// this encoder, a cycle that `releaseContainers` breaks when the top-level encoding ends.
+    /// this encoder: a cycle that `releaseContainers` breaks when a fresh root's encoding ends, or when its thread
+    /// ends for a thread's root (`ThreadLocalCoder`).
     private var keyedContainer: AnyObject?
     private var keyedContainerKey: ObjectIdentifier?
     /// Whether `keyedContainer` may be kept: true for the root and its reusable children, which the root's
@@ -210,17 +211,17 @@ final class ValueEncoder: Encoder {
     /// The common leaf types are converted here; comparing metadata is a few instructions, where going through
     /// `encode(to:)` costs a container and a call per value.
     @inline(__always)
-    func box<T: Encodable>(_ value: T, at step: CodingPathStep) throws -> JSONValue {
+    func box<T: Encodable>(_ value: T, at step: @autoclosure () -> CodingPathStep) throws -> JSONValue {
         if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
         if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
-        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), at: step) }
+        if T.self == Double.self { return try number(unsafeBitCast(value, to: Double.self), at: step()) }
         if T.self == JSONValue.self { return unsafeBitCast(value, to: JSONValue.self) }
         if T.self == [String].self { return .array(unsafeBitCast(value, to: [String].self).map(JSONValue.string)) }
         if T.self == [Int].self {
             return .array(unsafeBitCast(value, to: [Int].self).map { .integer(Int64($0)) })
         }
-        return try boxNested(value, at: step)
+        return try boxNested(value, at: step())
     }
 
     /// The JSON of a value that encodes itself, built by the reusable child encoder.
@@ -318,10 +319,10 @@ final class ValueEncoder: Encoder {
 
     /// A double as JSON, refusing what JSON cannot write (RFC 8259 §6: no NaN or infinity).
     @inline(__always)
-    func number(_ value: Double, at step: CodingPathStep) throws -> JSONValue {
+    func number(_ value: Double, at step: @autoclosure () -> CodingPathStep) throws -> JSONValue {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath(appending: step),
+                codingPath: codingPath(appending: step()),
                 debugDescription: "\(value) is not a JSON number (RFC 8259 §6)."))
         }
         return .number(value)
@@ -329,11 +330,13 @@ final class ValueEncoder: Encoder {
 
     /// An unsigned integer as JSON: `.integer` when it fits in `Int64`, else a double that holds it exactly.
     @inline(__always)
-    func unsigned<U: FixedWidthInteger & UnsignedInteger>(_ value: U, at step: CodingPathStep) throws -> JSONValue {
+    func unsigned<U: FixedWidthInteger & UnsignedInteger>(
+        _ value: U, at step: @autoclosure () -> CodingPathStep
+    ) throws -> JSONValue {
         if let integer = Int64(exactly: value) { return .integer(integer) }
         if let double = Double(exactly: value) { return .number(double) }
         throw EncodingError.invalidValue(value, EncodingError.Context(
-            codingPath: codingPath(appending: step),
+            codingPath: codingPath(appending: step()),
             debugDescription: "\(value) does not fit in Int64 and has no exact double."))
     }
 }

@@ -211,6 +211,12 @@ import Testing
         #expect(unread.isEmpty)
         _ = try decoder.decode([Int].self, from: parse("[1]"), unreadKeys: &unread)
         #expect(unread.isEmpty)
+        // A JSONValue takes every member; a super decoder reads "super".
+        _ = try decoder.decode(JSONValue.self, from: parse(#"{"a":1,"b":2}"#), unreadKeys: &unread)
+        #expect(unread.isEmpty)
+        let layered = #"{"id":1,"position":{"x":2,"y":3},"tags":[],"super":{"name":"b","points":4},"last":true,"q":0}"#
+        _ = try decoder.decode(Layered.self, from: parse(layered), unreadKeys: &unread)
+        #expect(unread == ["q"])
     }
 
     @Test func tracksReadsThroughAWrapperDecodingItselfAsOneValue() throws {

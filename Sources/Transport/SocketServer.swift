@@ -24,6 +24,7 @@ public final class SocketServer: Sendable {
         self.configuration = configuration
         // SIGPIPE would kill the process when a peer vanishes mid-write; errors come back as EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
+        precondition(executors.count <= max(1, configuration.threads), "more executors than loops: some would never run")
         var loops: [EventLoop] = []
         var port = configuration.port
         // Descriptors kept back for listeners, eventfds, epoll, the data directory and the spare used on EMFILE.

@@ -36,12 +36,15 @@ public final class EventLoop: @unchecked Sendable {
     /// The mailbox's contents are swapped into this array, so that draining allocates nothing.
     private var draining: [LoopTask] = []
     /// Tasks submitted on the loop's own thread: no lock and no wake-up, run before the loop next sleeps.
-    private var local: [LoopTask] = []
+    // Unchecked (with `dirty`, `flushing`, `ready`, `resuming`, `connections` and `counters`): the loop's own
+    // lists, touched after every event; with checks on, the loop's functions spent ~380 instructions per echoed
+    // message in them (16% of 2,311).
+    @exclusivity(unchecked) private var local: [LoopTask] = []
     /// Work run on this loop's thread between events (set before the loop starts).
     private var companions: [any LoopCompanion] = []
     /// Whether the loop runs (its executor has claimed the loop's thread).
     private var started = false
-    var connections = ConnectionTable()
+    @exclusivity(unchecked) var connections = ConnectionTable()
     var nextGeneration: UInt32 = 0
     let pool = BufferPool()
     let maskingKeys = MaskingKeys()
@@ -56,14 +59,14 @@ public final class EventLoop: @unchecked Sendable {
     private let readBuffer: UnsafeMutableRawBufferPointer
     let iovecs: UnsafeMutablePointer<iovec>
     /// Connections with output queued during the current event, and the batch being flushed.
-    var dirty: [Connection] = []
-    var flushing: [Connection] = []
+    @exclusivity(unchecked) var dirty: [Connection] = []
+    @exclusivity(unchecked) var flushing: [Connection] = []
     /// Connections whose turn ended with input left over (`EventLoop+WebSocket`), each with the offset in its
     /// `inbound` where its next turn starts, in the order their turns ended; `resuming` holds those taking that
     /// turn in the current pass. Each gets one turn per pass, after the sockets epoll reported, and the loop does
     /// not sleep in epoll while any is left.
-    var ready: [(Connection, Int)] = []
-    private var resuming: [(Connection, Int)] = []
+    @exclusivity(unchecked) var ready: [(Connection, Int)] = []
+    @exclusivity(unchecked) private var resuming: [(Connection, Int)] = []
     /// The loop's coarse clock, read once per wake-up.
     private(set) var nowMillis: UInt64 = 0
     /// With `TransportConfiguration.timesReads`: the monotonic nanoseconds at which the bytes being handled were
@@ -73,7 +76,8 @@ public final class EventLoop: @unchecked Sendable {
     private var running = true
     private var shutdownDeadline: UInt64?
     /// Counters of this loop; read through `counterSnapshot()` or `EventLoopGroup.withCounters`, on the loop thread.
-    var counters = TransportCounters()
+    // Unchecked: counted for every message in and out (see `local`).
+    @exclusivity(unchecked) var counters = TransportCounters()
 
     /// The compression state a newly upgraded connection starts with: the loop's shared instance for `agreement`.
     func sharedCompression(_ agreement: PerMessageDeflate.Agreement,

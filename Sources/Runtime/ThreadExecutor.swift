@@ -37,6 +37,9 @@ public final class ThreadExecutor: SerialExecutor, TimerScheduler, @unchecked Se
     let name: String
     /// Set once: when made (an executor with its own thread) or by `attach` (an event loop's).
     private let inbox = AtomicLazyReference<InboxReference>()
+    /// Work queued from other threads before `attach`, handed to the inbox when it comes; guarded by its mutex,
+    /// which `post` takes only while there is no inbox.
+    private let early = Mutex<[Work]>([])
     /// `pthread_self()` of the thread that runs the executor, 0 before it runs.
     private let threadID = Atomic<UInt>(0)
     /// Work queued on the executor's own thread; `running` is the batch being run (kept to reuse its storage).
@@ -55,17 +58,22 @@ public final class ThreadExecutor: SerialExecutor, TimerScheduler, @unchecked Se
     }
 
     /// An executor run by another thread's loop (an event loop), which calls `attach(to:)` and then
-    /// `claimCurrentThread()`, `runQueued()` and `runDueTimers(now:)` on its thread. Queue no work before the
-    /// attachment.
+    /// `claimCurrentThread()`, `runQueued()` and `runDueTimers(now:)` on its thread. Work queued before the
+    /// attachment waits for it.
     public init(hostedNamed name: String) {
         self.name = name
     }
 
-    /// Gives the executor the inbox of the thread that runs it. Once, before any work is queued from another
-    /// thread.
+    /// Gives the executor the inbox of the thread that runs it (once), and hands it what was queued before.
     public func attach(to inbox: any ThreadExecutorInbox) {
         let reference = InboxReference(inbox)
-        precondition(self.inbox.storeIfNil(reference) === reference, "the \(name) executor is attached already")
+        early.withLock { early in
+            for work in early { inbox.post(work) }
+            early = []
+            // Stored last, under the lock: whoever queues meanwhile waits and then finds the inbox, after the
+            // early work.
+            precondition(self.inbox.storeIfNil(reference) === reference, "the \(name) executor is attached already")
+        }
     }
 
     /// Makes the calling thread the executor's: on its thread, before it runs anything.
@@ -100,10 +108,16 @@ public final class ThreadExecutor: SerialExecutor, TimerScheduler, @unchecked Se
     }
 
     private func post(_ work: Work) {
-        guard let inbox = inbox.load() else {
-            preconditionFailure("work queued on the \(name) executor before a thread runs it")
+        if let inbox = inbox.load() {
+            inbox.inbox.post(work)
+            return
         }
-        inbox.inbox.post(work)
+        let attached: InboxReference? = early.withLock { early in
+            if let inbox = inbox.load() { return inbox }
+            early.append(work)
+            return nil
+        }
+        attached?.inbox.post(work)
     }
 
     /// Runs `body` on this executor's thread after `seconds`, unless cancelled first.

@@ -70,6 +70,18 @@ import Testing
         #expect(log.withLock { $0 } == [0, 1, 2])
     }
 
+    @Test func workQueuedBeforeTheAttachmentReachesTheInboxFirst() {
+        let executor = ThreadExecutor(hostedNamed: "test")
+        let log = Mutex<[Int]>([])
+        onAnotherThread { executor.execute { log.withLock { $0.append(1) } } }
+        let inbox = RecordingInbox()
+        executor.attach(to: inbox)
+        onAnotherThread { executor.execute { log.withLock { $0.append(2) } } }
+        executor.claimCurrentThread()
+        for work in inbox.take() { executor.run(work) }
+        #expect(log.withLock { $0 } == [1, 2])
+    }
+
     @Test func timersRunInDeadlineOrderThenScheduleOrderAndNotWhenCancelled() {
         let (executor, _) = hostedOnThisThread()
         let log = Mutex<[String]>([])

@@ -42,8 +42,8 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var local: [LoopTask] = []
     /// Work run on this loop's thread between events (set before the loop starts).
     private var companions: [any LoopCompanion] = []
-    /// Whether the loop runs (its executor has claimed the loop's thread).
-    private var started = false
+    /// Whether the loop runs; read by `add` on the thread that sets the loop up.
+    private let started = Atomic<Bool>(false)
     @exclusivity(unchecked) var connections = ConnectionTable()
     var nextGeneration: UInt32 = 0
     let pool = BufferPool()
@@ -155,7 +155,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Adds work that runs on this loop's thread between events. Only before the loop starts.
     public func add(_ companion: any LoopCompanion) {
-        precondition(!started, "companions are added before the loop starts")
+        precondition(!started.load(ordering: .acquiring), "companions are added before the loop starts")
         companions.append(companion)
     }
 
@@ -165,7 +165,7 @@ public final class EventLoop: @unchecked Sendable {
     func run() {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Int(Self.maxEvents))
         defer { events.deallocate() }
-        started = true
+        started.store(true, ordering: .releasing)
         executor.claimCurrentThread()
         nowMillis = MonotonicClock.coarseMilliseconds()
         nextSweepMillis = nowMillis + 1000

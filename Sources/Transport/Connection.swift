@@ -39,8 +39,8 @@ public final class Connection {
     // Unchecked: looked at on every read (leftover frames); ~19 instructions of checks per echoed message (0.8%).
     @exclusivity(unchecked) var inbound: [UInt8] = []
     // Unchecked: appended to for every message sent and consumed by every flush: ~170 instructions of checks per
-    // echoed message (7% of 2,311) and, with `machine`, most of the ~10,300 per Snowman move that the fan-out's
-    // `send(frame:)` and `flush` spent in checks (2.7% of 384,624).
+    // echoed message (7% of 2,311) and, with `machine`, most of the ~7,700 per Snowman move that the fan-out's
+    // `send(frame:)` and `flush` spent in checks (6% of 129,765).
     @exclusivity(unchecked) var outbound = OutboundQueue()
     /// Output is waiting for the socket to become writable.
     var wantsWritable: Bool {

@@ -10,10 +10,8 @@ import Glibc
 /// normal `swift build`. See `Tests/Fuzz/run-fuzzers.sh`.
 let fuzzing = getenv("WORDROOMS_FUZZ").map { String(cString: $0) == "1" } ?? false
 
-/// The per-message path (framing and transport) keeps Swift's dynamic exclusivity checks in debug builds, where the
-/// tests run, and drops them in release builds: measured with callgrind they cost about a fifth of the instructions
-/// spent per echoed message (class properties of connections and loops are touched several times per message).
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// Swift's dynamic exclusivity checks stay on in every build. Where callgrind showed their cost on the per-message
+// path, the hot class properties opt out one by one with `@exclusivity(unchecked)`, each with the figure measured.
 
 /// The games' documents (each game's protocol appendix, `Sources/WordGames/<Game>/PROTOCOL.md`, and
 /// `ADDING-A-GAME.md`) are documentation, not resources, so the WordGames target excludes them; listed from the
@@ -34,38 +32,35 @@ var products: [Product] = [
 
 var targets: [Target] = [
     // RFC 6455 framing, handshake, SHA-1, Base64, UTF-8 validation. Pure: no Foundation, no I/O.
-    .target(name: "WebSocket", swiftSettings: hotPath),
+    .target(name: "WebSocket"),
     // The process runtime shared by every module below: the one clock and the serial thread executors that run rooms,
     // the journal and the Redis client.
-    .target(name: "Runtime", dependencies: ["CLinux"], swiftSettings: hotPath),
+    .target(name: "Runtime", dependencies: ["CLinux"]),
     // The OS zlib (Debian: zlib1g-dev), for permessage-deflate; `.ci/run` installs it where it is missing.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // Raw deflate streams for RFC 7692: a compressor and a bounded decompressor over zlib. Knows nothing of frames.
-    .target(name: "Deflate", dependencies: ["CZlib"], swiftSettings: hotPath),
+    .target(name: "Deflate", dependencies: ["CZlib"]),
     // Linux headers Swift's Glibc module leaves out (epoll, eventfd).
     .target(name: "CLinux"),
     // Sockets, epoll event loops, connections, HTTP serving. Knows framing, never games.
-    .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime", "Deflate"], swiftSettings: hotPath),
+    .target(name: "Transport", dependencies: ["WebSocket", "CLinux", "Runtime", "Deflate"]),
     // Game rules and word lists. Knows nothing of sockets.
     .target(name: "WordGames", exclude: gameDocuments, resources: [.copy("Resources/words")]),
     // JSON values, parser, writer, RFC 6901 pointers and RFC 6902 patches (diff and apply). Pure.
-    .target(name: "JSON", swiftSettings: hotPath),
+    .target(name: "JSON"),
     // Rooms as actors, the client protocol and sequenced JSON Patch state diffs. Knows games, not sockets or framing:
     // it hands the server encoded JSON messages, which the server frames.
-    .target(name: "Rooms", dependencies: ["JSON", "WordGames", "Runtime"], exclude: ["PROTOCOL.md"],
-            swiftSettings: hotPath),
+    .target(name: "Rooms", dependencies: ["JSON", "WordGames", "Runtime"], exclude: ["PROTOCOL.md"]),
     // Wires transport, endpoints and rooms into a runnable server.
-    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON", "Runtime"],
-            swiftSettings: hotPath),
+    .target(name: "WordRoomsServer", dependencies: ["WebSocket", "Transport", "Rooms", "WordGames", "JSON", "Runtime"]),
     .executableTarget(name: "wordrooms", dependencies: ["WordRoomsServer", "Transport", "Rooms"]),
     // The load tester: bots that play real games over our own client side of RFC 6455 and the event loops.
-    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames", "Runtime"], swiftSettings: hotPath),
+    .target(name: "Bots", dependencies: ["WebSocket", "Transport", "JSON", "WordGames", "Runtime"]),
     .executableTarget(name: "wordrooms-bots", dependencies: ["Bots"]),
     // The Autobahn|Testsuite fuzzingserver's client under test (Tests/Conformance/run-autobahn-client.sh): our client
-    // side of RFC 6455 echoing every case. Not a product: only the conformance script builds it. Its echo endpoint is
-    // on the per-message path like the modules it drives.
+    // side of RFC 6455 echoing every case. Not a product: only the conformance script builds it.
     .executableTarget(name: "autobahn-client", dependencies: ["Transport", "WebSocket", "Runtime"],
-                      path: "Tests/Conformance/AutobahnClient", swiftSettings: hotPath),
+                      path: "Tests/Conformance/AutobahnClient"),
 
     // What the framing tests and the frame fuzzer share: feeding bytes in chunks, the parser's joined output.
     .target(name: "WebSocketTestSupport", dependencies: ["WebSocket"], path: "Tests/WebSocketTestSupport"),

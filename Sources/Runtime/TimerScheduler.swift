@@ -14,5 +14,3 @@ public protocol TimerScheduler: AnyObject, Sendable {
     /// Cancels a timer that has not run yet; a timer that ran or was cancelled before is ignored.
     func cancel(_ id: UInt64)
 }
-
-extension ThreadExecutor: TimerScheduler {}

@@ -1,10 +1,11 @@
-/// Work that an event loop runs on its own thread between its I/O events, such as the rooms it hosts.
+/// Work with its own timekeeping that an event loop runs on its thread between its I/O events: the bots' wake-ups,
+/// which keep a heap of their own rather than a closure per wake-up on the loop's `executor`.
 ///
-/// Running that work on the loop's thread instead of a thread of its own saves a thread switch and a wake-up
-/// each way for every message, and frames it sends to connections of the same loop go out in the same pass.
+/// Jobs and timers that run on the loop belong on `EventLoop.executor` (the rooms' serial executor); a companion
+/// is for a client that schedules so many wake-ups that a closure each would cost more than its own heap.
 public protocol LoopCompanion: AnyObject {
-    /// Runs the work that is waiting and the timers that are due. Called on the loop's thread after each I/O
-    /// event and before the loop sleeps, so keep it cheap when there is nothing to do.
+    /// Runs the work that is waiting and due. Called on the loop's thread after each I/O event and before the
+    /// loop sleeps, so keep it cheap when there is nothing to do.
     func runPending()
 
     /// When the companion next needs to run, in seconds on the monotonic clock (`CLOCK_MONOTONIC`): now or

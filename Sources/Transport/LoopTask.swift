@@ -1,4 +1,5 @@
 import WebSocket
+import Runtime
 
 /// Work handed to an event loop from another thread through its mailbox.
 enum LoopTask: Sendable {
@@ -10,6 +11,8 @@ enum LoopTask: Sendable {
     case fail(fd: Int32, generation: UInt32, code: CloseCode, reason: String)
     case httpResponse(fd: Int32, generation: UInt32, response: HTTPResponse, keepAlive: Bool, headOnly: Bool)
     case run(@Sendable (EventLoop) -> Void)
+    /// Work of the loop's `ThreadExecutor` (a room's job) queued from another thread.
+    case work(ThreadExecutor.Work)
     case connect(ClientConnection)
     case shutdown
 }

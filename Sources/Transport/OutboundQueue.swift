@@ -212,7 +212,9 @@ struct OutboundQueue: ~Copyable {
 
 /// Scratch byte buffers recycled within one event loop, so replies need no allocation in steady state.
 final class BufferPool {
-    private var spare: [[UInt8]] = []
+    // Unchecked: a buffer taken and given back for most messages sent; ~53 instructions of dynamic checks per
+    // echoed message (2.3% of 2,311).
+    @exclusivity(unchecked) private var spare: [[UInt8]] = []
     private let maxSpare: Int
 
     init(maxSpare: Int = 256) {

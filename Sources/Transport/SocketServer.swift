@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Synchronization
+import Runtime
 
 /// Listens on one port with one event-loop thread per configured thread, and shuts down gracefully.
 public final class SocketServer: Sendable {
@@ -14,10 +15,16 @@ public final class SocketServer: Sendable {
     private let hold = Mutex<ConnectionHold?>(nil)
 
     /// Binds the port and prepares the loops; nothing is accepted until `start()`.
-    public init(configuration: TransportConfiguration, application: any HTTPApplication) throws(SystemError) {
+    ///
+    /// - Parameters:
+    ///   - executors: executors made with `ThreadExecutor(hostedNamed:)` for the loops to run, the first loop the
+    ///     first (the server's rooms, made before the transport); loops without one get one of their own.
+    public init(configuration: TransportConfiguration, application: any HTTPApplication,
+                executors: [ThreadExecutor] = []) throws(SystemError) {
         self.configuration = configuration
         // SIGPIPE would kill the process when a peer vanishes mid-write; errors come back as EPIPE instead.
         signal(SIGPIPE, SIG_IGN)
+        precondition(executors.count <= max(1, configuration.threads), "more executors than loops: some would never run")
         var loops: [EventLoop] = []
         var port = configuration.port
         // Descriptors kept back for listeners, eventfds, epoll, the data directory and the spare used on EMFILE.
@@ -33,7 +40,8 @@ public final class SocketServer: Sendable {
             // Each loop owns its descriptor; the socket value closes the original at the end of the iteration.
             let fd = try Syscall.retryingEINTR("dup") { dup(socket.fd) }
             loops.append(try EventLoop(index: index, listenFD: fd, application: application,
-                                       configuration: configuration, budget: budget, pending: pending))
+                                       configuration: configuration, budget: budget, pending: pending,
+                                       executor: index < executors.count ? executors[index] : nil))
         }
         self.group = EventLoopGroup(loops: loops)
         self.port = port

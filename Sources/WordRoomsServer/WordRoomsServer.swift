@@ -39,7 +39,7 @@ public final class WordRoomsServer: Sendable {
                 throw StartError(description: "\(error)")
             }
         }
-        // Rooms run on the event loops (one executor per loop), next to the connections they serve.
+        // Rooms run on the event loops (each loop is the executor of its rooms), next to the connections they serve.
         let executors = (0..<max(1, options.threads)).map { ThreadExecutor(hostedNamed: "rooms-\($0)") }
         let makeStream: @Sendable () -> any BroadcastStream = { RoomDeflateStream() }
         let streams = options.compression ? makeStream : nil
@@ -75,13 +75,10 @@ public final class WordRoomsServer: Sendable {
         application = WordRoomsApplication(options: options, staticFiles: staticFiles, registry: registry,
                                            limits: limits, lobby: lobby, adminToken: adminToken, clock: clock)
         do {
-            transport = try SocketServer(configuration: configuration, application: application)
+            transport = try SocketServer(configuration: configuration, application: application, executors: executors)
             application.transport.server = transport
         } catch {
             throw StartError(description: "cannot listen on \(options.host) port \(options.port): \(error)")
-        }
-        for (loop, executor) in zip(transport.eventLoops, executors) {
-            _ = LoopRoomHost(loop: loop, executor: executor)
         }
         // Saved rooms are restored on the running loops before any client is served, so that a resuming player
         // finds their room. Clients that connect meanwhile are accepted and held: after a restart under load

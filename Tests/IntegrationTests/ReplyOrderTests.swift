@@ -3,25 +3,28 @@ import Synchronization
 import Testing
 @testable import Transport
 import WebSocket
+import Runtime
 
 /// When one pass of the event loop finds many sockets readable (after a pause: a busy core, a descheduled VM),
 /// the reply to each message must leave before the next socket is read, not once the whole batch is read. The
-/// replies here come from a loop companion, as a room's patches do: the endpoint only hands the message over.
+/// replies here come from work queued on the loop's executor, as a room's patches do: the endpoint only hands the
+/// message over.
 @Suite struct ReplyOrderTests {
-    /// Replies "ok" to every message from its `runPending`, and notes for each message how many earlier ones were
-    /// still unanswered on the wire when it was read. Only its loop's thread touches `open` and `pending`.
-    final class Replier: WebSocketEndpoint, HTTPApplication, LoopCompanion, @unchecked Sendable {
+    /// Replies "ok" to every message from a job on its loop's executor, and notes for each message how many earlier
+    /// ones were still unanswered on the wire when it was read. Only its loop's thread touches `open` and `pending`.
+    final class Replier: WebSocketEndpoint, HTTPApplication, @unchecked Sendable {
         let maxMessageBytes = 1024
         private var open: [Connection] = []
         private var pending: [Connection] = []
         let waiting = Mutex<[Int]>([])
+        /// The loop's executor, set before the server starts.
+        var executor: ThreadExecutor?
 
-        func runPending() {
+        func replyToPending() {
             let due = pending
             pending.removeAll()
             for connection in due where connection.isOpen { connection.sendText("ok") }
         }
-        func nextDeadline() -> Double? { pending.isEmpty ? nil : 0 }
 
         func webSocketEndpoint(for path: String) -> (any WebSocketEndpoint)? { self }
         func respond(to request: HTTPRequestHead, from peer: SocketAddress) -> HTTPReply {
@@ -34,6 +37,7 @@ import WebSocket
             let unanswered = pending.count + open.filter { $0 !== connection && $0.outbound.count > 0 }.count
             waiting.withLock { $0.append(unanswered) }
             pending.append(connection)
+            executor?.execute { self.replyToPending() }
         }
         func didReceiveBinary(_ data: UnsafeRawBufferPointer, on connection: Connection) {}
         func didClose(_ connection: Connection, code: CloseCode?) { open.removeAll { $0 === connection } }
@@ -46,7 +50,7 @@ import WebSocket
         configuration.threads = 1
         let replier = Replier()
         let server = try SocketServer(configuration: configuration, application: replier)
-        server.eventLoops[0].add(replier)
+        replier.executor = server.eventLoops[0].executor
         server.start()
         defer { server.shutdown() }
         try await onThread {

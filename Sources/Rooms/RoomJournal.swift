@@ -786,8 +786,9 @@ extension Room {
         // The record's state at `seq` is rebuilt from its parts on restore: a change still waiting for its
         // publish would be in the parts but not in what clients at `seq` have.
         publishIfQueued()
-        persistedVersion += 1
-        return JournalEntry(code: code.rawValue, version: persistedVersion,
-                            room: disposed ? nil : record(version: persistedVersion))
+        machine.publication.persistedVersion += 1
+        let version = machine.publication.persistedVersion
+        return JournalEntry(code: code.rawValue, version: version,
+                            room: machine.disposed ? nil : machine.record(version: version))
     }
 }

@@ -42,7 +42,7 @@ struct RoomRecord: Sendable {
     /// Tokens of removed players, read from records saved before bans had names (no longer written).
     var kicked: [String] = []
     var banCounter: Int?
-    /// Each browser's member id after its seat went (`Room.pastSeats`), client id to member id; nil when none
+    /// Each browser's member id after its seat went (`RoomMembership.pastSeats`), client id to member id; nil when none
     /// (and in records saved before seats followed the browser).
     var pastSeats: [String: String]? = nil
     var locked: Bool?

@@ -5,7 +5,10 @@ import WordGames
 extension RoomMachine {
     /// Applies a member's message; an accepted change is published.
     ///
+    /// Kept out of line: `Tests/Bench/callgrind.sh` counts the instructions of a move from its entry.
+    ///
     /// - Throws: Why the message is refused (the machine sends it to the member alone).
+    @inline(never)
     mutating func handle(_ message: ClientMessage, from index: Int, now: Double,
                          into effects: inout [RoomEffect]) throws(RoomError) {
         let member = membership.members[index]

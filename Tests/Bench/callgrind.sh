@@ -29,10 +29,10 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installe
 measure() {
     local label=$1 unit=$2 path=$3; shift 3
     local dir; dir=$(mktemp -d)
-    # shellcheck disable=SC2086
+    # --bench-echo: the echo measurement talks to /echo, off by default. (A comment inside the continued command
+    # below ended it there: valgrind ran without a program.)
     # shellcheck disable=SC2086
     taskset -c 0 valgrind --tool=callgrind --instr-atstart=no ${CALLGRIND_COLLECT:-} --callgrind-out-file="$dir/cg.out" \
-        # --bench-echo: the echo measurement talks to /echo, off by default.
         "$SERVER" --host 127.0.0.1 --port 0 --threads 1 --bench-echo $EXTRA >"$dir/log" 2>&1 &
     local server=$!
     for _ in $(seq 600); do grep -q "running at" "$dir/log" && break; sleep 0.1; done

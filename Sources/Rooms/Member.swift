@@ -5,7 +5,7 @@ import WordGames
 struct Member: Sendable {
     let id: PlayerID
     var name: String
-    /// A new one when another tab of the browser takes the seat (`Room+Seats.swift`): the old tab's no longer
+    /// A new one when another tab of the browser takes the seat (`RoomMachine+Join.swift`): the old tab's no longer
     /// resumes it behind the new tab's back.
     var token: ResumeToken
     /// The browser's own id, when it sent one: what a removal bans besides the token.

@@ -18,7 +18,7 @@ extension Room {
                                         _ body: @escaping @Sendable (isolated Room) -> AdminOutcome) {
         executor.execute { [self] in
             self.assumeIsolated { room in
-                completion(room.disposed ? .roomGone : body(room))
+                completion(room.machine.disposed ? .roomGone : body(room))
             }
         }
     }
@@ -28,35 +28,18 @@ extension Room {
     public nonisolated func adminInspect(_ completion: @escaping @Sendable (JSONValue?) -> Void) {
         executor.execute { [self] in
             self.assumeIsolated { room in
-                completion(room.disposed ? nil : room.adminView())
+                completion(room.machine.disposed ? nil : room.machine.adminView())
             }
         }
-    }
-
-    private func adminView() -> JSONValue {
-        var people: [JSONValue] = []
-        for index in members.indices {
-            let member = members[index]
-            people.append([
-                "id": JSONValue(member.id.rawValue), "name": JSONValue(member.name),
-                "spectator": JSONValue(member.isSpectator), "host": JSONValue(member.id == host),
-                "connected": JSONValue(member.linkID != nil),
-            ])
-        }
-        return [
-            "code": JSONValue(code.rawValue), "game": JSONValue(kind.rawValue), "status": JSONValue(game.status),
-            "locked": JSONValue(locked), "public": JSONValue(isPublic), "seq": JSONValue(seq),
-            "moves": JSONValue(movesPlayed.load(ordering: .relaxed)), "members": .array(people), "state": state,
-        ]
     }
 
     /// Locks the room to newcomers (joins get `room-locked`; resumes still work), or unlocks it. Members see the
     /// state's `locked` change, as when the host does it.
     public nonisolated func adminSetLocked(_ locked: Bool, completion: @escaping @Sendable (AdminOutcome) -> Void) {
         administer(completion) { room in
-            guard room.locked != locked else { return .done }
-            room.locked = locked
-            room.publish(now: room.clock())
+            var effects = room.takeEffectBuffer()
+            room.machine.adminSetLocked(locked, now: room.clock(), into: &effects)
+            room.run(&effects)
             return .done
         }
     }
@@ -65,20 +48,10 @@ extension Room {
     /// and their browser and token are banned from the room (the host can lift it with `unban`).
     public nonisolated func adminRemove(member id: String, completion: @escaping @Sendable (AdminOutcome) -> Void) {
         administer(completion) { room in
-            guard let index = room.members.firstIndex(where: { $0.id.rawValue == id }) else { return .noSuchMember }
-            let removed = room.members[index]
-            let now = room.clock()
-            room.banCounter += 1
-            room.bans.append(Ban(id: "b\(room.banCounter)", name: removed.name, token: removed.token,
-                                 client: removed.client, address: removed.address))
-            if room.bans.count > room.configuration.maxBans {
-                room.bans.removeFirst(room.bans.count - room.configuration.maxBans)
-            }
-            removed.link?.send(.error(RoomError(.removedByOperator(room: room.code))))
-            removed.link?.close(.removedByOperator)
-            room.removeForGood(index, now: now, notice: "\(removed.name) was removed by the server's operator", .kick)
-            room.publish(now: now)
-            return .done
+            var effects = room.takeEffectBuffer()
+            let found = room.machine.adminRemove(member: id, now: room.clock(), into: &effects)
+            room.run(&effects)
+            return found ? .done : .noSuchMember
         }
     }
 
@@ -86,13 +59,9 @@ extension Room {
     /// (gone from the lobby, the registry and the data directory).
     public nonisolated func adminClose(completion: @escaping @Sendable (AdminOutcome) -> Void) {
         administer(completion) { room in
-            let error = ServerMessage.error(RoomError(.closedByOperator(room: room.code)))
-            for index in room.members.indices {
-                guard let link = room.members[index].link else { continue }
-                link.send(error)
-                link.close(.roomClosed)
-            }
-            room.dispose()
+            var effects = room.takeEffectBuffer()
+            room.machine.adminClose(into: &effects)
+            room.run(&effects)
             return .done
         }
     }

@@ -42,7 +42,7 @@ struct RoomRecord: Sendable {
     /// Tokens of removed players, read from records saved before bans had names (no longer written).
     var kicked: [String] = []
     var banCounter: Int?
-    /// Each browser's member id after its seat went (`Room.pastSeats`), client id to member id; nil when none
+    /// Each browser's member id after its seat went (`RoomMembership.pastSeats`), client id to member id; nil when none
     /// (and in records saved before seats followed the browser).
     var pastSeats: [String: String]? = nil
     var locked: Bool?
@@ -241,25 +241,30 @@ extension ChatLine {
     }
 }
 
-extension Room {
+extension RoomMachine {
     /// This room as a record to save.
     func record(version: Int) -> RoomRecord {
+        let members = membership.members
         var saved = RoomRecord(
             code: code.rawValue, isPublic: isPublic, game: kind.rawValue, snapshot: game.snapshot,
             members: members.map {
                 .init(id: $0.id.rawValue, name: $0.name, token: $0.token.description, isSpectator: $0.isSpectator,
                       client: $0.client?.rawValue)
             },
-            host: host?.rawValue, chat: chat, chatCounter: chatCounter, memberCounter: memberCounter,
-            bans: bans.map {
+            host: hostControls.host?.rawValue, chat: chat.lines, chatCounter: chat.counter,
+            memberCounter: membership.memberCounter,
+            bans: hostControls.bans.map {
                 .init(id: $0.id, name: $0.name, token: $0.token.description, client: $0.client?.rawValue,
                       address: $0.address)
             },
-            banCounter: banCounter, locked: locked, announcedResult: announcedResult, random: random, seq: seq,
+            banCounter: hostControls.banCounter, locked: hostControls.locked, announcedResult: chat.announcedResult,
+            random: random, seq: publication.seq,
             connected: members.compactMap { $0.linkID == nil ? nil : $0.id.rawValue }, version: version,
             key: key?.rawValue)
-        if !pastSeats.isEmpty {
-            saved.pastSeats = Dictionary(uniqueKeysWithValues: pastSeats.map { ($0.key.rawValue, $0.value.rawValue) })
+        if !membership.pastSeats.isEmpty {
+            saved.pastSeats = Dictionary(uniqueKeysWithValues: membership.pastSeats.map {
+                ($0.key.rawValue, $0.value.rawValue)
+            })
         }
         return saved
     }
@@ -267,8 +272,8 @@ extension Room {
     /// Brings the room back: every member is away (their connections died with the old process) and has the
     /// usual grace period to resume from now; one patch records that, so clients resuming at the saved `seq`
     /// get exactly what changed.
-    func restore(from record: RoomRecord, now: Double) throws {
-        members = try record.members.map { saved in
+    mutating func restore(from record: RoomRecord, now: Double, into effects: inout [RoomEffect]) throws {
+        membership.members = try record.members.map { saved in
             guard let token = ResumeToken(saved.token) else { throw RestoreError.badToken }
             var member = Member(id: PlayerID(saved.id), name: saved.name, token: token,
                                 client: saved.client.flatMap(ClientID.init), isSpectator: saved.isSpectator,
@@ -276,36 +281,36 @@ extension Room {
             member.restoredSeq = record.seq
             return member
         }
-        host = record.host.map { PlayerID($0) }
-        chat = record.chat
-        chatCounter = record.chatCounter
-        memberCounter = record.memberCounter
+        hostControls.host = record.host.map { PlayerID($0) }
+        chat.lines = record.chat
+        chat.counter = record.chatCounter
+        membership.memberCounter = record.memberCounter
         if let saved = record.bans {
-            bans = saved.compactMap { ban in
+            hostControls.bans = saved.compactMap { ban in
                 ResumeToken(ban.token).map {
                     Ban(id: ban.id, name: ban.name, token: $0, client: ban.client.flatMap(ClientID.init),
                         address: ban.address)
                 }
             }
-            banCounter = record.banCounter ?? bans.count
+            hostControls.banCounter = record.banCounter ?? hostControls.bans.count
         } else {
-            bans = record.kicked.compactMap(ResumeToken.init).enumerated().map { index, token in
+            hostControls.bans = record.kicked.compactMap(ResumeToken.init).enumerated().map { index, token in
                 Ban(id: "b\(index + 1)", name: "Removed player", token: token, client: nil)
             }
-            banCounter = bans.count
+            hostControls.banCounter = hostControls.bans.count
         }
-        locked = record.locked ?? false
+        hostControls.locked = record.locked ?? false
         for (client, id) in record.pastSeats ?? [:] {
-            if let client = ClientID(client) { pastSeats[client] = PlayerID(id) }
+            if let client = ClientID(client) { membership.pastSeats[client] = PlayerID(id) }
         }
         // A record from before result notices: the game's latest result was shown in its state already.
-        announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
+        chat.announcedResult = record.announcedResult ?? game.resultNotice?.number ?? 0
         random = record.random
-        seq = record.seq
+        publication.seq = record.seq
         // Versions go on from the record's: the data directory still holds it (and maybe older ones), and on the
         // next start the highest version of a room wins. Counting again from 1 made the records of this process
         // lose to the one restored from until they outnumbered it, so a crash brought back the older state.
-        persistedVersion = record.version
+        publication.persistedVersion = record.version
         if let saved = record.state {
             state = saved
         } else {
@@ -317,11 +322,11 @@ extension Room {
             parts.shownConnected = Set((record.connected ?? []).map { PlayerID($0) })
             parts.membersVersion &-= 1
             _ = builder.update(parts)
-            restoreState(builtBy: builder)
+            publication.restore(builtBy: builder)
         }
-        publish(now: now)
-        journal?.roomRestored(self)
-        scheduleTimer(now: now)
+        publish(now: now, into: &effects)
+        effects.append(.saveRestored)
+        scheduleTimer(now: now, into: &effects)
     }
 
     enum RestoreError: Error {

@@ -11,7 +11,8 @@
 #   snowman  40 rooms x 8 bots, 1 move/s each, 10 s                          -> instructions per move
 #   scramble the same with Word Scramble rooms                               -> instructions per move
 # CALLGRIND_LOADS picks loads (default "echo snowman scramble"); three more count one kind of move each, only
-# what the room does for it (inside Room.handle: the game's move, the state update, the patch, the queueing):
+# what the room does for it (inside RoomMachine.handle and Room.run: the game's move, the state update, the patch,
+# the queueing):
 #   guess    Snowman rooms, bots moving only on their turn, 10 s             -> room instructions per guess
 #   word     Word Scramble rooms, only real words, 25 s (the match starts late) -> room instructions per found word
 #   chat     Snowman rooms, bots chatting off their turn (after guess: its guesses are taken out at its figure)
@@ -62,17 +63,19 @@ kind_count() {
         for (i = 2; i <= NF; i++) if ($i ~ "^" kind) { gsub(/[^0-9]/, "", $(i - 1)); print $(i - 1); exit } }'
 }
 
-# Instructions the room spends on one kind of move: counted only inside `Room.handle` (the move played, the state
-# brought up to date, the patch written and queued to every member; not the socket, the frame or the parsing,
-# which every message pays alike), over the bots' count of that move. Joins, timers and rounds ending by
-# themselves are outside `handle`; the host's `new_game` is inside (about one per Snowman game). For `chat`, whose
+# Instructions the room spends on one kind of move: counted only inside `RoomMachine.handle` (the move played, the
+# state brought up to date, the patch written) and `Room.run` (its effects: the patch queued to every member); not
+# the socket, the frame or the parsing, which every message pays alike, over the bots' count of that move. Joins,
+# timers and rounds ending by themselves are outside `handle` (their effects, run by `Room.run`, count: a few
+# welcomes and patches per room); the host's `new_game` is inside (about one per Snowman game). For `chat`, whose
 # Snowman rooms also guess (on each bot's turn), the guesses are taken out at the `guess` figure.
 in_room() {
     local label=$1 kind=$2; shift 2
     local seconds=$1; shift
-    # Collection toggles on entering `handle`, and off again inside the host's `new_game` (a new word or a new
-    # match's roots: a lexicon search, once per game), whose publish still counts.
-    CALLGRIND_COLLECT='--toggle-collect=*Rooms4RoomC6handle*ErrorVYKF --toggle-collect=*RoomGame*startNext*TW' \
+    # Collection toggles on entering `handle` and `run` (both kept out of line for this), and off again inside the
+    # host's `new_game` (a new word or a new match's roots: a lexicon search, once per game), whose publish still
+    # counts. Before the room became a machine (f14c1ad) the pattern was `*Rooms4RoomC6handle*ErrorVYKF`.
+    CALLGRIND_COLLECT='--toggle-collect=*Rooms11RoomMachineV6handle*ErrorVYKF --toggle-collect=*Rooms4RoomC3runyySayAA0B6EffectOGzF --toggle-collect=*RoomGame*startNext*TW' \
         MEASURE_QUIET=1 measure "$label" move "" "$@" --duration "$seconds"
     local total=$MEASURED_TOTAL n; n=$(kind_count "$kind")
     local guesses; guesses=$(kind_count guesses)
@@ -80,7 +83,7 @@ in_room() {
     [ "$n" -gt 0 ] || { echo "$label: no $kind in the bots' report" >&2; return 1; }
     local per=$((total / n))
     [ "$kind" = guesses ] && GUESS_COST=$per
-    printf '%-9s %8s %s, %14s instructions in Room.handle, %7d per %s\n' "$label" "$n" "$kind" "$total" "$per" "$label"
+    printf '%-9s %8s %s, %14s instructions in the room, %7d per %s\n' "$label" "$n" "$kind" "$total" "$per" "$label"
 }
 
 LOADS="${CALLGRIND_LOADS:-echo snowman scramble}"

@@ -94,7 +94,7 @@ extension Array: EquatableElementList where Element: Equatable & Encodable {
 }
 
 /// A list member: trimmed of the elements it shares with the kept list at both ends (compared with `==`), so
-/// that only the elements in between are encoded. One element changed in place is diffed by itself, elements
+/// that only the elements in between are encoded. Elements changed in place are replaced one by one, elements
 /// added or removed at one place become `add` or `remove` operations; anything else is diffed as a whole.
 final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
     private var elements: [Element]
@@ -127,10 +127,12 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
         var elementPath = path
         elementPath.append("")
         if oldMiddle.count == newMiddle.count {
-            for index in oldMiddle {
+            // Elements changed in place: each is replaced whole. Diffing it against the old element would encode
+            // that one too, for a patch a few bytes smaller.
+            for index in oldMiddle where old[index] != new[index] {
                 elementPath[elementPath.count - 1] = String(index)
-                operations += JSONPatch.diff(from: try encoder.encode(old[index]), to: try encoder.encode(new[index]),
-                                             at: elementPath)
+                let value = try encoder.encode(new[index])
+                operations.append(.replace(path: JSONPointer(tokens: elementPath), value: value))
             }
         } else if oldMiddle.isEmpty {
             for index in newMiddle {

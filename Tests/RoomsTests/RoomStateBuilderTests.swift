@@ -121,7 +121,7 @@ import RoomsTestSupport
         _ = try room.scramble.submit(word, by: PlayerID("p2"), now: 1)
         let paths = try room.update().map { $0.path.description }
         // Bo's line of the scores (second of three) changes in place; the other lines are not touched.
-        #expect(paths.contains("/scramble/scores/1/score"))
+        #expect(paths.contains("/scramble/scores/1"))
         #expect(!paths.contains { $0 == "/scramble/scores" || $0.hasPrefix("/scramble/scores/0") || $0.hasPrefix("/scramble/scores/2") })
         // Standings reorder (Bo moves to the top): whole lines or their fields, never the whole list.
         #expect(!paths.contains("/scramble/scoreboard"))

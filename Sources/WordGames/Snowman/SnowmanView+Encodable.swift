@@ -14,7 +14,9 @@ extension SnowmanView: Encodable {
         try container.encode(guesses, forKey: .guesses)
         try container.encode(wrongGuesses, forKey: .wrongGuesses)
         try container.encode(maxWrongGuesses, forKey: .maxWrongGuesses)
-        try container.encode(players, forKey: .scores)
+        // Whose turn it is changes with every guess, but is `turn`: the lines compare without it.
+        try container.encode(players.map { SnowmanView.PlayerLine(id: $0.id, name: $0.name, score: $0.score,
+                                                                   hasTurn: false) }, forKey: .scores)
         try container.encode(turn, forKey: .turn)
         try container.encode(turnDeadline, forKey: .turnEndsAt)
         try container.encode(word, forKey: .word)

@@ -35,6 +35,9 @@ class ViewMemberMemo {
 /// against the kept value's JSON.
 final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
     private var value: Value
+    /// What `Value` is when it is one of the standard library's scalars: then its JSON is written directly,
+    /// without an encoder (most members that change on a move are a number or a line of text).
+    private let scalar = ScalarKind(Value.self)
 
     init(_ value: Value) {
         self.value = value
@@ -51,14 +54,61 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
 
     override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
-        let new = try encoder.encode(other)
+        let typed = other as? Value
+        let new: JSONValue
+        if let typed, let json = scalar.json(typed) {
+            new = json
+        } else {
+            new = try encoder.encode(other)
+        }
         switch new {
         case .object, .array:
             operations += JSONPatch.diff(from: try encoder.encode(value), to: new, at: path)
         default:
             operations.append(.replace(path: JSONPointer(tokens: path), value: new))
         }
-        if let other = other as? Value { value = other }
+        if let typed { value = typed }
+    }
+}
+
+/// The standard library's scalars a view's member may be, told apart once per member by its type.
+enum ScalarKind {
+    case int, string, bool, double, optionalInt, optionalString, optionalDouble, optionalBool, other
+
+    init<Value>(_ type: Value.Type) {
+        self = switch type {
+        case is Int.Type: .int
+        case is String.Type: .string
+        case is Bool.Type: .bool
+        case is Double.Type: .double
+        case is Int?.Type: .optionalInt
+        case is String?.Type: .optionalString
+        case is Double?.Type: .optionalDouble
+        case is Bool?.Type: .optionalBool
+        default: .other
+        }
+    }
+
+    /// The JSON of `value`, a value of the type this kind was made for; nil for `.other` and for numbers JSON
+    /// cannot hold (which the encoder then refuses).
+    func json<Value>(_ value: Value) -> JSONValue? {
+        switch self {
+        case .int: return .integer(Int64(unsafeBitCast(value, to: Int.self)))
+        case .string: return .string(unsafeBitCast(value, to: String.self))
+        case .bool: return .bool(unsafeBitCast(value, to: Bool.self))
+        case .double: return Self.number(unsafeBitCast(value, to: Double.self))
+        case .optionalInt: return unsafeBitCast(value, to: Int?.self).map { .integer(Int64($0)) } ?? .null
+        case .optionalString: return unsafeBitCast(value, to: String?.self).map { .string($0) } ?? .null
+        case .optionalDouble:
+            guard let number = unsafeBitCast(value, to: Double?.self) else { return .null }
+            return Self.number(number)
+        case .optionalBool: return unsafeBitCast(value, to: Bool?.self).map { .bool($0) } ?? .null
+        case .other: return nil
+        }
+    }
+
+    private static func number(_ value: Double) -> JSONValue? {
+        value.isFinite ? .number(value) : nil
     }
 }
 

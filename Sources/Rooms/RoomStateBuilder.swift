@@ -47,6 +47,9 @@ struct RoomStateBuilder {
 
     /// What the framework keeps of the game's view between updates (`RoomGame.viewOperations`).
     private var gameParts: AnyObject?
+    /// The game's part whole, as `shownState` last wrote it: the members of a room arriving one after another
+    /// get the same game, so it is encoded once per change of the game rather than once per welcome.
+    private let shownGame = ShownGame()
     private var editor = StateEditor()
 
     /// What the state is made of.
@@ -111,11 +114,11 @@ struct RoomStateBuilder {
         // game on publishes too); otherwise the lists written here would be ahead of `state`.
         assert(builtGameVersion == parts.gameVersion, "the game changed since the last update")
         var full = RoomStateBuilder(keepingEntries: true)
-        var whole = full.fullState(parts)
+        var whole = full.fullState(parts, withGame: false)
         // The members as last shown: someone may have come back or gone since, their patch still queued.
         whole.withObject { $0["members"] = .array(members.previous.map(Self.json)) }
         var shown = Self.filling(state, from: whole)
-        shown.withObject { $0[parts.kind.rawValue] = parts.game?.shownState ?? .null }
+        shown.withObject { $0[parts.kind.rawValue] = shownGame.json(of: parts) }
         #if DEBUG
         assert(shown == shownForChecks, "the state written from the parts is not the one clients have")
         #endif
@@ -221,7 +224,7 @@ struct RoomStateBuilder {
     /// The whole state built from scratch; primes every kept part. Only on a fresh builder (first use, or after
     /// `restore`): the game's part is built by the same updates as later changes, from an empty object, with the
     /// operations of that build thrown away.
-    private mutating func fullState(_ parts: Parts) -> JSONValue {
+    private mutating func fullState(_ parts: Parts, withGame: Bool = true) -> JSONValue {
         var object = JSONObject()
         object.reserveCapacity(9)
         object["code"] = JSONValue(parts.code.rawValue)
@@ -241,7 +244,7 @@ struct RoomStateBuilder {
         // The game's part is kept whole only when entries are: a room keeps it in the game's differ, which
         // records the view now, so that the next update diffs against it.
         gameParts = nil
-        if let game = parts.game {
+        if let game = parts.game, withGame {
             _ = game.viewOperations(at: [parts.kind.rawValue], kept: &gameParts)
             object[parts.kind.rawValue] = keepsEntries ? game.shownState : .null
         } else {
@@ -296,5 +299,21 @@ struct RoomStateBuilder {
 
     private static func json(_ bans: [Ban]) -> JSONValue {
         .array(bans.map { ["id": JSONValue($0.id), "name": JSONValue($0.name)] })
+    }
+}
+
+/// The game's part of the state, whole, with the game version it was written at (`RoomStateBuilder.shownState`).
+/// A class, so that `shownState` (which does not change the builder) can keep it; a copy of the builder shares it,
+/// which is harmless: the version says whether it is current.
+final class ShownGame {
+    private var version: Int?
+    private var json: JSONValue = .null
+
+    func json(of parts: RoomStateBuilder.Parts) -> JSONValue {
+        guard let game = parts.game else { return .null }
+        if version == parts.gameVersion { return json }
+        json = game.shownState
+        version = parts.gameVersion
+        return json
     }
 }

@@ -73,7 +73,8 @@ struct Table: @unchecked Sendable {
 nonisolated(unsafe) let tables: [Table] = {
     let lists = try! WordLists.bundled()
     let registry = RoomRegistry(lists: lists, seed: 1)
-    return [GameKind.snowman, .scramble].map { kind in
+    // A room of every registered game.
+    return GameKind.allCases.map { kind in
         let host = Member(name: "Host")
         let room = Blocking.run { try! await registry.create(kind, isPublic: true, settings: [:], creator: host, name: "Host") }
         let player = Member(name: "Player")

@@ -63,7 +63,8 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
     mutating func removePlayer(_ id: PlayerID, now: Double) { game.removePlayer(id, now: now) }
 
     mutating func play(_ move: GameMove, by player: PlayerID, now: Double) throws(RoomError) {
-        guard Game.moveTypes.contains(where: { $0.type == move.type }) else { throw wrongGame(move) }
+        // The registry's table, built once: the game's `moveTypes` is a fresh array on every read.
+        guard GameRegistry.owner(ofMove: move.type)?.game == Self.self else { throw wrongGame(move) }
         let decoded: Game.Move
         if let parsed = move.decoded as? Game.Move {
             decoded = parsed

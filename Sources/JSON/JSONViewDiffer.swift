@@ -63,8 +63,9 @@ public struct JSONViewDiffer<View: Encodable & Equatable>: @unchecked Sendable {
 
 /// A view's members as last encoded, by position: what `ViewDiffEncoder` compares the next encoding against.
 final class ViewMembers {
-    var keys: [String] = []
-    var memos: [ViewMemberMemo] = []
+    // Unchecked: read for every member of every update; see `ViewDiffEncoder` for the measured cost.
+    @exclusivity(unchecked) var keys: [String] = []
+    @exclusivity(unchecked) var memos: [ViewMemberMemo] = []
 
     func copy() -> ViewMembers {
         let copy = ViewMembers()

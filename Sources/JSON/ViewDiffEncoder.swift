@@ -9,11 +9,14 @@ final class ViewDiffEncoder: Encoder {
     /// Whether this encoding records the members for the first time (no operations), or compares.
     let recording: Bool
     let encoder: JSONValueEncoder
-    var operations: [JSONPatch.Operation] = []
+    // Unchecked, with the members and memos it walks (`ViewMembers`, `ViewMemberMemo`): one update of one room's
+    // differ uses them, on one thread. Callgrind (Word Scramble, 40 rooms of 8 bots): their checks were ~10,000
+    // instructions of each view update (with the encoder's, 70.7k -> 54.7k per update).
+    @exclusivity(unchecked) var operations: [JSONPatch.Operation] = []
     /// The next member's position.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
     /// Set when the view's members are not those kept: the update then fails and the differ starts afresh.
-    var mismatch: String?
+    @exclusivity(unchecked) var mismatch: String?
 
     init(members: ViewMembers, base: [String], recording: Bool, encoder: JSONValueEncoder) {
         self.members = members
@@ -62,11 +65,7 @@ final class ViewDiffEncoder: Encoder {
             if mismatch == nil { mismatch = "the view's member \"\(key)\" is not where it was" }
             return
         }
-        let memo = members.memos[position]
-        if memo.holds(value) { return }
-        var path = base
-        path.append(key)
-        try memo.update(to: value, at: path, into: &operations, encoder: encoder)
+        try members.memos[position].update(to: value, base: base, key: key, into: &operations, encoder: encoder)
     }
 }
 

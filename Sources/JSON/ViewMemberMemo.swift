@@ -1,21 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One member of a view as last encoded, kept by `JSONViewDiffer` to tell whether the next value changed and,
 /// when it did, to write the operations from the old JSON to the new.
 ///
 /// Made once per member (`make`), by what the member's type offers: arrays of `Equatable` elements compare and
 /// encode element by element, other `Equatable` values compare as a whole, anything else compares its JSON.
 class ViewMemberMemo {
-    /// Whether `value` (of the member's type) equals the value kept.
-    func holds<T: Encodable>(_ value: T) -> Bool {
-        false
-    }
-
     /// A memo of its own with the same value, for a copy of the differ.
     func copy() -> ViewMemberMemo {
         self
     }
 
-    /// Keeps `value` and appends the operations from the kept value's JSON to `value`'s at `path`.
-    func update<T: Encodable>(to value: T, at path: [String], into operations: inout [JSONPatch.Operation],
+    /// Keeps `value` and appends the operations from the kept value's JSON to `value`'s, at the member `key`
+    /// below `base`; appends nothing when `value` equals the value kept (the common case, which costs a
+    /// comparison and no path).
+    func update<T: Encodable>(to value: T, base: [String], key: String, into operations: inout [JSONPatch.Operation],
                               encoder: JSONValueEncoder) throws(EncodingError) {}
 
     /// The memo for a member whose first value is `value`.
@@ -34,7 +37,8 @@ class ViewMemberMemo {
 /// An `Equatable` member: compared with `==`; when it changed, a scalar is replaced and anything else is diffed
 /// against the kept value's JSON.
 final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
-    private var value: Value
+    // Unchecked, as in every memo here: see `ViewDiffEncoder` for the measured cost.
+    @exclusivity(unchecked) private var value: Value
     /// What `Value` is when it is one of the standard library's scalars: then its JSON is written directly,
     /// without an encoder (most members that change on a move are a number or a line of text).
     private let scalar = ScalarKind(Value.self)
@@ -47,16 +51,26 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         EquatableMemberMemo(value)
     }
 
-    override func holds<T: Encodable>(_ other: T) -> Bool {
-        guard let other = other as? Value else { return false }
-        return other == value
+    override func update<T: Encodable>(to other: T, base: [String], key: String,
+                                       into operations: inout [JSONPatch.Operation],
+                                       encoder: JSONValueEncoder) throws(EncodingError) {
+        // A member's type is the same on every update (the view's type says it): comparing the metatypes and
+        // reinterpreting replaces a dynamic cast (`as?`), which in this unspecialized code looks up conformances.
+        guard T.self == Value.self else { return try replace(with: other, base: base, key: key, into: &operations,
+                                                             encoder: encoder) }
+        let typed = _identityCast(other, to: Value.self)
+        if typed == value { return }
+        try replace(with: other, base: base, key: key, into: &operations, encoder: encoder)
+        value = typed
     }
 
-    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+    private func replace<T: Encodable>(with other: T, base: [String], key: String,
+                                       into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
-        let typed = other as? Value
+        var path = base
+        path.append(key)
         let new: JSONValue
-        if let typed, let json = scalar.json(typed) {
+        if T.self == Value.self, let json = scalar.json(_identityCast(other, to: Value.self)) {
             new = json
         } else {
             new = try encoder.encode(other)
@@ -67,7 +81,6 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         default:
             operations.append(.replace(path: JSONPointer(tokens: path), value: new))
         }
-        if let typed { value = typed }
     }
 }
 
@@ -114,7 +127,7 @@ enum ScalarKind {
 
 /// A member of any other type: its JSON is kept and compared.
 final class JSONMemberMemo: ViewMemberMemo {
-    private var json: JSONValue
+    @exclusivity(unchecked) private var json: JSONValue
 
     init(_ json: JSONValue) {
         self.json = json
@@ -124,9 +137,13 @@ final class JSONMemberMemo: ViewMemberMemo {
         JSONMemberMemo(json)
     }
 
-    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+    override func update<T: Encodable>(to other: T, base: [String], key: String,
+                                       into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
         let new = try encoder.encode(other)
+        if new == json { return }
+        var path = base
+        path.append(key)
         operations += JSONPatch.diff(from: json, to: new, at: path)
         json = new
     }
@@ -147,7 +164,7 @@ extension Array: EquatableElementList where Element: Equatable & Encodable {
 /// that only the elements in between are encoded. Elements changed in place are replaced one by one, elements
 /// added or removed at one place become `add` or `remove` operations; anything else is diffed as a whole.
 final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
-    private var elements: [Element]
+    @exclusivity(unchecked) private var elements: [Element]
 
     init(_ elements: [Element]) {
         self.elements = elements
@@ -157,21 +174,20 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
         ListMemberMemo(elements)
     }
 
-    override func holds<T: Encodable>(_ other: T) -> Bool {
-        guard let other = other as? [Element] else { return false }
-        return other == elements
-    }
-
-    override func update<T: Encodable>(to other: T, at path: [String], into operations: inout [JSONPatch.Operation],
+    override func update<T: Encodable>(to other: T, base: [String], key: String,
+                                       into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
-        guard let new = other as? [Element] else { return }
+        guard T.self == [Element].self else { return }
+        let new = _identityCast(other, to: [Element].self)
         let old = elements
+        let (prefix, suffix) = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in Self.commonEnds(old, new) }
+        }
+        // Kept even when equal: the game's next list most likely shares this one's storage, found equal at once.
         elements = new
-        var prefix = 0
-        let shorter = min(old.count, new.count)
-        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        if prefix == old.count, old.count == new.count { return }
+        var path = base
+        path.append(key)
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
         var elementPath = path
@@ -198,5 +214,37 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
         } else {
             operations += JSONPatch.diff(from: try encoder.encode(old), to: try encoder.encode(new), at: path)
         }
+    }
+
+    /// How many elements `old` and `new` share at their start and, after those, at their end.
+    ///
+    /// Runs of elements that are the same bytes are found with one `memcmp` first: a list that gained or lost an
+    /// element at one end holds the other elements as they were (the same strings' storage), and comparing them
+    /// one by one with `==` would cost a call each in this unspecialized code, for every move, over lists that
+    /// grow through a round. Bytes that differ prove nothing (a string may be equal in other storage), so the
+    /// elements are then compared with `==` one by one.
+    private static func commonEnds(_ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>)
+        -> (prefix: Int, suffix: Int) {
+        let shorter = min(old.count, new.count)
+        guard shorter > 0, let oldStart = old.baseAddress, let newStart = new.baseAddress else { return (0, 0) }
+        var prefix = 0
+        if oldStart == newStart || sameBytes(oldStart, newStart, count: shorter) {
+            prefix = shorter
+        } else {
+            while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        }
+        let rest = shorter - prefix
+        guard rest > 0 else { return (prefix, 0) }
+        if sameBytes(oldStart + (old.count - rest), newStart + (new.count - rest), count: rest) {
+            return (prefix, rest)
+        }
+        var suffix = 0
+        while suffix < rest, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        return (prefix, suffix)
+    }
+
+    private static func sameBytes(_ first: UnsafePointer<Element>, _ second: UnsafePointer<Element>, count: Int)
+        -> Bool {
+        memcmp(first, second, count * MemoryLayout<Element>.stride) == 0
     }
 }

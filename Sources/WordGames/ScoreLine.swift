@@ -22,14 +22,26 @@ public struct ScoreLine: Hashable, Sendable, Codable {
     /// - Parameter entries: Players with their scores, in join order; ties keep this order.
     /// - Returns: One row per entry, sorted by score (descending), with competition ranks.
     public static func ranked(_ entries: [(player: Player, score: Int)]) -> [ScoreLine] {
-        let sorted = entries.enumerated().sorted { lhs, rhs in
-            lhs.element.score != rhs.element.score ? lhs.element.score > rhs.element.score : lhs.offset < rhs.offset
-        }
+        ranked(entries.map(\.player)) { _, index in entries[index].score }
+    }
+
+    /// Builds a scoreboard of `players` (in join order; ties keep it), best score first, reading each one's
+    /// score from `score` (the player and their position in `players`).
+    ///
+    /// A room builds its scoreboard for every view it shows, so this makes one array and no other: the lines are
+    /// sorted in place by insertion (stable, and quick for a room's few players), then ranked.
+    public static func ranked(_ players: [Player], score: (PlayerID, Int) -> Int) -> [ScoreLine] {
         var lines: [ScoreLine] = []
-        lines.reserveCapacity(sorted.count)
-        for (position, entry) in sorted.map(\.element).enumerated() {
-            let rank = position > 0 && lines[position - 1].score == entry.score ? lines[position - 1].rank : position + 1
-            lines.append(ScoreLine(player: entry.player.id, name: entry.player.name, score: entry.score, rank: rank))
+        lines.reserveCapacity(players.count)
+        for (index, player) in players.enumerated() {
+            let line = ScoreLine(player: player.id, name: player.name, score: score(player.id, index), rank: 0)
+            var slot = lines.count
+            while slot > 0, lines[slot - 1].score < line.score { slot -= 1 }
+            lines.insert(line, at: slot)
+        }
+        for position in lines.indices {
+            let tied = position > 0 && lines[position - 1].score == lines[position].score
+            lines[position].rank = tied ? lines[position - 1].rank : position + 1
         }
         return lines
     }

@@ -75,6 +75,7 @@ extension ScrambleGame {
         self.roundNumber = snapshot.roundNumber
         self.root = snapshot.root
         self.found = snapshot.found
+        self.unshownFound = snapshot.found.count(where: { !lexicon.isShown($0.word) })
         self.phaseEndsAt = snapshot.phaseEndsAt
         self.completedRounds = snapshot.completedRounds
         self.scores = snapshot.scores

@@ -127,6 +127,9 @@ public struct ScrambleGame: Sendable {
     /// Every valid word of the current round that may be shown, longest first (the lexicon's unshown words are
     /// left out, though `submit` accepts them). Internal on purpose: rooms see only `view`.
     var solutions: [String] = []
+    /// How many of `found` are the lexicon's unshown words: counted as they are found, since `totalWords` is read
+    /// for every view and looking each found word up again grows with the round.
+    var unshownFound = 0
     var matchRoots: [String] = []
     /// Everyone who was a player at some point of the current match, in join order.
     var participants: [Player] = []
@@ -155,12 +158,12 @@ public struct ScrambleGame: Sendable {
 
     /// How many valid words the current (or last) round's root offers: the words that may be shown, plus the
     /// unshown ones found so far (so that found and missed words always add up to it).
-    public var totalWords: Int { solutions.count + found.count(where: { !lexicon.isShown($0.word) }) }
+    public var totalWords: Int { solutions.count + unshownFound }
 
     /// The current (or last) match's standings, best first, including players who left mid-match; before the
     /// first match, the present players with no points.
     public var scoreboard: [ScoreLine] {
-        ScoreLine.ranked((phase == .lobby ? players : participants).map { ($0, scores[$0.id, default: 0]) })
+        ScoreLine.ranked(phase == .lobby ? players : participants) { id, _ in scores[id, default: 0] }
     }
 
     /// Adds a player, or renames one who is already playing. Players may join during a match.
@@ -311,6 +314,7 @@ public struct ScrambleGame: Sendable {
 
         let accepted = FoundWord(word: word, player: player, name: submitter.name)
         found.insert(accepted, at: 0)
+        if !lexicon.isShown(word) { unshownFound += 1 }
         scores[player, default: 0] += accepted.points
         return accepted
     }
@@ -347,6 +351,7 @@ public struct ScrambleGame: Sendable {
         solutions = lexicon.words(spelledFrom: root, minimumLength: settings.minWordLength)
             .filter { $0 != root && lexicon.isShown($0) }
         found = []
+        unshownFound = 0
         // A round's words are shown only until the next round starts (`view.lastRound`); after that only their
         // count is (`view.roundsPlayed`). A match of five rounds would otherwise hold every word of all five.
         for index in completedRounds.indices { completedRounds[index].found = [] }

@@ -331,7 +331,7 @@ public struct SnowmanGame: Sendable {
     private mutating func finish(_ result: Status) {
         status = result
         turnDeadline = nil
-        let finalScores = ScoreLine.ranked(participants.map { ($0, scores[$0.id, default: 0]) })
+        let finalScores = ScoreLine.ranked(participants) { id, _ in scores[id, default: 0] }
         history.append(Record(
             gameNumber: gameNumber, word: String(secret), result: result, solver: solver,
             wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses, scores: finalScores))

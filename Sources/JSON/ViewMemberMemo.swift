@@ -42,6 +42,10 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
     /// What `Value` is when it is one of the standard library's scalars: then its JSON is written directly,
     /// without an encoder (most members that change on a move are a number or a line of text).
     private let scalar = ScalarKind(Value.self)
+    /// Whether the value is compared byte for byte before `==`: for a struct of several members (settings, a
+    /// round summary) equal bytes prove it unchanged for a `memcmp`, where `==` here is a call per member through
+    /// witness tables. Scalars and strings go straight to `==`.
+    private let comparesBytes = MemoryLayout<Value>.size > 16
 
     init(_ value: Value) {
         self.value = value
@@ -59,9 +63,16 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         guard T.self == Value.self else { return try replace(with: other, base: base, key: key, into: &operations,
                                                              encoder: encoder) }
         let typed = _identityCast(other, to: Value.self)
+        if comparesBytes, Self.sameBytes(typed, value) { return }
         if typed == value { return }
         try replace(with: other, base: base, key: key, into: &operations, encoder: encoder)
         value = typed
+    }
+
+    private static func sameBytes(_ first: Value, _ second: Value) -> Bool {
+        withUnsafePointer(to: first) { first in
+            withUnsafePointer(to: second) { second in memcmp(first, second, MemoryLayout<Value>.size) == 0 }
+        }
     }
 
     private func replace<T: Encodable>(with other: T, base: [String], key: String,
@@ -222,7 +233,8 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
     /// element at one end holds the other elements as they were (the same strings' storage), and comparing them
     /// one by one with `==` would cost a call each in this unspecialized code, for every move, over lists that
     /// grow through a round. Bytes that differ prove nothing (a string may be equal in other storage), so the
-    /// elements are then compared with `==` one by one.
+    /// elements are then compared one by one: by their bytes, then with `==` where those differ (a list the game
+    /// builds anew for every view, such as a scoreboard, holds the same strings' storage in its unchanged lines).
     private static func commonEnds(_ old: UnsafeBufferPointer<Element>, _ new: UnsafeBufferPointer<Element>)
         -> (prefix: Int, suffix: Int) {
         let shorter = min(old.count, new.count)
@@ -231,7 +243,10 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
         if oldStart == newStart || sameBytes(oldStart, newStart, count: shorter) {
             prefix = shorter
         } else {
-            while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+            while prefix < shorter,
+                  sameBytes(oldStart + prefix, newStart + prefix, count: 1) || old[prefix] == new[prefix] {
+                prefix += 1
+            }
         }
         let rest = shorter - prefix
         guard rest > 0 else { return (prefix, 0) }
@@ -239,7 +254,13 @@ final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
             return (prefix, rest)
         }
         var suffix = 0
-        while suffix < rest, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        while suffix < rest {
+            let oldIndex = old.count - 1 - suffix, newIndex = new.count - 1 - suffix
+            guard sameBytes(oldStart + oldIndex, newStart + newIndex, count: 1) || old[oldIndex] == new[newIndex] else {
+                break
+            }
+            suffix += 1
+        }
         return (prefix, suffix)
     }
 

@@ -76,6 +76,8 @@ extension ScrambleGame {
         self.root = snapshot.root
         self.found = snapshot.found
         self.unshownFound = snapshot.found.count(where: { !lexicon.isShown($0.word) })
+        self.roundStatusLine = Self.roundStatusLine(round: snapshot.roundNumber, of: snapshot.settings.rounds,
+                                                    minWordLength: snapshot.settings.minWordLength, root: snapshot.root)
         self.phaseEndsAt = snapshot.phaseEndsAt
         self.completedRounds = snapshot.completedRounds
         self.scores = snapshot.scores

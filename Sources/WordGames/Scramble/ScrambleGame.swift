@@ -130,6 +130,8 @@ public struct ScrambleGame: Sendable {
     /// How many of `found` are the lexicon's unshown words: counted as they are found, since `totalWords` is read
     /// for every view and looking each found word up again grows with the round.
     var unshownFound = 0
+    /// `statusLine` while the round is played (`roundStatusLine(round:of:minWordLength:root:)`).
+    var roundStatusLine = ""
     var matchRoots: [String] = []
     /// Everyone who was a player at some point of the current match, in join order.
     var participants: [Player] = []
@@ -352,6 +354,8 @@ public struct ScrambleGame: Sendable {
             .filter { $0 != root && lexicon.isShown($0) }
         found = []
         unshownFound = 0
+        roundStatusLine = Self.roundStatusLine(round: number, of: settings.rounds,
+                                               minWordLength: settings.minWordLength, root: root)
         // A round's words are shown only until the next round starts (`view.lastRound`); after that only their
         // count is (`view.roundsPlayed`). A match of five rounds would otherwise hold every word of all five.
         for index in completedRounds.indices { completedRounds[index].found = [] }

@@ -86,14 +86,18 @@ extension ScrambleGame {
             nextSettings: nextSettings)
     }
 
+    /// The status line of the round being played: written once when the round starts, since every view shows it.
+    static func roundStatusLine(round: Int, of rounds: Int, minWordLength: Int, root: String?) -> String {
+        "Round \(round) of \(rounds) — find words of \(minWordLength)+ letters in \((root ?? "").uppercased())"
+    }
+
     /// Tells players what is happening or how the match ended.
     public var statusLine: String {
         switch phase {
         case .lobby:
             return players.isEmpty ? "Waiting for players to join" : "Waiting for the host to start the match"
         case .playing:
-            return "Round \(roundNumber) of \(settings.rounds) — find words of \(settings.minWordLength)+ letters "
-                + "in \((root ?? "").uppercased())"
+            return roundStatusLine
         case .intermission:
             return "Round \(roundNumber) of \(settings.rounds) is over — round \(roundNumber + 1) starts soon"
         case .finished:

@@ -5,6 +5,8 @@
 #   find_python2          sets PYTHON2 to a Python 2.7 interpreter (PYTHON2 as given, else the usual places),
 #                         or stops the script with exit 2 and a loud message
 #   setup_autobahn_venv   sets VENV to the virtualenv with wstest, built once per pin set and interpreter
+#   prepare_autobahn_run  what both scripts do once their options are read: OUTDIR created and made absolute,
+#                         python3 checked, the exit traps, find_python2 and setup_autobahn_venv
 # A caller sets PYTHON2 (empty: look for one) before calling find_python2.
 
 WR_AUTOBAHN_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,6 +42,15 @@ find_python2() {
 
 EOF
     exit 2
+}
+
+prepare_autobahn_run() {
+    mkdir -p "$OUTDIR"
+    OUTDIR="$(cd "$OUTDIR" && pwd)"
+    command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
+    wr_install_traps
+    find_python2
+    setup_autobahn_venv
 }
 
 setup_autobahn_venv() {

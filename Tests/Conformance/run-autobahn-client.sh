@@ -61,19 +61,13 @@ done
 [[ "$WR_CONFIG" == release || "$WR_CONFIG" == debug ]] || wr_die "--config must be release or debug"
 [[ "$WR_RUN_TIMEOUT" =~ ^[0-9]+$ ]] || wr_die "--timeout must be a number of seconds"
 [[ "$CASE_TIMEOUT" =~ ^[0-9]+$ && "$CASE_TIMEOUT" -gt 0 ]] || wr_die "--case-timeout must be a number of seconds"
-mkdir -p "$OUTDIR"
-OUTDIR="$(cd "$OUTDIR" && pwd)"
-command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
-
-wr_install_traps
 
 # ---------------------------------------------------------------------------------------------------------------
-# Python 2.7, the cached wstest virtualenv, the driver.
+# The report directory, Python 2.7, the cached wstest virtualenv, the driver.
 
 # shellcheck source=autobahn-env.sh
 source "$WR_SCRIPT_DIR/autobahn-env.sh"
-find_python2
-setup_autobahn_venv
+prepare_autobahn_run
 
 wr_mktemp
 find_driver() {

@@ -45,19 +45,13 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 wr_check_target_options
-mkdir -p "$OUTDIR"
-OUTDIR="$(cd "$OUTDIR" && pwd)"
-command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
-
-wr_install_traps
 
 # ---------------------------------------------------------------------------------------------------------------
-# Python 2.7 and the cached wstest virtualenv.
+# The report directory, Python 2.7 and the cached wstest virtualenv.
 
 # shellcheck source=autobahn-env.sh
 source "$WR_SCRIPT_DIR/autobahn-env.sh"
-find_python2
-setup_autobahn_venv
+prepare_autobahn_run
 
 # ---------------------------------------------------------------------------------------------------------------
 # The server under test.

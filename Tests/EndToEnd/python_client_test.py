@@ -350,6 +350,15 @@ async def check_close_handshake_4000(args):
     return await close_with(args, 4000, "custom code")
 
 
+async def close_quietly(ws):
+    """Closes `ws` after a check in which the server closed it: websockets may trip over the dead transport here
+    (AttributeError from asyncio after a large unsent write), which says nothing about the server."""
+    try:
+        await asyncio.wait_for(ws.close(), 5)
+    except Exception:
+        pass
+
+
 async def expect_1009(target, message_or_fragments, what):
     ws = await client(target)
     try:
@@ -365,12 +374,7 @@ async def expect_1009(target, message_or_fragments, what):
             raise CheckFailed("%s: no close within 20 s" % what)
         raise CheckFailed("%s: server echoed it (%s) instead of closing with 1009" % (what, describe(reply)))
     finally:
-        # The server has closed the connection by now; websockets may trip over the dead transport here
-        # (AttributeError from asyncio after a large unsent write), which says nothing about the server.
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 async def check_cap_exact_size_echoes(args):
@@ -856,10 +860,7 @@ async def check_cap_deflate_ratio_guard_1009(args):
             return "closed 1009: %s" % closed.rcvd.reason
         raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
     finally:
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 async def check_cap_deflate_inflated_over_1009(args):
@@ -876,10 +877,7 @@ async def check_cap_deflate_inflated_over_1009(args):
             return
         raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
     finally:
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 def all_checks():

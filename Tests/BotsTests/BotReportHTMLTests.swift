@@ -305,10 +305,7 @@ import WordRoomsServer
     /// Starts the server in this process on an ephemeral loopback port, runs the bots against it on a thread
     /// of their own (the driver blocks; the server's actors need the cooperative pool), stops it.
     static func runAgainstServer(_ arguments: [String]) async throws -> BotReport {
-        var serverOptions = ServerOptions()
-        serverOptions.host = "127.0.0.1"
-        serverOptions.port = 0
-        serverOptions.threads = 2
+        var serverOptions = inProcessServerOptions()
         serverOptions.benchEcho = true
         let server = try WordRoomsServer(options: serverOptions)
         defer { server.shutdown() }

@@ -1,5 +1,6 @@
 @testable import Bots
 import Foundation
+import WordRoomsServer
 
 /// Parses `arguments` as the command line would, quiet and on two loop threads, and runs `body` with the options on
 /// a thread of its own: a run's driver blocks, and must not hold a thread of the cooperative pool that the
@@ -23,4 +24,14 @@ func runOnOwnThread<Report: Sendable>(
         thread.stackSize = 1 << 20
         thread.start()
     }
+}
+
+/// Options for the server a test starts in this process: loopback, on `port` (0: an ephemeral one), two threads.
+func inProcessServerOptions(data: String? = nil, port: Int = 0) -> ServerOptions {
+    var options = ServerOptions()
+    options.host = "127.0.0.1"
+    options.port = port
+    options.threads = 2
+    options.dataDirectory = data
+    return options
 }

@@ -167,8 +167,7 @@ import RoomsTestSupport
         fixture.room.receive(.react(emoji: emoji), from: fixture.host.id)
         try await fixture.sync([fixture.host])
         let view = try #require(fixture.views[fixture.host.id])
-        #expect(view.errors.last?["code"]?.stringValue == "bad-reaction")
-        #expect(view.errors.last?["move"]?.stringValue == "react")
+        view.expectLastError("bad-reaction", move: "react")
         #expect(view.other.isEmpty)
     }
 
@@ -272,8 +271,7 @@ import RoomsTestSupport
         fixture.room.receive(.rename(name: name), from: fixture.host.id)
         try await fixture.sync([fixture.host])
         let view = try #require(fixture.views[fixture.host.id])
-        #expect(view.errors.last?["code"]?.stringValue == "bad-name")
-        #expect(view.errors.last?["move"]?.stringValue == "rename")
+        view.expectLastError("bad-name", move: "rename")
         #expect(view.state["members"]?[0]?["name"]?.stringValue == "Ana")
     }
 
@@ -293,8 +291,7 @@ import RoomsTestSupport
         fixture.room.receive(.newGame, from: fixture.host.id)
         fixture.room.receive(.seat(role: .player, player: nil), from: dan.id)
         try await fixture.sync([fixture.host, dan])
-        #expect(fixture.views[dan.id]?.errors.last?["code"]?.stringValue == "game-in-progress")
-        #expect(fixture.views[dan.id]?.errors.last?["move"]?.stringValue == "seat")
+        try #require(fixture.views[dan.id]).expectLastError("game-in-progress", move: "seat")
         // The host may seat anyone at any time.
         fixture.room.receive(.seat(role: .player, player: "s3"), from: fixture.host.id)
         try await fixture.sync([fixture.host])
@@ -392,8 +389,7 @@ import RoomsTestSupport
         fixture.room.receive(.newGame, from: fixture.host.id)
         fixture.room.receive(ClientMessage.ready, from: bob.id)
         try await fixture.sync([fixture.host, bob, cleo, dan])
-        #expect(fixture.views[bob.id]?.errors.last?["code"]?.stringValue == "not-in-break")
-        #expect(fixture.views[bob.id]?.errors.last?["move"]?.stringValue == "ready")
+        try #require(fixture.views[bob.id]).expectLastError("not-in-break", move: "ready")
         await fixture.timers.advance(by: 30) { await fixture.room.settled() }
         // Dan is away: the room waits only on who is here.
         fixture.room.disconnected(dan.id)
@@ -482,13 +478,10 @@ import RoomsTestSupport
     }
 
     @Test func aRestoredRoomDoesNotAnnounceAResultAgain() async throws {
-        let directory = NSTemporaryDirectory() + "wordrooms-party-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try RoomJournalTests.dataDirectory(with: [])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let timers = ManualTimers(start: 1_000_000)
-        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
-        let registry = RoomRegistry(lists: RoomTests.lists, seed: 3, journal: journal, clock: timers.clock,
-                                    timers: timers)
+        let (journal, registry) = try RoomJournalTests.journaledRegistry(in: directory, seed: 3, timers: timers)
         let host = MemoryLink()
         let room = try await registry.create(.scramble, isPublic: true, settings: Self.quickScramble, creator: host,
                                              name: "Ana")
@@ -501,10 +494,8 @@ import RoomsTestSupport
         journal.stop()
 
         let later = ManualTimers(start: timers.now)
-        let reopened = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let (reopened, restarted) = try RoomJournalTests.journaledRegistry(in: directory, seed: 4, timers: later)
         defer { reopened.stop() }
-        let restarted = RoomRegistry(lists: RoomTests.lists, seed: 4, journal: reopened, clock: later.clock,
-                                     timers: later)
         #expect(await restarted.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 1)
         let back = try #require(await restarted.room(room.code))
         await back.settled()

@@ -41,6 +41,19 @@ import RoomsTestSupport
             room.join(link, name: name, token: nil, lastSeq: nil, spectator: spectator)
             return link
         }
+
+        /// Moves time to just before `grace` is over, expecting the room still registered, then past it, expecting
+        /// it gone.
+        func expectDisposed(after grace: Double, sourceLocation: SourceLocation = #_sourceLocation) async {
+            let room = room
+            await room.settled()
+            await timers.advance(by: grace - 0.01) { await room.settled() }
+            await room.settled()
+            #expect(await registry.count == 1, "the grace is not over", sourceLocation: sourceLocation)
+            await timers.advance(by: 0.02) { await room.settled() }
+            await room.settled()
+            #expect(await registry.count == 0, sourceLocation: sourceLocation)
+        }
     }
 
     @Test func creatorGetsWelcomeAndHosts() async throws {
@@ -109,8 +122,7 @@ import RoomsTestSupport
         try await fixture.sync([watcher])
         fixture.room.receive(.guess("e"), from: watcher.id)
         try await fixture.sync([watcher])
-        #expect(fixture.views[watcher.id]!.errors.last?["code"]?.stringValue == "spectator")
-        #expect(fixture.views[watcher.id]!.errors.last?["move"]?.stringValue == "guess")
+        fixture.views[watcher.id]!.expectLastError("spectator", move: "guess")
     }
 
     @Test func onlyTheHostControlsTheRoom() async throws {
@@ -288,13 +300,7 @@ import RoomsTestSupport
         let grace = RoomConfiguration().creatorOnlyRoomGraceSeconds
         let fixture = try await Fixture()
         fixture.room.disconnected(fixture.host.id)
-        await fixture.room.settled()
-        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 1, "the short grace is not over")
-        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 0)
+        await fixture.expectDisposed(after: grace)
     }
 
     @Test func emptyRoomIsDisposedAfterItsGracePeriod() async throws {
@@ -305,13 +311,7 @@ import RoomsTestSupport
         let guest = fixture.join("Bob")
         fixture.room.disconnected(guest.id)
         fixture.room.disconnected(fixture.host.id)
-        await fixture.room.settled()
-        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 1, "the grace is not over")
-        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 0)
+        await fixture.expectDisposed(after: grace)
         #expect(await fixture.registry.room(fixture.room.code) == nil)
     }
 

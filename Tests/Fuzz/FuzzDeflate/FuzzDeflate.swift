@@ -86,18 +86,6 @@ func runSession(cap: Int, windowBits: Int = 15, _ stream: [UInt8], cuts: [Int]) 
     return recorded
 }
 
-/// Split points from a seed: a few pseudo-random cuts, deterministic for the input.
-func cuts(seed: UInt8, count: Int) -> [Int] {
-    guard count > 0 else { return [] }
-    var state = UInt32(seed) &* 2_654_435_761 &+ 1
-    var result: [Int] = []
-    for _ in 0 ..< Int(seed % 7) + 1 {
-        state = state &* 1_103_515_245 &+ 12345
-        result.append(Int(state >> 8) % (count + 1))
-    }
-    return result.sorted()
-}
-
 /// Mode 0: the header as offers (server side) and as a response (client side).
 func fuzzHeader(_ bytes: [UInt8]) {
     let header = String(decoding: bytes, as: UTF8.self)

@@ -73,18 +73,6 @@ func runParser(_ role: WebSocketRole, _ stream: [UInt8], cuts: [Int]) -> ParsedF
     return parsed
 }
 
-/// Split points from a seed: a few pseudo-random cuts, deterministic for the input.
-func cuts(seed: UInt8, count: Int) -> [Int] {
-    guard count > 0 else { return [] }
-    var state = UInt32(seed) &* 2_654_435_761 &+ 1
-    var result: [Int] = []
-    for _ in 0 ..< Int(seed % 7) + 1 {
-        state = state &* 1_103_515_245 &+ 12345
-        result.append(Int(state >> 8) % (count + 1))
-    }
-    return result.sorted()
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 2 else { return 0 }

@@ -5,6 +5,8 @@
 #   find_python2          sets PYTHON2 to a Python 2.7 interpreter (PYTHON2 as given, else the usual places),
 #                         or stops the script with exit 2 and a loud message
 #   setup_autobahn_venv   sets VENV to the virtualenv with wstest, built once per pin set and interpreter
+#   write_autobahn_spec   MODE (fuzzingclient or fuzzingserver): clears OUTDIR's old report, writes wstest's spec
+#                         for WS_URL, CASES and EXCLUDE into WR_TMP, and sets SPEC and LOG
 #   prepare_autobahn_run  what both scripts do once their options are read: OUTDIR created and made absolute,
 #                         python3 checked, the exit traps, find_python2 and setup_autobahn_venv
 # A caller sets PYTHON2 (empty: look for one) before calling find_python2.
@@ -51,6 +53,23 @@ prepare_autobahn_run() {
     wr_install_traps
     find_python2
     setup_autobahn_venv
+}
+
+write_autobahn_spec() {
+    local mode="$1"
+    find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
+    SPEC="$WR_TMP/$mode.json"
+    LOG="$OUTDIR/wstest.log"
+    python3 - "$mode" "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
+import json, sys
+mode, spec_path, outdir, url, cases, exclude = sys.argv[1:]
+split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
+# The fuzzingserver listens at the url; the fuzzingclient tests the server there.
+spec = {"url": url} if mode == "fuzzingserver" else {"servers": [{"agent": "WordRooms", "url": url}]}
+spec.update({"outdir": outdir, "cases": split(cases), "exclude-cases": split(exclude), "exclude-agent-cases": {}})
+with open(spec_path, "w") as handle:
+    json.dump(spec, handle, indent=2)
+EOF
 }
 
 setup_autobahn_venv() {

@@ -106,24 +106,7 @@ fi
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 WS_URL="ws://127.0.0.1:$PORT"
 
-find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
-SPEC="$WR_TMP/fuzzingserver.json"
-python3 - "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
-import json, sys
-spec_path, outdir, url, cases, exclude = sys.argv[1:]
-split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
-spec = {
-    "url": url,
-    "outdir": outdir,
-    "cases": split(cases),
-    "exclude-cases": split(exclude),
-    "exclude-agent-cases": {},
-}
-with open(spec_path, "w") as handle:
-    json.dump(spec, handle, indent=2)
-EOF
-
-LOG="$OUTDIR/wstest.log"
+write_autobahn_spec fuzzingserver
 wr_log "starting wstest -m fuzzingserver on $WS_URL, cases \"$CASES\"${EXCLUDE:+ minus \"$EXCLUDE\"} (log: $LOG)"
 # Its own process group (setsid in place, as wr_start_server does), so the exit trap stops it and anything it
 # spawned. --webport 0: no embedded web server (it would take port 8080).

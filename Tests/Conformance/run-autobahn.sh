@@ -78,24 +78,7 @@ fi
 # The fuzzingclient run.
 
 wr_mktemp
-find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
-SPEC="$WR_TMP/fuzzingclient.json"
-python3 - "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
-import json, sys
-spec_path, outdir, url, cases, exclude = sys.argv[1:]
-split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
-spec = {
-    "outdir": outdir,
-    "servers": [{"agent": "WordRooms", "url": url}],
-    "cases": split(cases),
-    "exclude-cases": split(exclude),
-    "exclude-agent-cases": {},
-}
-with open(spec_path, "w") as handle:
-    json.dump(spec, handle, indent=2)
-EOF
-
-LOG="$OUTDIR/wstest.log"
+write_autobahn_spec fuzzingclient
 wr_log "running wstest -m fuzzingclient, cases \"$CASES\"${EXCLUDE:+ minus \"$EXCLUDE\"} against $WS_URL (log: $LOG)"
 START_TIME=$SECONDS
 

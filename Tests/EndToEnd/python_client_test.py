@@ -549,17 +549,24 @@ async def check_deflate_game_snowman(args):
             await guess_once(players)
             moves += 1
             expect(moves < 60, "the game does not end")
-        await expect_states_match_snapshots(players)
-        for player in players:
-            if player is plain:
-                expect_plain_peer(player)
-            else:
-                expect_game_deflate(player)
-                expect_every_patch_compressed(player)
-        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        counts = await expect_compressed_game(players, plain)
         return "%d guesses, %s; compressed/messages: %s" % (moves, host.state["snowman"]["status"], counts)
     finally:
         await close_all(players)
+
+
+async def expect_compressed_game(players, plain):
+    """The end of a game with compressing players and one plain peer: every state equals a fresh snapshot, the
+    plain peer runs no extension, every other player the game socket's deflate with every patch compressed.
+    Returns "name compressed/messages" for each player."""
+    await expect_states_match_snapshots(players)
+    for player in players:
+        if player is plain:
+            expect_plain_peer(player)
+        else:
+            expect_game_deflate(player)
+            expect_every_patch_compressed(player)
+    return ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
 
 
 def load_words(name):
@@ -612,14 +619,7 @@ async def check_deflate_game_scramble_round(args):
             await player.until(lambda p=player: p.state["scramble"]["phase"] == "intermission", "the round's end", 40)
         await settle(players)
         missed = len(host.state["scramble"]["lastRound"]["missed"])
-        await expect_states_match_snapshots(players)
-        for player in players:
-            if player is plain:
-                expect_plain_peer(player)
-            else:
-                expect_game_deflate(player)
-                expect_every_patch_compressed(player)
-        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        counts = await expect_compressed_game(players, plain)
         return "root %s, %d words found, %d missed; compressed/messages: %s" % (root, found, missed, counts)
     finally:
         await close_all(players)

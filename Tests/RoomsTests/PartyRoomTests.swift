@@ -213,13 +213,20 @@ import RoomsTestSupport
 
     // MARK: Renames
 
-    @Test func aRenameShowsInTheMembersTheGameAndTheChat() async throws {
-        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+    /// Bob joins the Word Scramble room of `fixture`, the host starts a round and Bob sends a word of it (which the
+    /// room has not handled yet); returns Bob's link.
+    private static func bobFindsAWord(in fixture: inout Fixture) async throws -> MemoryLink {
         let bob = fixture.join("Bob")
         fixture.room.receive(.newGame, from: fixture.host.id)
         try await fixture.sync([fixture.host, bob])
-        let word = try #require(try Self.words(in: fixture.views[bob.id]!.state).first)
+        let word = try #require(try words(in: fixture.views[bob.id]!.state).first)
         fixture.room.receive(.word(word), from: bob.id)
+        return bob
+    }
+
+    @Test func aRenameShowsInTheMembersTheGameAndTheChat() async throws {
+        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+        let bob = try await Self.bobFindsAWord(in: &fixture)
         fixture.room.receive(.rename(name: "  Bobby  "), from: bob.id)
         try await fixture.sync([fixture.host, bob])
         let state = try #require(fixture.views[fixture.host.id]?.state)
@@ -233,11 +240,7 @@ import RoomsTestSupport
 
     @Test func aSpectatorWhoPlayedIsRenamedInTheGameToo() async throws {
         var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
-        let bob = fixture.join("Bob")
-        fixture.room.receive(.newGame, from: fixture.host.id)
-        try await fixture.sync([fixture.host, bob])
-        let word = try #require(try Self.words(in: fixture.views[bob.id]!.state).first)
-        fixture.room.receive(.word(word), from: bob.id)
+        let bob = try await Self.bobFindsAWord(in: &fixture)
         fixture.room.receive(.seat(role: .spectator, player: nil), from: bob.id)
         fixture.room.receive(.rename(name: "Rob"), from: bob.id)
         try await fixture.sync([fixture.host])

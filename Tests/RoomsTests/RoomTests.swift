@@ -42,6 +42,13 @@ import RoomsTestSupport
             return link
         }
 
+        /// `name` joins as a player; once the host and they have synced, their link and resume token.
+        mutating func joinSynced(_ name: String) async throws -> (link: MemoryLink, token: String) {
+            let link = join(name)
+            try await sync([host, link])
+            return (link, try #require(views[link.id]?.token))
+        }
+
         /// Moves time to just before `grace` is over, expecting the room still registered, then past it, expecting
         /// it gone.
         func expectDisposed(after grace: Double, sourceLocation: SourceLocation = #_sourceLocation) async {
@@ -206,9 +213,7 @@ import RoomsTestSupport
         var configuration = RoomConfiguration()
         configuration.patchHistory = 2
         var fixture = try await Fixture(configuration: configuration)
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         let oldSeq = fixture.views[bob.id]!.seq
         fixture.room.disconnected(bob.id)
         for line in ["one", "two", "three", "four"] {
@@ -229,9 +234,7 @@ import RoomsTestSupport
         var configuration = RoomConfiguration()
         configuration.patchHistoryBytes = 600
         var fixture = try await Fixture(configuration: configuration)
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         fixture.room.disconnected(bob.id)
         try await fixture.sync([fixture.host])
         let afterDisconnect = fixture.views[fixture.host.id]!.seq
@@ -279,9 +282,7 @@ import RoomsTestSupport
         // The default grace: the clock is moved by hand, so a long period costs the test nothing.
         let grace = RoomConfiguration().resumeGraceSeconds
         var fixture = try await Fixture()
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         fixture.room.disconnected(bob.id)
         await fixture.room.settled()
         await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }

@@ -164,9 +164,7 @@ import RoomsTestSupport
     @Test(arguments: ["🙂", "", "👍👍", "thumbs", "❤"])
     func onlyTheFixedEmojiAreReactions(emoji: String) async throws {
         var fixture = try await Fixture()
-        fixture.room.receive(.react(emoji: emoji), from: fixture.host.id)
-        try await fixture.sync([fixture.host])
-        let view = try #require(fixture.views[fixture.host.id])
+        let view = try await fixture.hostView(after: .react(emoji: emoji))
         view.expectLastError("bad-reaction", move: "react")
         #expect(view.other.isEmpty)
     }
@@ -271,9 +269,7 @@ import RoomsTestSupport
     @Test(arguments: ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"])
     func aBadNameIsRefusedAsAtJoin(name: String) async throws {
         var fixture = try await Fixture()
-        fixture.room.receive(.rename(name: name), from: fixture.host.id)
-        try await fixture.sync([fixture.host])
-        let view = try #require(fixture.views[fixture.host.id])
+        let view = try await fixture.hostView(after: .rename(name: name))
         view.expectLastError("bad-name", move: "rename")
         #expect(view.state["members"]?[0]?["name"]?.stringValue == "Ana")
     }

@@ -42,6 +42,13 @@ import RoomsTestSupport
             return link
         }
 
+        /// What the host sees once the room has handled `message` from them.
+        mutating func hostView(after message: ClientMessage) async throws -> ClientView {
+            room.receive(message, from: host.id)
+            try await sync([host])
+            return try #require(views[host.id])
+        }
+
         /// `name` joins as a player; once the host and they have synced, their link and resume token.
         mutating func joinSynced(_ name: String) async throws -> (link: MemoryLink, token: String) {
             let link = join(name)

@@ -11,7 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../EndToEnd/harness.sh
 source Tests/EndToEnd/harness.sh
-export PATH=/opt/swift/usr/bin:$PATH
 build=1
 duration=40
 avalanche=1

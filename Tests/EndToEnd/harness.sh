@@ -12,6 +12,8 @@
 # The server runs with the repository root as its working directory.
 
 WR_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The machine image keeps the Swift toolchain in /opt/swift, off the default PATH.
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 # The script that sourced this file (its header comment is its --help) and its directory.
 WR_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
 WR_SCRIPT="$WR_SCRIPT_DIR/$(basename "${BASH_SOURCE[1]}")"

@@ -9,7 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../EndToEnd/harness.sh
 source Tests/EndToEnd/harness.sh
-export PATH=/opt/swift/usr/bin:$PATH
 minutes=30
 build=1
 for argument in "$@"; do

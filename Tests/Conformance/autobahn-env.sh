@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # Python 2.7 and the cached wstest virtualenv, shared by run-autobahn.sh (fuzzingclient against our server) and
 # run-autobahn-client.sh (fuzzingserver against our client). Source it after ../EndToEnd/harness.sh; it uses
-# wr_log, wr_die and WR_CACHE_DIR from there, and defines:
+# wr_log, wr_die and WR_CACHE_DIR from there, sets the defaults of the options both scripts take, and defines:
+#   autobahn_option       ARGS...: takes one of those options (--cases, --exclude-cases, --outdir, --python2,
+#                         --verbose) from the front of ARGS and sets WR_SHIFT; status 1 for anything else
 #   find_python2          sets PYTHON2 to a Python 2.7 interpreter (PYTHON2 as given, else the usual places),
 #                         or stops the script with exit 2 and a loud message
 #   setup_autobahn_venv   sets VENV to the virtualenv with wstest, built once per pin set and interpreter
@@ -9,9 +11,25 @@
 #                         for WS_URL, CASES and EXCLUDE into WR_TMP, and sets SPEC and LOG
 #   prepare_autobahn_run  what both scripts do once their options are read: OUTDIR created and made absolute,
 #                         python3 checked, the exit traps, find_python2 and setup_autobahn_venv
-# A caller sets PYTHON2 (empty: look for one) before calling find_python2.
+# PYTHON2 empty: find_python2 looks for one.
 
 WR_AUTOBAHN_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CASES="*"
+EXCLUDE=""
+PYTHON2="${WORDROOMS_PYTHON2:-}"
+VERBOSE=0
+
+autobahn_option() {
+    WR_SHIFT=2
+    case "$1" in
+        --cases) CASES="${2:?--cases needs a value}" ;;
+        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}" ;;
+        --outdir) OUTDIR="${2:?--outdir needs a value}" ;;
+        --python2) PYTHON2="${2:?--python2 needs a value}" ;;
+        --verbose) VERBOSE=1; WR_SHIFT=1 ;;
+        *) return 1 ;;
+    esac
+}
 
 find_python2() {
     local candidate

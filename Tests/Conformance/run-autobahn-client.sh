@@ -28,13 +28,11 @@ WR_TAG=autobahn-client
 # shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../EndToEnd/harness.sh"
 
-CASES="*"
-EXCLUDE=""
+# shellcheck source=autobahn-env.sh
+source "$WR_SCRIPT_DIR/autobahn-env.sh"
 OUTDIR="$WR_SCRIPT_DIR/reports-client"
 WR_RUN_TIMEOUT=3600
 CASE_TIMEOUT=600
-PYTHON2="${WORDROOMS_PYTHON2:-}"
-VERBOSE=0
 # The key of the report's index.json, and the prefix of its per-case files.
 AGENT=WordRoomsClient
 
@@ -45,17 +43,12 @@ usage() {
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --cases) CASES="${2:?--cases needs a value}"; shift 2 ;;
-        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}"; shift 2 ;;
-        --outdir) OUTDIR="${2:?--outdir needs a value}"; shift 2 ;;
         --config) WR_CONFIG="${2:?--config needs a value}"; shift 2 ;;
         --no-build) WR_BUILD=0; shift ;;
         --timeout) WR_RUN_TIMEOUT="${2:?--timeout needs a value}"; shift 2 ;;
         --case-timeout) CASE_TIMEOUT="${2:?--case-timeout needs a value}"; shift 2 ;;
-        --python2) PYTHON2="${2:?--python2 needs a value}"; shift 2 ;;
-        --verbose) VERBOSE=1; shift ;;
         -h | --help) usage; exit 0 ;;
-        *) usage >&2; wr_die "unknown argument: $1" ;;
+        *) autobahn_option "$@" || { usage >&2; wr_die "unknown argument: $1"; }; shift "$WR_SHIFT" ;;
     esac
 done
 [[ "$WR_CONFIG" == release || "$WR_CONFIG" == debug ]] || wr_die "--config must be release or debug"
@@ -65,8 +58,6 @@ done
 # ---------------------------------------------------------------------------------------------------------------
 # The report directory, Python 2.7, the cached wstest virtualenv, the driver.
 
-# shellcheck source=autobahn-env.sh
-source "$WR_SCRIPT_DIR/autobahn-env.sh"
 prepare_autobahn_run
 
 wr_mktemp

@@ -25,23 +25,17 @@ WR_TAG=autobahn
 # shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../EndToEnd/harness.sh"
 
-CASES="*"
-EXCLUDE=""
+# shellcheck source=autobahn-env.sh
+source "$WR_SCRIPT_DIR/autobahn-env.sh"
 OUTDIR="$WR_SCRIPT_DIR/reports"
 WR_RUN_TIMEOUT=3600
-PYTHON2="${WORDROOMS_PYTHON2:-}"
-VERBOSE=0
 MAX_MESSAGE_BYTES=16777216
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --cases) CASES="${2:?--cases needs a value}"; shift 2 ;;
-        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}"; shift 2 ;;
-        --outdir) OUTDIR="${2:?--outdir needs a value}"; shift 2 ;;
-        --python2) PYTHON2="${2:?--python2 needs a value}"; shift 2 ;;
-        --verbose) VERBOSE=1; shift ;;
         -h | --help) wr_usage; exit 0 ;;
-        *) wr_target_option "$@" || { wr_usage >&2; wr_die "unknown argument: $1"; }; shift "$WR_SHIFT" ;;
+        *) autobahn_option "$@" || wr_target_option "$@" || { wr_usage >&2; wr_die "unknown argument: $1"; }
+            shift "$WR_SHIFT" ;;
     esac
 done
 wr_check_target_options
@@ -49,8 +43,6 @@ wr_check_target_options
 # ---------------------------------------------------------------------------------------------------------------
 # The report directory, Python 2.7 and the cached wstest virtualenv.
 
-# shellcheck source=autobahn-env.sh
-source "$WR_SCRIPT_DIR/autobahn-env.sh"
 prepare_autobahn_run
 
 # ---------------------------------------------------------------------------------------------------------------

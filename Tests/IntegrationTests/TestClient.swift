@@ -90,12 +90,10 @@ final class TestClient {
     }
 
     func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failure(description: "write failed: errno \(errno)") }
-            offset += n
+        do {
+            try BlockingSocket.writeAll(fd, bytes)
+        } catch {
+            throw Failure(description: "write failed: errno \(error.errno)")
         }
     }
 

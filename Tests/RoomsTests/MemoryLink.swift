@@ -86,6 +86,11 @@ struct ClientView {
         }
     }
 
+    /// The members' names in the state, in order.
+    var memberNames: [String] {
+        state["members"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
     /// Expects the last error this client got to be `code`, answering its message of type `move`.
     func expectLastError(_ code: String, move: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(errors.last?["code"]?.stringValue == code, sourceLocation: sourceLocation)

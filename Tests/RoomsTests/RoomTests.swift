@@ -105,11 +105,13 @@ import RoomsTestSupport
         var fixture = try await Fixture()
         let other = fixture.join("  ana ")
         try await fixture.sync([other])
-        let names = fixture.views[other.id]!.state["members"]!.arrayValue!.map { $0["name"]!.stringValue! }
-        #expect(names == ["Ana", "ana (2)"])
+        #expect(fixture.views[other.id]!.memberNames == ["Ana", "ana (2)"])
     }
 
-    @Test(arguments: ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"])
+    /// Names the name rules refuse, at join and at rename: empty, blank, too long, a control character.
+    static let badNames = ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"]
+
+    @Test(arguments: badNames)
     func refusesBadNames(name: String) async throws {
         var fixture = try await Fixture()
         let link = fixture.join(name)

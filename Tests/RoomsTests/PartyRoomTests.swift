@@ -476,10 +476,8 @@ import RoomsTestSupport
     }
 
     @Test func aRestoredRoomDoesNotAnnounceAResultAgain() async throws {
-        let directory = try RoomJournalTests.dataDirectory(with: [])
+        let (directory, timers, journal, registry) = try RoomJournalTests.freshJournaledRegistry(seed: 3)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timers = ManualTimers(start: 1_000_000)
-        let (journal, registry) = try RoomJournalTests.journaledRegistry(in: directory, seed: 3, timers: timers)
         let host = MemoryLink()
         let room = try await registry.create(.scramble, isPublic: true, settings: Self.quickScramble, creator: host,
                                              name: "Ana")

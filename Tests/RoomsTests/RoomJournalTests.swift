@@ -24,6 +24,17 @@ import RoomsTestSupport
         return (journal, registry)
     }
 
+    /// A fresh data directory (the caller removes it) with a journal and a registry saving into it, on timers
+    /// that start at 1,000,000 s.
+    static func freshJournaledRegistry(seed: UInt64) throws
+        -> (directory: String, timers: ManualTimers, journal: RoomJournal, registry: RoomRegistry)
+    {
+        let directory = try dataDirectory(with: [])
+        let timers = ManualTimers(start: 1_000_000)
+        let (journal, registry) = try journaledRegistry(in: directory, seed: seed, timers: timers)
+        return (directory, timers, journal, registry)
+    }
+
     /// Plays `move` in a restored room as its member number `index` of `saved` (a room of `expected()`), back
     /// with their saved token; returns the room's state after it.
     static func play(_ move: ClientMessage, in room: Room, asMember index: Int, of saved: JSONValue?) async throws
@@ -56,10 +67,8 @@ import RoomsTestSupport
     /// A host's new word list as long as the old one sends no patch (the state shows only the count), but it is
     /// saved at once: a restart right after it plays the new words, not the old ones.
     @Test func aNewWordListOfTheSameLengthIsSavedAtOnce() async throws {
-        let directory = try Self.dataDirectory(with: [])
+        let (directory, _, journal, registry) = try Self.freshJournaledRegistry(seed: 5)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timers = ManualTimers(start: 1_000_000)
-        let (journal, registry) = try Self.journaledRegistry(in: directory, seed: 5, timers: timers)
         let host = MemoryLink()
         let room = try await registry.create(.snowman, isPublic: true, settings: ["waitForHost": true],
                                              creator: host, name: "Ana")

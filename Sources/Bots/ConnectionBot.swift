@@ -17,6 +17,17 @@ extension ConnectionBot {
         link.close()
     }
 
+    /// Records the connection that just opened; when the run ended while it was opening, finishes instead and
+    /// returns false.
+    func openedWhileRunning(_ connection: Connection) -> Bool {
+        link.opened(connection, on: worker)
+        guard worker.running else {
+            finish()
+            return false
+        }
+        return true
+    }
+
     func connectionFailed(reason: String) {
         link.failed(reason: reason, on: worker)
     }

@@ -68,11 +68,7 @@ final class EchoBot: ConnectionBot, @unchecked Sendable {
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let now = MonotonicClock.nanoseconds()
-        link.opened(connection, on: worker)
-        guard worker.running else {
-            finish()
-            return
-        }
+        guard openedWhileRunning(connection) else { return }
         rateStartedAt = now
         if !fixedRate {
             while inFlight < depth { sendOne(connection) }

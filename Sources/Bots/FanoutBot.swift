@@ -47,11 +47,7 @@ final class FanoutBot: ConnectionBot, WakeableBot, @unchecked Sendable {
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
         let now = MonotonicClock.nanoseconds()
-        link.opened(connection, on: worker)
-        guard worker.running else {
-            finish()
-            return
-        }
+        guard openedWhileRunning(connection) else { return }
         intervalsFrom = now
         scheduleNext()
     }

@@ -16,8 +16,7 @@ final class IdleBot: ConnectionBot, @unchecked Sendable {
     }
 
     func didOpen(_ connection: Connection, request: HTTPRequestHead) {
-        link.opened(connection, on: worker)
-        if !worker.running { finish() }
+        _ = openedWhileRunning(connection)
     }
 
     func didReceiveText(_ text: UnsafeRawBufferPointer, on connection: Connection) {

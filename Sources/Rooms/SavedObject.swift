@@ -54,24 +54,18 @@ struct SavedObject {
         return flag
     }
 
-    func optionalString(_ key: String) throws(Unreadable) -> String? {
-        guard optional(key) != nil else { return nil }
-        return try string(key)
-    }
+    func optionalString(_ key: String) throws(Unreadable) -> String? { try ifPresent(key, string) }
 
-    func optionalInt(_ key: String) throws(Unreadable) -> Int? {
-        guard optional(key) != nil else { return nil }
-        return try int(key)
-    }
+    func optionalInt(_ key: String) throws(Unreadable) -> Int? { try ifPresent(key, int) }
 
-    func optionalDouble(_ key: String) throws(Unreadable) -> Double? {
-        guard optional(key) != nil else { return nil }
-        return try double(key)
-    }
+    func optionalDouble(_ key: String) throws(Unreadable) -> Double? { try ifPresent(key, double) }
 
-    func optionalBool(_ key: String) throws(Unreadable) -> Bool? {
+    func optionalBool(_ key: String) throws(Unreadable) -> Bool? { try ifPresent(key, bool) }
+
+    /// The member `key` read by `read`, or nil when it is absent or `null`.
+    private func ifPresent<T>(_ key: String, _ read: (String) throws(Unreadable) -> T) throws(Unreadable) -> T? {
         guard optional(key) != nil else { return nil }
-        return try bool(key)
+        return try read(key)
     }
 
     /// The member `key` as an object of its own.

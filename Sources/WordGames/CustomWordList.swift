@@ -98,29 +98,23 @@ public struct CustomWordList: Hashable, Sendable {
 }
 
 extension CustomWordList {
-    /// One invalid entry of a pasted list.
-    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    /// One invalid entry of a pasted list; its text is the entry as typed, trimmed, and its line the entry's line.
+    public typealias Problem = LineProblem<Reason>
+
+    /// What is wrong with an entry.
+    public enum Reason: LineProblemReason {
+        /// Something other than the letters A-Z (a space inside, a digit, an accent, a hyphen).
+        case notLetters
+        /// Letters only, but too few or too many of them.
+        case wrongLength(letters: Int)
+
         /// Longest part of an entry quoted back in a message.
         static let quotedCharacters = 24
 
-        /// The entry's line, counted from 1.
-        public var line: Int
-        /// The entry as typed, trimmed.
-        public var text: String
-        /// What is wrong with it.
-        public var reason: Reason
-
-        /// Creates a problem report.
-        public init(line: Int, text: String, reason: Reason) {
-            self.line = line
-            self.text = text
-            self.reason = reason
-        }
-
         /// `line 3: "cat" has 3 letters (words need 4 to 10)`, quoting at most `quotedCharacters` of the entry.
-        public var description: String {
+        public func describe(line: Int, text: String) -> String {
             let quoted = text.count > Self.quotedCharacters ? text.prefix(Self.quotedCharacters) + "…" : Substring(text)
-            switch reason {
+            switch self {
             case .notLetters:
                 return "line \(line): \"\(quoted)\" has characters other than the letters A-Z"
             case .wrongLength(let letters):
@@ -128,14 +122,6 @@ extension CustomWordList {
                     + "(words need \(lengths.lowerBound) to \(lengths.upperBound))"
             }
         }
-    }
-
-    /// What is wrong with an entry.
-    public enum Reason: Hashable, Sendable {
-        /// Something other than the letters A-Z (a space inside, a digit, an accent, a hyphen).
-        case notLetters
-        /// Letters only, but too few or too many of them.
-        case wrongLength(letters: Int)
     }
 
     /// Why a pasted list was refused. Every case has the code `bad-words`.

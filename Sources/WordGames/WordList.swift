@@ -66,24 +66,20 @@ extension WordList {
         }
     }
 
-    /// One invalid line of a word file.
-    public struct Problem: Hashable, Sendable, CustomStringConvertible {
-        /// Line number, counted from 1.
-        public var line: Int
-        /// The line's text with comment and surrounding spaces removed.
-        public var text: String
-        /// What is wrong with it.
-        public var reason: Reason
+    /// One invalid line of a word file; its text is the line with comment and surrounding spaces removed.
+    public typealias Problem = LineProblem<Reason>
 
-        /// Creates a problem report for one line.
-        public init(line: Int, text: String, reason: Reason) {
-            self.line = line
-            self.text = text
-            self.reason = reason
-        }
+    /// What is wrong with a line of a word file.
+    public enum Reason: LineProblemReason {
+        /// The line contains something other than the letters A-Z (either case).
+        case notLetters
+        /// The word's length is outside the given range.
+        case wrongLength(allowed: ClosedRange<Int>)
+        /// The same word (ignoring case) already appeared on `firstLine`.
+        case duplicate(firstLine: Int)
 
-        public var description: String {
-            switch reason {
+        public func describe(line: Int, text: String) -> String {
+            switch self {
             case .notLetters:
                 return "line \(line): \"\(text)\" must contain only letters A-Z"
             case .wrongLength(let allowed):
@@ -93,15 +89,5 @@ extension WordList {
                 return "line \(line): \"\(text)\" repeats line \(firstLine)"
             }
         }
-    }
-
-    /// What is wrong with a line of a word file.
-    public enum Reason: Hashable, Sendable {
-        /// The line contains something other than the letters A-Z (either case).
-        case notLetters
-        /// The word's length is outside the given range.
-        case wrongLength(allowed: ClosedRange<Int>)
-        /// The same word (ignoring case) already appeared on `firstLine`.
-        case duplicate(firstLine: Int)
     }
 }

@@ -64,6 +64,31 @@ extension MetricsTimeline {
                 residentBytes: current.residentBytes)
         }
 
+        /// A plotted number of a sample: its key in `json` and `MetricsTimeline.json`, and where a sample holds it.
+        enum Series: Sendable {
+            case count(String, KeyPath<Sample, Int> & Sendable)
+            case rate(String, KeyPath<Sample, Double> & Sendable)
+            /// Milliseconds, or nil for an interval that measured nothing (`null` in the JSON).
+            case latency(String, KeyPath<Sample, Double?> & Sendable)
+        }
+
+        /// Every plotted number but the time, the rooms by game and the closes by code: one line per series, for
+        /// the sample, the timeline's rings and both JSON forms alike.
+        static let series: [Series] = [
+            .count("connections", \.connections),
+            .rate("moves", \.moves),
+            .rate("messagesIn", \.messagesIn),
+            .rate("messagesOut", \.messagesOut),
+            .rate("bytesIn", \.bytesIn),
+            .rate("bytesOut", \.bytesOut),
+            .latency("fanoutP50", \.fanoutP50),
+            .latency("fanoutP99", \.fanoutP99),
+            .latency("fanoutMax", \.fanoutMax),
+            .rate("handshakeFailures", \.handshakeFailures),
+            .rate("cpu", \.cpuPercent),
+            .count("rss", \.residentBytes),
+        ]
+
         private static func perSecond(_ delta: Int, _ seconds: Double) -> Double {
             rounded(Double(max(0, delta)) / seconds, places: 2)
         }
@@ -74,23 +99,17 @@ extension MetricsTimeline {
             for kind in GameKind.allCases { rooms[kind.rawValue] = JSONValue(self.rooms[kind] ?? 0) }
             var closes = JSONObject()
             for (code, rate) in self.closes.sorted(by: { $0.key < $1.key }) { closes[String(code)] = JSONValue(rate) }
-            func optional(_ value: Double?) -> JSONValue { value.map { JSONValue($0) } ?? .null }
             var object = JSONObject()
             object["t"] = JSONValue(time)
-            object["connections"] = JSONValue(connections)
             object["rooms"] = .object(rooms)
-            object["moves"] = JSONValue(moves)
-            object["messagesIn"] = JSONValue(messagesIn)
-            object["messagesOut"] = JSONValue(messagesOut)
-            object["bytesIn"] = JSONValue(bytesIn)
-            object["bytesOut"] = JSONValue(bytesOut)
-            object["fanoutP50"] = optional(fanoutP50)
-            object["fanoutP99"] = optional(fanoutP99)
-            object["fanoutMax"] = optional(fanoutMax)
-            object["handshakeFailures"] = JSONValue(handshakeFailures)
             object["closes"] = .object(closes)
-            object["cpu"] = JSONValue(cpuPercent)
-            object["rss"] = JSONValue(residentBytes)
+            for series in Self.series {
+                switch series {
+                case .count(let key, let value): object[key] = JSONValue(self[keyPath: value])
+                case .rate(let key, let value): object[key] = JSONValue(self[keyPath: value])
+                case .latency(let key, let value): object[key] = self[keyPath: value].map { JSONValue($0) } ?? .null
+                }
+            }
             return .object(object)
         }
     }

@@ -14,29 +14,24 @@ struct MetricsTimeline: Sendable {
 
     let capacity: Int
     private(set) var times: MetricsTimelineRing<Double>
-    private var connections: MetricsTimelineRing<Int>
     private var rooms: [GameKind: MetricsTimelineRing<Int>]
-    private var moves, messagesIn, messagesOut, bytesIn, bytesOut, handshakeFailures, cpu: MetricsTimelineRing<Double>
-    private var fanoutP50, fanoutP99, fanoutMax: MetricsTimelineRing<Double?>
-    private var residentBytes: MetricsTimelineRing<Int>
+    /// The rings of `Sample.series`, by key.
+    private var counts: [String: MetricsTimelineRing<Int>] = [:]
+    private var rates: [String: MetricsTimelineRing<Double>] = [:]
+    private var latencies: [String: MetricsTimelineRing<Double?>] = [:]
     private(set) var closes: [UInt16: MetricsTimelineRing<Double>] = [:]
 
     init(capacity: Int = MetricsTimeline.defaultCapacity) {
         self.capacity = capacity
         times = MetricsTimelineRing(capacity: capacity)
-        connections = MetricsTimelineRing(capacity: capacity)
         rooms = Dictionary(uniqueKeysWithValues: GameKind.allCases.map { ($0, MetricsTimelineRing(capacity: capacity)) })
-        moves = MetricsTimelineRing(capacity: capacity)
-        messagesIn = moves
-        messagesOut = moves
-        bytesIn = moves
-        bytesOut = moves
-        handshakeFailures = moves
-        cpu = moves
-        fanoutP50 = MetricsTimelineRing(capacity: capacity)
-        fanoutP99 = fanoutP50
-        fanoutMax = fanoutP50
-        residentBytes = connections
+        for series in Sample.series {
+            switch series {
+            case .count(let key, _): counts[key] = MetricsTimelineRing(capacity: capacity)
+            case .rate(let key, _): rates[key] = MetricsTimelineRing(capacity: capacity)
+            case .latency(let key, _): latencies[key] = MetricsTimelineRing(capacity: capacity)
+            }
+        }
     }
 
     var count: Int { times.count }
@@ -62,19 +57,14 @@ struct MetricsTimeline: Sendable {
             closes[code]!.append(closeRates[code] ?? 0)
         }
         times.append(sample.time)
-        connections.append(sample.connections)
         for kind in GameKind.allCases { rooms[kind]!.append(sample.rooms[kind] ?? 0) }
-        moves.append(sample.moves)
-        messagesIn.append(sample.messagesIn)
-        messagesOut.append(sample.messagesOut)
-        bytesIn.append(sample.bytesIn)
-        bytesOut.append(sample.bytesOut)
-        fanoutP50.append(sample.fanoutP50)
-        fanoutP99.append(sample.fanoutP99)
-        fanoutMax.append(sample.fanoutMax)
-        handshakeFailures.append(sample.handshakeFailures)
-        cpu.append(sample.cpuPercent)
-        residentBytes.append(sample.residentBytes)
+        for series in Sample.series {
+            switch series {
+            case .count(let key, let value): counts[key]!.append(sample[keyPath: value])
+            case .rate(let key, let value): rates[key]!.append(sample[keyPath: value])
+            case .latency(let key, let value): latencies[key]!.append(sample[keyPath: value])
+            }
+        }
     }
 
     /// Every series, oldest first, under the keys of `Sample.json` (columns rather than rows: a quarter of the
@@ -92,20 +82,15 @@ struct MetricsTimeline: Sendable {
         var object = JSONObject()
         object["capacity"] = JSONValue(capacity)
         object["t"] = array(times)
-        object["connections"] = array(connections)
         object["rooms"] = .object(roomSeries)
-        object["moves"] = array(moves)
-        object["messagesIn"] = array(messagesIn)
-        object["messagesOut"] = array(messagesOut)
-        object["bytesIn"] = array(bytesIn)
-        object["bytesOut"] = array(bytesOut)
-        object["fanoutP50"] = array(fanoutP50)
-        object["fanoutP99"] = array(fanoutP99)
-        object["fanoutMax"] = array(fanoutMax)
-        object["handshakeFailures"] = array(handshakeFailures)
         object["closes"] = .object(closeSeries)
-        object["cpu"] = array(cpu)
-        object["rss"] = array(residentBytes)
+        for series in Sample.series {
+            switch series {
+            case .count(let key, _): object[key] = array(counts[key]!)
+            case .rate(let key, _): object[key] = array(rates[key]!)
+            case .latency(let key, _): object[key] = array(latencies[key]!)
+            }
+        }
         return .object(object)
     }
 }

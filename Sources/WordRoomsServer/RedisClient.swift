@@ -60,12 +60,10 @@ final class RedisClient {
     }
 
     private func send(_ bytes: [UInt8]) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failure(description: "Redis write failed: \(String(cString: strerror(errno)))") }
-            offset += n
+        do {
+            try BlockingSocket.writeAll(fd, bytes)
+        } catch {
+            throw Failure(description: "Redis write failed: \(String(cString: strerror(error.errno)))")
         }
     }
 

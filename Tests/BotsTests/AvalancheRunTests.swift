@@ -7,17 +7,8 @@ import WordRoomsServer
 /// The reconnect storm over real sockets, against the server started in this process on an ephemeral port.
 /// Serialized: the runs compete for the same two cores otherwise.
 @Suite(.serialized) struct AvalancheRunTests {
-    private func serverOptions(data: String? = nil, port: Int = 0) -> ServerOptions {
-        var options = ServerOptions()
-        options.host = "127.0.0.1"
-        options.port = port
-        options.threads = 2
-        options.dataDirectory = data
-        return options
-    }
-
     @Test func everyBotDroppedByItsClientComesBackAndEveryRoomIsExact() async throws {
-        let server = try WordRoomsServer(options: serverOptions())
+        let server = try WordRoomsServer(options: inProcessServerOptions())
         defer { server.shutdown() }
         let report = try await runStorm(["--rooms", "6", "--players", "4", "--drop", "clients", "--drop-after", "1.5",
                                          "--give-up", "20", "--rate", "2", "--seed", "3"], port: server.port)
@@ -42,7 +33,7 @@ import WordRoomsServer
     @Test func botsComeBackAcrossARestartOnTheSameData() async throws {
         let data = NSTemporaryDirectory() + "wordrooms-avalanche-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let first = try WordRoomsServer(options: serverOptions(data: data))
+        let first = try WordRoomsServer(options: inProcessServerOptions(data: data))
         let port = first.port
         // The server goes away under the bots (a graceful stop) and a new one comes up on the same data.
         let second = Mutex<WordRoomsServer?>(nil)
@@ -50,7 +41,7 @@ import WordRoomsServer
         let restart = Thread {
             Thread.sleep(forTimeInterval: 2.5)
             first.shutdown()
-            let server = try? WordRoomsServer(options: self.serverOptions(data: data, port: port))
+            let server = try? WordRoomsServer(options: inProcessServerOptions(data: data, port: port))
             second.withLock { $0 = server }
             restarted.signal()
         }

@@ -151,7 +151,7 @@ import WordRoomsServer
     // MARK: Real runs
 
     @Test func aRealPlayRunWritesAReportWithNonEmptySeries() async throws {
-        let report = try await Self.runAgainstServer(["play", "--rooms", "3", "--players", "3", "--game", "mixed",
+        let report = try await runAgainstServer(["play", "--rooms", "3", "--players", "3", "--game", "mixed",
                                                       "--rate", "4", "--duration", "3", "--seed", "3"])
         #expect(report.exitStatus == 0)
         let points = report.timeline.points
@@ -182,7 +182,7 @@ import WordRoomsServer
     }
 
     @Test func aRealEchoRunChartsItsRoundTrips() async throws {
-        let report = try await Self.runAgainstServer(["echo", "--connections", "4", "--depth", "2", "--duration", "2"])
+        let report = try await runAgainstServer(["echo", "--connections", "4", "--depth", "2", "--duration", "2"])
         #expect(report.exitStatus == 0)
         let chart = try #require(report.charts.first { $0.id == "latency-echo-round-trip" })
         #expect(chart.hasData)
@@ -300,20 +300,5 @@ import WordRoomsServer
             rest = rest[end.upperBound...]
         }
         return found
-    }
-
-    /// Starts the server in this process on an ephemeral loopback port, runs the bots against it on a thread
-    /// of their own (the driver blocks; the server's actors need the cooperative pool), stops it.
-    static func runAgainstServer(_ arguments: [String]) async throws -> BotReport {
-        var serverOptions = ServerOptions()
-        serverOptions.host = "127.0.0.1"
-        serverOptions.port = 0
-        serverOptions.threads = 2
-        serverOptions.benchEcho = true
-        let server = try WordRoomsServer(options: serverOptions)
-        defer { server.shutdown() }
-        return try await runOnOwnThread(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"]) { options throws(LoadTest.StartError) in
-            try LoadTest.run(options, log: { _ in })
-        }
     }
 }

@@ -222,24 +222,3 @@ private func expectClean(_ stats: BotStats, sourceLocation: SourceLocation = #_s
     #expect(stats.connectFailures.isEmpty, "\(stats.connectFailures)", sourceLocation: sourceLocation)
 }
 
-/// Starts the server in this process on an ephemeral loopback port, runs the bots against it, stops it.
-private func runAgainstServer(_ arguments: [String], limits: GameLimits = GameLimits(),
-                              maxMessageBytes: Int = 64 * 1024,
-                              transport: (inout TransportConfiguration) -> Void = { _ in }) async throws -> BotReport {
-    var options = ServerOptions()
-    options.host = "127.0.0.1"
-    options.port = 0
-    options.threads = 2
-    options.maxMessageBytes = maxMessageBytes
-    options.benchEcho = true
-    let server = try WordRoomsServer(options: options, limits: limits, transport: transport)
-    defer { server.shutdown() }
-    return try await runBots(arguments + ["--url", "ws://127.0.0.1:\(server.port)", "--grace", "3"])
-}
-
-/// Runs the bots (see `runOnOwnThread`).
-private func runBots(_ arguments: [String]) async throws -> BotReport {
-    try await runOnOwnThread(arguments) { options throws(LoadTest.StartError) in
-        try LoadTest.run(options, log: { _ in })
-    }
-}

@@ -18,7 +18,6 @@ import json
 import os
 import re
 import subprocess
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -33,12 +32,6 @@ PHONE = (390, 844)
 class Page(browser_support.Page):
     # The page checks a wrong token on purpose, and Chromium logs the 401.
     expected_console = browser_support.Page.expected_console + ("status of 401",)
-
-    def theme(self, theme):
-        """Light or dark through the system preference (the page's theme setting is "system")."""
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-            "features": [{"name": "prefers-color-scheme", "value": theme}]})
-        time.sleep(0.3)
 
     def chart(self, name):
         return self.js("const s = document.querySelector(`#chart-${arguments[0]} svg`);"
@@ -56,51 +49,6 @@ class Page(browser_support.Page):
         self.wait_visible("#confirm-ok")
         self.find("#confirm-ok").click()
         self.wait(lambda: not self.js("return document.querySelector('#confirm').open"), "the confirmation to close")
-
-
-class RawClient:
-    """A game client on a plain WebSocket (websocket-client)."""
-
-    def __init__(self, base_url):
-        self.socket = websocket.create_connection(base_url.replace("http", "ws", 1) + "/ws", timeout=5)
-        self.messages = []
-        self.closed = False
-
-    def send(self, message):
-        self.socket.send(json.dumps(message))
-
-    def until(self, predicate, timeout=8):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            opcode, data = self.socket.recv_data()
-            if opcode == websocket.ABNF.OPCODE_CLOSE:
-                code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
-                message = {"type": "close", "code": code, "reason": data[2:].decode("utf-8", "replace")}
-            else:
-                message = json.loads(data)
-            self.messages.append(message)
-            if predicate(message):
-                return message
-            if message["type"] == "close":
-                break
-        raise AssertionError(f"no matching message in {self.messages[-5:]}")
-
-    def drain_in_background(self):
-        def loop():
-            while not self.closed:
-                try:
-                    self.socket.recv()
-                except Exception:  # noqa: BLE001 - timeouts and the final close both end up here
-                    if self.closed:
-                        return
-        threading.Thread(target=loop, daemon=True).start()
-
-    def close(self):
-        self.closed = True
-        try:
-            self.socket.close()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def admin_link(artifacts):
@@ -260,14 +208,14 @@ def run(suite, args):
     room = {}
 
     def a_room_with_people():
-        host = RawClient(base)
+        host = browser_support.RawClient(base)
         raws.append(host)
         host.send({"type": "create", "game": "snowman", "name": "Hostess", "public": False})
         welcome = host.until(lambda m: m.get("type") == "welcome")
         # A private room: joins need its key, which its link carries in the fragment.
         room["code"], room["key"] = welcome["code"], welcome["key"]
         room["host"] = host
-        cleo = RawClient(base)
+        cleo = browser_support.RawClient(base)
         raws.append(cleo)
         cleo.send({"type": "join", "code": room["code"], "key": room["key"], "name": "Cleo"})
         room["cleo_id"] = cleo.until(lambda m: m.get("type") == "welcome")["you"]
@@ -294,7 +242,7 @@ def run(suite, args):
         op.confirm()
         op.wait(lambda: op.text("#panel-lock") == "Unlock", "Unlock")
         op.wait(lambda: "locked" in op.text("#panel-summary"), "locked in the summary")
-        eve = RawClient(base)
+        eve = browser_support.RawClient(base)
         raws.append(eve)
         eve.send({"type": "join", "code": room["code"], "key": room["key"], "name": "Eve"})
         refusal = eve.until(lambda m: m.get("type") in ("welcome", "error"))

@@ -3,11 +3,15 @@ read and drive the app's DOM, and the run of a suite (`main`: its pages, screens
 Each suite subclasses `Page` for what only it needs."""
 
 import argparse
+import collections
 import json
 import os
 import sys
+import threading
 import time
 import traceback
+
+import websocket
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -195,6 +199,39 @@ class Page:
         except WebDriverException:
             return []
 
+    def theme(self, theme):
+        """Light or dark through the system preference (the pages' appearance setting is "system")."""
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": theme}]})
+        time.sleep(0.3)
+
+    def rect(self, css):
+        """The bounding box of the first element `css` matches, or None."""
+        return self.js("const e = document.querySelector(arguments[0]); if (!e) return null;"
+                       "const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top,"
+                       "bottom: r.bottom, width: r.width, height: r.height};", css)
+
+    def gallery(self, artifacts, name, sizes, settle=0.35):
+        """Screenshots of the current screen at each of `sizes` ((label, width, height, mobile)), light and dark,
+        as `{name}-{label}-{shade}.png`; the page's own theme and viewport come back afterwards."""
+        paths = []
+        theme = self.js("return document.documentElement.dataset.theme")
+        try:
+            for label, width, height, mobile in sizes:
+                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+                for shade in ("light", "dark"):
+                    self.js("document.documentElement.dataset.theme = arguments[0]; window.scrollTo(0, 0)", shade)
+                    time.sleep(settle)
+                    path = os.path.join(artifacts, f"{name}-{label}-{shade}.png")
+                    self.driver.save_screenshot(path)
+                    paths.append(path)
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.js("document.documentElement.dataset.theme = arguments[0]", theme or "system")
+        print(f"     screenshots {', '.join(os.path.basename(path) for path in paths)}", flush=True)
+        return paths
+
     def screenshot(self, artifacts, name, top=True):
         if top:
             self.js("window.scrollTo(0, 0)")
@@ -224,6 +261,22 @@ class Page:
               mine: q('#turn')?.dataset.mine === 'true' && !q('#turn').hidden,
             };""")
 
+    def open_create_dialog(self, game, name=None):
+        """From the lobby, opens the create dialog and picks `game` (its id), typing `name` first if given."""
+        self.click("#create-room")
+        self.wait_visible("#create-dialog")
+        if name is not None:
+            self.type_into("#create-name", name)
+        self.find(f"label.choice:has(input[value='{game}'])").click()
+
+    def create_room_from_lobby(self, game):
+        """From the lobby, creates a room of `game` (its id) in the create dialog; returns the new room's code once
+        its waiting room shows."""
+        self.open_create_dialog(game)
+        self.find("#create-submit").click()
+        self.wait(lambda: self.room_code() and self.visible("#waiting-start"), f"the {game} waiting room")
+        return self.room_code()
+
     def submit_create_dialog(self, ready="#word .tile"):
         """Submits the create dialog; returns the new room's code once `ready` shows. A new room opens on its
         waiting room; for a Snowman board (the default `ready`) the host presses Start there first."""
@@ -249,6 +302,58 @@ class Page:
         self.driver.execute_cdp_cmd("Network.enable", {})
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": flag, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+class RawClient:
+    """A game client on a plain WebSocket (websocket-client), for filling, locking or watching a room quickly."""
+
+    def __init__(self, base_url):
+        self.socket = websocket.create_connection(base_url.replace("http", "ws", 1) + "/ws", timeout=5)
+        self.messages = []
+        self.closed = False
+
+    def send(self, message):
+        self.socket.send(json.dumps(message))
+
+    def until(self, predicate, timeout=8):
+        """Reads until a message matches and returns it; a close frame reads as {"type": "close", "code", "reason"}."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            opcode, data = self.socket.recv_data()
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+                message = {"type": "close", "code": code, "reason": data[2:].decode("utf-8", "replace")}
+            else:
+                message = json.loads(data)
+            self.messages.append(message)
+            if predicate(message):
+                return message
+            if message["type"] == "close":
+                break
+        raise AssertionError(f"no matching message in {self.messages[-5:]}")
+
+    def drain_in_background(self):
+        def loop():
+            while not self.closed:
+                try:
+                    self.socket.recv()
+                except Exception:  # noqa: BLE001 - timeouts and the final close both end up here
+                    if self.closed:
+                        return
+        threading.Thread(target=loop, daemon=True).start()
+
+    def close(self):
+        self.closed = True
+        try:
+            self.socket.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def spellable(word, letters):
+    """Whether `word` can be spelled from `letters` (a Counter), each letter used at most as often as it stands."""
+    need = collections.Counter(word)
+    return all(letters[letter] >= count for letter, count in need.items())
 
 
 class Suite:

@@ -135,11 +135,6 @@ class Page(browser_support.Page):
               status: document.querySelector('#status-line')?.textContent,
             };""")
 
-def spellable(word, letters):
-    need = collections.Counter(word)
-    return all(letters[letter] >= count for letter, count in need.items())
-
-
 def run(suite, args):
     checks = suite.checks
     shot = suite.shot
@@ -521,7 +516,7 @@ def run(suite, args):
         assert bob.scramble_view()["root"].lower() == root
         letters = collections.Counter(root)
         valid = sorted({w for w in dictionary if 3 <= len(w) <= 8 and w != root and w.isascii() and w.isalpha()
-                        and w.islower() and spellable(w, letters)}, key=lambda w: (-len(w), w))
+                        and w.islower() and browser_support.spellable(w, letters)}, key=lambda w: (-len(w), w))
         assert len(valid) >= 5, valid
         valid_words.extend(valid)
         submitted = []

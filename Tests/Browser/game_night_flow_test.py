@@ -17,18 +17,18 @@ Usage: game_night_flow_test.py --base-url http://127.0.0.1:PORT --repo REPO_ROOT
 import json
 import os
 import signal
-import threading
 import time
 import urllib.error
 import urllib.request
 
-import websocket
 import browser_support
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
 from snowman_solver import FREQUENCY
 
 SHOT_PREFIX = "flow-"
+# The gallery's screens: (label, width, height, mobile).
+GALLERY_SIZES = (("desktop", 1280, 800, False), ("phone", 390, 844, True))
 # Runs before the app's scripts on every page load: counts `offline` events and notes whether the name form was
 # ever on the page (a wrong code must say "not found" before asking for a name).
 RECORDER = """
@@ -77,66 +77,6 @@ class Page(browser_support.Page):
             }
             return null;""", name)
 
-    def gallery(self, artifacts, name, settle=0.35):
-        """Screenshots of the current screen at 1280x800 and 390x844, light and dark."""
-        paths = []
-        theme = self.js("return document.documentElement.dataset.theme")
-        try:
-            for label, metrics in (("desktop", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}),
-                                   ("phone", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})):
-                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-                for shade in ("light", "dark"):
-                    self.js("document.documentElement.dataset.theme = arguments[0]; window.scrollTo(0, 0)", shade)
-                    time.sleep(settle)
-                    path = os.path.join(artifacts, f"{SHOT_PREFIX}{name}-{label}-{shade}.png")
-                    self.driver.save_screenshot(path)
-                    paths.append(path)
-        finally:
-            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            self.js("document.documentElement.dataset.theme = arguments[0]", theme or "system")
-        print(f"     screenshots {', '.join(os.path.basename(path) for path in paths)}", flush=True)
-        return paths
-
-class RawClient:
-    """A protocol client on a plain WebSocket (websocket-client), for filling or locking a room quickly."""
-
-    def __init__(self, base_url):
-        self.socket = websocket.create_connection(base_url.replace("http", "ws", 1) + "/ws", timeout=5)
-        self.messages = []
-        self.lock = threading.Lock()
-        self.closed = False
-
-    def send(self, message):
-        self.socket.send(json.dumps(message))
-
-    def until(self, predicate, timeout=5):
-        """Reads until a message matches; returns it."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            message = json.loads(self.socket.recv())
-            self.messages.append(message)
-            if predicate(message):
-                return message
-        raise AssertionError("no matching message")
-
-    def drain_in_background(self):
-        def loop():
-            while not self.closed:
-                try:
-                    self.socket.recv()
-                except Exception:  # noqa: BLE001 - timeouts and the final close both end up here
-                    if self.closed:
-                        return
-        threading.Thread(target=loop, daemon=True).start()
-
-    def close(self):
-        self.closed = True
-        try:
-            self.socket.close()
-        except Exception:  # noqa: BLE001
-            pass
-
-
 def run(suite, args):
     checks = suite.checks
     artifacts = args.artifacts
@@ -147,7 +87,7 @@ def run(suite, args):
         return suite.add(Page(name, args.base_url, **options))
 
     def gallery(target, name):
-        target.gallery(artifacts, name)
+        target.gallery(artifacts, SHOT_PREFIX + name, GALLERY_SIZES)
 
     try:
         ana = page("Ana")
@@ -218,10 +158,7 @@ def run(suite, args):
         # --- A room -----------------------------------------------------------------------------------------------
         def create_room():
             ana.open("/")
-            ana.click("#create-room")
-            ana.wait_visible("#create-dialog")
-            ana.type_into("#create-name", "Ana")
-            ana.find("label.choice:has(input[value='snowman'])").click()
+            ana.open_create_dialog("snowman", name="Ana")
             ana.submit_create_dialog()
             # Score a point alone, so that "the same score" after Back means something. A secret with none of the
             # commonest letters (LUCKY) can melt the snowman first: then Ana starts the next game and goes on.
@@ -368,14 +305,14 @@ def run(suite, args):
 
         # --- Full and locked rooms (filled and locked over plain sockets) ----------------------------------------
         def full_room_has_a_watch_button():
-            host = RawClient(args.base_url)
+            host = browser_support.RawClient(args.base_url)
             raws.append(host)
             host.send({"type": "create", "game": "snowman", "name": "Filler 0", "public": False})
             welcome = host.until(lambda m: m.get("type") == "welcome")
             full_code, full_key = welcome["code"], welcome["key"]   # private: its link carries the key
             host.drain_in_background()
             for number in range(1, 16):
-                filler = RawClient(args.base_url)
+                filler = browser_support.RawClient(args.base_url)
                 raws.append(filler)
                 filler.send({"type": "join", "code": full_code, "key": full_key, "name": f"Filler {number}"})
                 filler.until(lambda m: m.get("type") in ("welcome", "error"))
@@ -400,7 +337,7 @@ def run(suite, args):
                    full_room_has_a_watch_button)
 
         def locked_room_says_so():
-            host = RawClient(args.base_url)
+            host = browser_support.RawClient(args.base_url)
             raws.append(host)
             host.send({"type": "create", "game": "snowman", "name": "Locksmith", "public": False})
             welcome = host.until(lambda m: m.get("type") == "welcome")

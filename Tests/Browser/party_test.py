@@ -39,17 +39,6 @@ class Page(browser_support.Page):
         super().__init__(name, base_url, width=width, height=height, phone=phone, exact_viewport=True)
         self.home_theme = home_theme
 
-    def theme(self, theme):
-        """Light or dark through the system preference (the pages' appearance setting is "system")."""
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-            "features": [{"name": "prefers-color-scheme", "value": theme}]})
-        time.sleep(0.3)
-
-    def box(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); if (!e) return null;"
-                       "const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left,"
-                       "right: r.right, height: r.height, width: r.width};", css)
-
     def viewport(self):
         return self.js("return {width: window.innerWidth, height: window.innerHeight,"
                        "scrollTop: document.scrollingElement.scrollTop}")
@@ -66,11 +55,6 @@ def decode_qr(path):
     """The text of the QR code in a PNG, by Debian's zbarimg (zbar-tools)."""
     result = subprocess.run(["zbarimg", "--raw", "-q", path], capture_output=True, text=True, timeout=30, check=False)
     return result.stdout.strip()
-
-
-def spellable(word, letters):
-    need = collections.Counter(word)
-    return all(letters[letter] >= count for letter, count in need.items())
 
 
 def run(suite, args):
@@ -203,9 +187,9 @@ def run(suite, args):
         bob.wait(lambda: bob.driver.title == f"Your turn · Snowman {code}", "the tab title cue")
         time.sleep(0.4)
         viewport = bob.viewport()
-        keyboard = bob.box("#keyboard")
-        word = bob.box("#word")
-        figure = bob.box(".snowman-figure")
+        keyboard = bob.rect("#keyboard")
+        word = bob.rect("#word")
+        figure = bob.rect(".snowman-figure")
         assert viewport["scrollTop"] == 0, viewport
         assert keyboard["top"] >= 0 and keyboard["bottom"] <= viewport["height"], (keyboard, viewport)
         assert word["top"] >= 0 and word["bottom"] <= keyboard["top"], ("the word above the keyboard", word, keyboard)
@@ -321,13 +305,13 @@ def run(suite, args):
 
     def words_for(root, count):
         letters = collections.Counter(root.lower())
-        return [word for word in dictionary if 4 <= len(word) <= 6 and spellable(word, letters)][:count]
+        return [word for word in dictionary if 4 <= len(word) <= 6 and browser_support.spellable(word, letters)][:count]
 
     def tiles_build_a_word():
         bob.js("window.scrollTo(0, 0)")
         root = root_letters(bob)
         assert len(root) == 8, root
-        dock = bob.box("#play-dock")
+        dock = bob.rect("#play-dock")
         viewport = bob.viewport()
         assert dock["top"] >= 0 and dock["bottom"] <= viewport["height"], ("the tiles on screen", dock, viewport)
         order = root_letters(bob)

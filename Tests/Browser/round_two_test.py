@@ -68,17 +68,6 @@ class Page(browser_support.Page):
         super().__init__(name, base_url, width, height, **options)
         self.width = width
 
-    def theme(self, theme):
-        """Light or dark through the system preference (the appearance setting is "system")."""
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-            "features": [{"name": "prefers-color-scheme", "value": theme}]})
-        time.sleep(0.25)
-
-    def rect(self, css):
-        return self.js("const e = document.querySelector(arguments[0]); if (!e) return null;"
-                       "const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top,"
-                       "bottom: r.bottom, width: r.width, height: r.height};", css)
-
     def sideways_scroll(self):
         """How far the page is wider than the device (a phone's layout viewport grows with content that is too wide,
         so `innerWidth` cannot be the measure)."""
@@ -112,12 +101,7 @@ def run(suite, args):
     def create_room():
         prefs(chris, LONG_NAME)
         chris.open("/")
-        chris.click("#create-room")
-        chris.wait_visible("#create-dialog")
-        chris.find("label.choice:has(input[value='snowman'])").click()
-        chris.find("#create-submit").click()
-        chris.wait(lambda: chris.room_code() and chris.visible("#waiting-start"), "the waiting room")
-        return chris.room_code()
+        return chris.create_room_from_lobby("snowman")
     code = suite.require(checks.run("the host creates a Snowman room", create_room))
     lan_link = f"http://192.168.1.20:{port}/r/{code}"
 
@@ -281,11 +265,7 @@ def run(suite, args):
         sara.click("#leave-room")
         sara.click("#leave-confirm")
         sara.wait_visible("#create-room")
-        sara.click("#create-room")
-        sara.wait_visible("#create-dialog")
-        sara.find("label.choice:has(input[value='scramble'])").click()
-        sara.find("#create-submit").click()
-        sara.wait(lambda: sara.room_code() and sara.visible("#waiting-start"), "the Scramble waiting room")
+        sara.create_room_from_lobby("scramble")
         sara.start_from_waiting_room()
         sara.wait(lambda: sara.visible("#word-input") and len(sara.finds("#letter-tiles button")) == 8, "the tiles")
         box = sara.rect("#word-input")

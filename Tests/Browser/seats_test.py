@@ -19,6 +19,8 @@ import browser_support
 from snowman_solver import FREQUENCY
 
 SHOT_PREFIX = "seats-"
+# The screenshots' screens: (label, width, height, mobile).
+SHOT_SIZES = (("1280", 1280, 800, False), ("360", 360, 740, True))
 SILENCE_SECONDS = 7
 AWAY_TURN_SECONDS = 2
 RESUME_GRACE_SECONDS = 6
@@ -62,26 +64,6 @@ class Page(browser_support.Page):
         self.js("document.activeElement.blur()")
         webdriver.ActionChains(self.driver).send_keys(letter.lower()).perform()
         return len(guessed)
-
-    def shots(self, artifacts, name):
-        """The current screen at 1280 and 360 px, light and dark."""
-        paths = []
-        theme = self.js("return document.documentElement.dataset.theme")
-        try:
-            for label, metrics in (("1280", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}),
-                                   ("360", {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})):
-                self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-                for shade in ("light", "dark"):
-                    self.js("document.documentElement.dataset.theme = arguments[0]; window.scrollTo(0, 0)", shade)
-                    time.sleep(0.4)
-                    path = os.path.join(artifacts, f"{SHOT_PREFIX}{name}-{label}-{shade}.png")
-                    self.driver.save_screenshot(path)
-                    paths.append(path)
-        finally:
-            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            self.js("document.documentElement.dataset.theme = arguments[0]", theme or "system")
-        print(f"     screenshots {', '.join(os.path.basename(path) for path in paths)}", flush=True)
-
 
 class Server:
     """The suite's own server, which it can stop and start again on the same port with the same data."""
@@ -161,10 +143,7 @@ def play(suite, checks, base_url, server):
 
     def create_room():
         ana.open("/")
-        ana.click("#create-room")
-        ana.wait_visible("#create-dialog")
-        ana.type_into("#create-name", "Ana")
-        ana.find("label.choice:has(input[value='snowman'])").click()
+        ana.open_create_dialog("snowman", name="Ana")
         return ana.submit_create_dialog()
     code = suite.require(checks.run("the host creates a Snowman room", create_room))
 
@@ -190,7 +169,7 @@ def play(suite, checks, base_url, server):
         time.sleep(0.5)
         names = [name for _, name, _ in ana.members()]
         assert len(names) == 2 and not any("(2)" in name for name in names), names
-        bob.shots(artifacts, "takeover-prompt")
+        bob.gallery(artifacts, SHOT_PREFIX + "takeover-prompt", SHOT_SIZES, settle=0.4)
         bob.click("#take-over-seat")
         bob.wait(lambda: bob.my_id() == state["bob"], "the same seat in the second tab")
         names = [name for _, name, _ in ana.members()]
@@ -203,7 +182,7 @@ def play(suite, checks, base_url, server):
             moved = "moved to another tab" in (bob.text("#connection-banner") or "")
             return moved or bob.visible("#take-over-seat")
         bob.wait(first_tab_settled, "the first tab to pause or offer the choice")
-        bob.shots(artifacts, "first-tab-after-takeover")
+        bob.gallery(artifacts, SHOT_PREFIX + "first-tab-after-takeover", SHOT_SIZES, settle=0.4)
         time.sleep(1.5)
         assert first_tab_settled(), "no reconnect loop fighting back"
         names = [name for _, name, _ in ana.members()]

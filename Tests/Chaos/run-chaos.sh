@@ -9,7 +9,8 @@
 # Usage: Tests/Chaos/run-chaos.sh [--no-build] [--duration S] [--no-avalanche]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export PATH=/opt/swift/usr/bin:$PATH
+# shellcheck source=../EndToEnd/harness.sh
+source Tests/EndToEnd/harness.sh
 build=1
 duration=40
 avalanche=1
@@ -34,16 +35,8 @@ fi
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill -CONT "$server_pid" 2>/dev/null || true
-        kill "$server_pid" 2>/dev/null || true
-        # SIGTERM saves a snapshot into $work/data: removing the directory while it is written fails.
-        # Bounded: a server that does not stop within 10 s is killed.
-        ( sleep 10; kill -9 "$server_pid" 2>/dev/null ) &
-        local watchdog=$!
-        wait "$server_pid" 2>/dev/null || true
-        kill "$watchdog" 2>/dev/null || true
-    fi
+    # A paused server is resumed first; SIGTERM saves a snapshot into $work/data.
+    [ -n "$server_pid" ] && wr_stop_pid "$server_pid"
     rm -rf "$work"
 }
 trap cleanup EXIT

@@ -1,13 +1,35 @@
 # shellcheck shell=bash
 # Python 2.7 and the cached wstest virtualenv, shared by run-autobahn.sh (fuzzingclient against our server) and
 # run-autobahn-client.sh (fuzzingserver against our client). Source it after ../EndToEnd/harness.sh; it uses
-# wr_log, wr_die and WR_CACHE_DIR from there, and defines:
+# wr_log, wr_die and WR_CACHE_DIR from there, sets the defaults of the options both scripts take, and defines:
+#   autobahn_option       ARGS...: takes one of those options (--cases, --exclude-cases, --outdir, --python2,
+#                         --verbose) from the front of ARGS and sets WR_SHIFT; status 1 for anything else
 #   find_python2          sets PYTHON2 to a Python 2.7 interpreter (PYTHON2 as given, else the usual places),
 #                         or stops the script with exit 2 and a loud message
 #   setup_autobahn_venv   sets VENV to the virtualenv with wstest, built once per pin set and interpreter
-# A caller sets PYTHON2 (empty: look for one) before calling find_python2.
+#   write_autobahn_spec   MODE (fuzzingclient or fuzzingserver): clears OUTDIR's old report, writes wstest's spec
+#                         for WS_URL, CASES and EXCLUDE into WR_TMP, and sets SPEC and LOG
+#   prepare_autobahn_run  what both scripts do once their options are read: OUTDIR created and made absolute,
+#                         python3 checked, the exit traps, find_python2 and setup_autobahn_venv
+# PYTHON2 empty: find_python2 looks for one.
 
 WR_AUTOBAHN_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CASES="*"
+EXCLUDE=""
+PYTHON2="${WORDROOMS_PYTHON2:-}"
+VERBOSE=0
+
+autobahn_option() {
+    WR_SHIFT=2
+    case "$1" in
+        --cases) CASES="${2:?--cases needs a value}" ;;
+        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}" ;;
+        --outdir) OUTDIR="${2:?--outdir needs a value}" ;;
+        --python2) PYTHON2="${2:?--python2 needs a value}" ;;
+        --verbose) VERBOSE=1; WR_SHIFT=1 ;;
+        *) return 1 ;;
+    esac
+}
 
 find_python2() {
     local candidate
@@ -40,6 +62,32 @@ find_python2() {
 
 EOF
     exit 2
+}
+
+prepare_autobahn_run() {
+    mkdir -p "$OUTDIR"
+    OUTDIR="$(cd "$OUTDIR" && pwd)"
+    command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
+    wr_install_traps
+    find_python2
+    setup_autobahn_venv
+}
+
+write_autobahn_spec() {
+    local mode="$1"
+    find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
+    SPEC="$WR_TMP/$mode.json"
+    LOG="$OUTDIR/wstest.log"
+    python3 - "$mode" "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
+import json, sys
+mode, spec_path, outdir, url, cases, exclude = sys.argv[1:]
+split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
+# The fuzzingserver listens at the url; the fuzzingclient tests the server there.
+spec = {"url": url} if mode == "fuzzingserver" else {"servers": [{"agent": "WordRooms", "url": url}]}
+spec.update({"outdir": outdir, "cases": split(cases), "exclude-cases": split(exclude), "exclude-agent-cases": {}})
+with open(spec_path, "w") as handle:
+    json.dump(spec, handle, indent=2)
+EOF
 }
 
 setup_autobahn_venv() {

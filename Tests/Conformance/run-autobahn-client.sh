@@ -28,13 +28,11 @@ WR_TAG=autobahn-client
 # shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../EndToEnd/harness.sh"
 
-CASES="*"
-EXCLUDE=""
+# shellcheck source=autobahn-env.sh
+source "$WR_SCRIPT_DIR/autobahn-env.sh"
 OUTDIR="$WR_SCRIPT_DIR/reports-client"
 WR_RUN_TIMEOUT=3600
 CASE_TIMEOUT=600
-PYTHON2="${WORDROOMS_PYTHON2:-}"
-VERBOSE=0
 # The key of the report's index.json, and the prefix of its per-case files.
 AGENT=WordRoomsClient
 
@@ -45,35 +43,22 @@ usage() {
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --cases) CASES="${2:?--cases needs a value}"; shift 2 ;;
-        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}"; shift 2 ;;
-        --outdir) OUTDIR="${2:?--outdir needs a value}"; shift 2 ;;
         --config) WR_CONFIG="${2:?--config needs a value}"; shift 2 ;;
         --no-build) WR_BUILD=0; shift ;;
         --timeout) WR_RUN_TIMEOUT="${2:?--timeout needs a value}"; shift 2 ;;
         --case-timeout) CASE_TIMEOUT="${2:?--case-timeout needs a value}"; shift 2 ;;
-        --python2) PYTHON2="${2:?--python2 needs a value}"; shift 2 ;;
-        --verbose) VERBOSE=1; shift ;;
         -h | --help) usage; exit 0 ;;
-        *) usage >&2; wr_die "unknown argument: $1" ;;
+        *) autobahn_option "$@" || { usage >&2; wr_die "unknown argument: $1"; }; shift "$WR_SHIFT" ;;
     esac
 done
 [[ "$WR_CONFIG" == release || "$WR_CONFIG" == debug ]] || wr_die "--config must be release or debug"
 [[ "$WR_RUN_TIMEOUT" =~ ^[0-9]+$ ]] || wr_die "--timeout must be a number of seconds"
 [[ "$CASE_TIMEOUT" =~ ^[0-9]+$ && "$CASE_TIMEOUT" -gt 0 ]] || wr_die "--case-timeout must be a number of seconds"
-mkdir -p "$OUTDIR"
-OUTDIR="$(cd "$OUTDIR" && pwd)"
-command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
-
-wr_install_traps
 
 # ---------------------------------------------------------------------------------------------------------------
-# Python 2.7, the cached wstest virtualenv, the driver.
+# The report directory, Python 2.7, the cached wstest virtualenv, the driver.
 
-# shellcheck source=autobahn-env.sh
-source "$WR_SCRIPT_DIR/autobahn-env.sh"
-find_python2
-setup_autobahn_venv
+prepare_autobahn_run
 
 wr_mktemp
 find_driver() {
@@ -112,24 +97,7 @@ fi
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 WS_URL="ws://127.0.0.1:$PORT"
 
-find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
-SPEC="$WR_TMP/fuzzingserver.json"
-python3 - "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
-import json, sys
-spec_path, outdir, url, cases, exclude = sys.argv[1:]
-split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
-spec = {
-    "url": url,
-    "outdir": outdir,
-    "cases": split(cases),
-    "exclude-cases": split(exclude),
-    "exclude-agent-cases": {},
-}
-with open(spec_path, "w") as handle:
-    json.dump(spec, handle, indent=2)
-EOF
-
-LOG="$OUTDIR/wstest.log"
+write_autobahn_spec fuzzingserver
 wr_log "starting wstest -m fuzzingserver on $WS_URL, cases \"$CASES\"${EXCLUDE:+ minus \"$EXCLUDE\"} (log: $LOG)"
 # Its own process group (setsid in place, as wr_start_server does), so the exit trap stops it and anything it
 # spawned. --webport 0: no embedded web server (it would take port 8080).

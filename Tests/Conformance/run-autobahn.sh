@@ -25,39 +25,25 @@ WR_TAG=autobahn
 # shellcheck source=SCRIPTDIR/../EndToEnd/harness.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../EndToEnd/harness.sh"
 
-CASES="*"
-EXCLUDE=""
+# shellcheck source=autobahn-env.sh
+source "$WR_SCRIPT_DIR/autobahn-env.sh"
 OUTDIR="$WR_SCRIPT_DIR/reports"
 WR_RUN_TIMEOUT=3600
-PYTHON2="${WORDROOMS_PYTHON2:-}"
-VERBOSE=0
 MAX_MESSAGE_BYTES=16777216
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --cases) CASES="${2:?--cases needs a value}"; shift 2 ;;
-        --exclude-cases) EXCLUDE="${2:?--exclude-cases needs a value}"; shift 2 ;;
-        --outdir) OUTDIR="${2:?--outdir needs a value}"; shift 2 ;;
-        --python2) PYTHON2="${2:?--python2 needs a value}"; shift 2 ;;
-        --verbose) VERBOSE=1; shift ;;
         -h | --help) wr_usage; exit 0 ;;
-        *) wr_target_option "$@" || { wr_usage >&2; wr_die "unknown argument: $1"; }; shift "$WR_SHIFT" ;;
+        *) autobahn_option "$@" || wr_target_option "$@" || { wr_usage >&2; wr_die "unknown argument: $1"; }
+            shift "$WR_SHIFT" ;;
     esac
 done
 wr_check_target_options
-mkdir -p "$OUTDIR"
-OUTDIR="$(cd "$OUTDIR" && pwd)"
-command -v python3 >/dev/null || wr_die "python3 is needed to write the spec and read the report"
-
-wr_install_traps
 
 # ---------------------------------------------------------------------------------------------------------------
-# Python 2.7 and the cached wstest virtualenv.
+# The report directory, Python 2.7 and the cached wstest virtualenv.
 
-# shellcheck source=autobahn-env.sh
-source "$WR_SCRIPT_DIR/autobahn-env.sh"
-find_python2
-setup_autobahn_venv
+prepare_autobahn_run
 
 # ---------------------------------------------------------------------------------------------------------------
 # The server under test.
@@ -84,24 +70,7 @@ fi
 # The fuzzingclient run.
 
 wr_mktemp
-find "$OUTDIR" -mindepth 1 -maxdepth 1 \( -name '*.html' -o -name '*.json' -o -name 'wstest.log' \) -delete
-SPEC="$WR_TMP/fuzzingclient.json"
-python3 - "$SPEC" "$OUTDIR" "$WS_URL" "$CASES" "$EXCLUDE" <<'EOF'
-import json, sys
-spec_path, outdir, url, cases, exclude = sys.argv[1:]
-split = lambda text: [item.strip() for item in text.split(",") if item.strip()]
-spec = {
-    "outdir": outdir,
-    "servers": [{"agent": "WordRooms", "url": url}],
-    "cases": split(cases),
-    "exclude-cases": split(exclude),
-    "exclude-agent-cases": {},
-}
-with open(spec_path, "w") as handle:
-    json.dump(spec, handle, indent=2)
-EOF
-
-LOG="$OUTDIR/wstest.log"
+write_autobahn_spec fuzzingclient
 wr_log "running wstest -m fuzzingclient, cases \"$CASES\"${EXCLUDE:+ minus \"$EXCLUDE\"} against $WS_URL (log: $LOG)"
 START_TIME=$SECONDS
 

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared plumbing for Tests/Conformance/run-autobahn.sh and Tests/EndToEnd/run-python-client.sh.
+# Shared plumbing for Tests/Conformance/run-autobahn.sh, Tests/EndToEnd/run-python-client.sh and the other scripts that
+# start a server (chaos, soak).
 # Source it (after `set -euo pipefail`); it defines functions and variables prefixed `wr_` / `WR_`.
 #
 # The server contract these helpers rely on (the WordRooms binary, or any `--server-cmd` stand-in):
@@ -11,6 +12,8 @@
 # The server runs with the repository root as its working directory.
 
 WR_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The machine image keeps the Swift toolchain in /opt/swift, off the default PATH.
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 # The script that sourced this file (its header comment is its --help) and its directory.
 WR_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
 WR_SCRIPT="$WR_SCRIPT_DIR/$(basename "${BASH_SOURCE[1]}")"
@@ -110,6 +113,19 @@ wr_stop_servers() {
         fi
     done
     WR_SERVER_PIDS=()
+}
+
+# wr_stop_pid PID: SIGTERM one server process (a plain pid, not a group) and wait for it to exit: a server saves
+# its snapshot on SIGTERM, so its data directory must not be removed before. Bounded: one that has not stopped
+# within 10 s is killed.
+wr_stop_pid() {
+    local pid="$1" watchdog
+    kill -CONT "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+    ( sleep 10; kill -9 "$pid" 2>/dev/null ) &
+    watchdog=$!
+    wait "$pid" 2>/dev/null || true
+    kill "$watchdog" 2>/dev/null || true
 }
 
 # wr_build_server CONFIG  -> sets WR_SERVER_BIN to the built `wordrooms` executable.
@@ -220,6 +236,21 @@ wr_servers_alive() {
         kill -0 "$pgid" 2>/dev/null || return 1
     done
     return 0
+}
+
+# wr_judge_client_run STATUS: the verdict on a client run's exit STATUS (from wr_run_bounded): exits 1, saying
+# why, when the run overran --timeout, a server this script started died during it, or the client failed.
+wr_judge_client_run() {
+    local status="$1"
+    if [[ $status == 124 || $status == 137 ]]; then
+        wr_log "FAILED: the client run did not finish within --timeout ${WR_RUN_TIMEOUT}s"
+        exit 1
+    fi
+    if [[ -z "$WR_URL" ]] && ! wr_servers_alive; then
+        wr_log "FAILED: a server exited during the run (stderr files in $WR_TMP)"
+        exit 1
+    fi
+    [[ $status == 0 ]] || exit 1
 }
 
 # wr_url_on URL KIND PATH: URL's host:port with the KIND scheme (http or ws; TLS kept: https and wss become

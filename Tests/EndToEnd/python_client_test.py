@@ -350,6 +350,15 @@ async def check_close_handshake_4000(args):
     return await close_with(args, 4000, "custom code")
 
 
+async def close_quietly(ws):
+    """Closes `ws` after a check in which the server closed it: websockets may trip over the dead transport here
+    (AttributeError from asyncio after a large unsent write), which says nothing about the server."""
+    try:
+        await asyncio.wait_for(ws.close(), 5)
+    except Exception:
+        pass
+
+
 async def expect_1009(target, message_or_fragments, what):
     ws = await client(target)
     try:
@@ -365,12 +374,7 @@ async def expect_1009(target, message_or_fragments, what):
             raise CheckFailed("%s: no close within 20 s" % what)
         raise CheckFailed("%s: server echoed it (%s) instead of closing with 1009" % (what, describe(reply)))
     finally:
-        # The server has closed the connection by now; websockets may trip over the dead transport here
-        # (AttributeError from asyncio after a large unsent write), which says nothing about the server.
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 async def check_cap_exact_size_echoes(args):
@@ -545,17 +549,24 @@ async def check_deflate_game_snowman(args):
             await guess_once(players)
             moves += 1
             expect(moves < 60, "the game does not end")
-        await expect_states_match_snapshots(players)
-        for player in players:
-            if player is plain:
-                expect_plain_peer(player)
-            else:
-                expect_game_deflate(player)
-                expect_every_patch_compressed(player)
-        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        counts = await expect_compressed_game(players, plain)
         return "%d guesses, %s; compressed/messages: %s" % (moves, host.state["snowman"]["status"], counts)
     finally:
         await close_all(players)
+
+
+async def expect_compressed_game(players, plain):
+    """The end of a game with compressing players and one plain peer: every state equals a fresh snapshot, the
+    plain peer runs no extension, every other player the game socket's deflate with every patch compressed.
+    Returns "name compressed/messages" for each player."""
+    await expect_states_match_snapshots(players)
+    for player in players:
+        if player is plain:
+            expect_plain_peer(player)
+        else:
+            expect_game_deflate(player)
+            expect_every_patch_compressed(player)
+    return ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
 
 
 def load_words(name):
@@ -608,14 +619,7 @@ async def check_deflate_game_scramble_round(args):
             await player.until(lambda p=player: p.state["scramble"]["phase"] == "intermission", "the round's end", 40)
         await settle(players)
         missed = len(host.state["scramble"]["lastRound"]["missed"])
-        await expect_states_match_snapshots(players)
-        for player in players:
-            if player is plain:
-                expect_plain_peer(player)
-            else:
-                expect_game_deflate(player)
-                expect_every_patch_compressed(player)
-        counts = ", ".join("%s %d/%d" % (p.name, p.frames.compressed, p.messages) for p in players)
+        counts = await expect_compressed_game(players, plain)
         return "root %s, %d words found, %d missed; compressed/messages: %s" % (root, found, missed, counts)
     finally:
         await close_all(players)
@@ -856,10 +860,7 @@ async def check_cap_deflate_ratio_guard_1009(args):
             return "closed 1009: %s" % closed.rcvd.reason
         raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
     finally:
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 async def check_cap_deflate_inflated_over_1009(args):
@@ -876,10 +877,7 @@ async def check_cap_deflate_inflated_over_1009(args):
             return
         raise CheckFailed("echoed (%s) instead of closing with 1009" % describe(reply))
     finally:
-        try:
-            await asyncio.wait_for(ws.close(), 5)
-        except Exception:
-            pass
+        await close_quietly(ws)
 
 
 def all_checks():

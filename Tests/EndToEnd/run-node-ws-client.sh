@@ -63,12 +63,4 @@ STATUS=0
 export NODE_PATH="$(dirname "$WS_PACKAGE")${NODE_PATH:+:$NODE_PATH}"
 wr_run_bounded "$WR_RUN_TIMEOUT" - node "$WR_SCRIPT_DIR/node_ws_client_test.js" --url "$MAIN_URL" \
     "${ONLY[@]+"${ONLY[@]}"}" || STATUS=$?
-if [[ $STATUS == 124 || $STATUS == 137 ]]; then
-    wr_log "FAILED: the client run did not finish within --timeout ${WR_RUN_TIMEOUT}s"
-    exit 1
-fi
-if [[ -z "$WR_URL" ]] && ! wr_servers_alive; then
-    wr_log "FAILED: the server exited during the run (stderr in $WR_TMP)"
-    exit 1
-fi
-[[ $STATUS == 0 ]] || exit 1
+wr_judge_client_run "$STATUS"

@@ -73,12 +73,4 @@ fi
 STATUS=0
 wr_run_bounded "$WR_RUN_TIMEOUT" - "$VENV/bin/python" "$WR_SCRIPT_DIR/python_client_test.py" --url "$MAIN_URL" \
     "${CLIENT_ARGS[@]}" "${ONLY[@]+"${ONLY[@]}"}" || STATUS=$?
-if [[ $STATUS == 124 || $STATUS == 137 ]]; then
-    wr_log "FAILED: the client run did not finish within --timeout ${WR_RUN_TIMEOUT}s"
-    exit 1
-fi
-if [[ -z "$WR_URL" ]] && ! wr_servers_alive; then
-    wr_log "FAILED: a server exited during the run (stderr files in $WR_TMP)"
-    exit 1
-fi
-[[ $STATUS == 0 ]] || exit 1
+wr_judge_client_run "$STATUS"

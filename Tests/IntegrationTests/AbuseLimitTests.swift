@@ -8,12 +8,7 @@ import WebSocket
 /// room-code guessing.
 @Suite struct AbuseLimitTests {
     private func upgrade(_ port: Int, forwardedFor: String? = nil) throws -> (TestClient, String) {
-        let client = try TestClient(port: port)
-        var request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-        if let forwardedFor { request += "X-Forwarded-For: \(forwardedFor)\r\n" }
-        try client.send(request + "\r\n")
-        return (client, try client.readHTTPHead())
+        try TestClient.upgrade(port: port, headers: forwardedFor.map { ["X-Forwarded-For": $0] } ?? [:])
     }
 
     @Test func connectionsBeyondTheLimitGet503() async throws {

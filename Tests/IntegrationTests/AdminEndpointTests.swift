@@ -15,6 +15,13 @@ import WebSocket
         ("GET", "/admin/api/nothing-here"), ("GET", "/admin/api"), ("GET", "/admin/ws"),
     ]
 
+    /// A room of `game` that Ana created and Bob joined: their clients and its code.
+    static func anaAndBob(_ port: Int, game: String) throws -> (ana: GameClient, bob: GameClient, code: String) {
+        let ana = try GameClient.create(port: port, game: game, name: "Ana")
+        let code = try #require(ana.code)
+        return (ana, try GameClient.join(port: port, code: code, name: "Bob"), code)
+    }
+
     @Test func everyAdminEndpointAnswers401WithoutTheToken() async throws {
         try await withServer { server in
             let right = server.adminToken.value
@@ -102,9 +109,7 @@ import WebSocket
 
     @Test func theRoomTableCountsLiveConnectionsApartFromSeats() async throws {
         try await withServer { server in
-            let ana = try GameClient.create(port: server.port, game: "snowman", name: "Ana")
-            let code = try #require(ana.code)
-            let bob = try GameClient.join(port: server.port, code: code, name: "Bob")
+            let (ana, bob, code) = try Self.anaAndBob(server.port, game: "snowman")
             let auth = "Bearer \(server.adminToken.value)"
             // The table is sampled once a second: poll until it shows what is asked, for a few seconds at most.
             func row(until wanted: (JSONValue) -> Bool) throws -> JSONValue? {
@@ -156,9 +161,7 @@ import WebSocket
 
     @Test func removeTakesAMemberOutAndKeepsThemOut() async throws {
         try await withServer { server in
-            let host = try GameClient.create(port: server.port, game: "snowman", name: "Ana")
-            let code = try #require(host.code)
-            let bob = try GameClient.join(port: server.port, code: code, name: "Bob")
+            let (host, bob, code) = try Self.anaAndBob(server.port, game: "snowman")
             let bobID = try #require(bob.you)
             let auth = "Bearer \(server.adminToken.value)"
             let missing = try Self.request(server.port, "POST", "/admin/api/rooms/\(code)/members/p99/remove",
@@ -181,9 +184,7 @@ import WebSocket
 
     @Test func closeEndsTheRoomForEveryone() async throws {
         try await withServer { server in
-            let host = try GameClient.create(port: server.port, game: "scramble", name: "Ana")
-            let code = try #require(host.code)
-            let bob = try GameClient.join(port: server.port, code: code, name: "Bob")
+            let (host, bob, code) = try Self.anaAndBob(server.port, game: "scramble")
             let auth = "Bearer \(server.adminToken.value)"
             #expect(try Self.request(server.port, "POST", "/admin/api/rooms/\(code)/close", authorization: auth).status == 200)
             for member in [host, bob] {

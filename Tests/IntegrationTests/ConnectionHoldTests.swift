@@ -19,10 +19,7 @@ import WebSocket
     }
 
     private func server(maxConnections: Int = 0) throws -> (SocketServer, Counter) {
-        var configuration = TransportConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 2
+        var configuration = loopbackTransport(threads: 2)
         configuration.maxConnections = maxConnections
         let counter = Counter()
         return (try SocketServer(configuration: configuration, application: counter), counter)

@@ -47,10 +47,7 @@ final class FullDisk: JournalDisk {
     @Test func readinessFailsWhileSavingFailsAndRecovers() async throws {
         let data = RestartTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        var options = ServerOptions()
-        options.host = "127.0.0.1"
-        options.port = 0
-        options.threads = 2
+        var options = loopbackServerOptions()
         options.dataDirectory = data
         let disk = FullDisk()
         let server = try WordRoomsServer(options: options, disk: disk)

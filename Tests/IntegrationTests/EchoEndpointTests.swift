@@ -10,10 +10,7 @@ import WebSocket
 @Suite struct EchoEndpointTests {
     @Test func handshakeReturnsTheRFCAcceptKey() async throws {
         try await withServer { server in
-            let client = try TestClient(port: server.port)
-            try client.send("GET /echo HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-            let head = try client.readHTTPHead()
+            let (_, head) = try TestClient.upgrade(port: server.port, path: "/echo", connection: "keep-alive, Upgrade")
             #expect(head.hasPrefix("HTTP/1.1 101"))
             #expect(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
         }
@@ -126,10 +123,7 @@ import WebSocket
     }
 
     @Test func shutdownSendsGoingAwayToEveryClient() async throws {
-        var options = ServerOptions()
-        options.host = "127.0.0.1"
-        options.port = 0
-        options.threads = 2
+        var options = loopbackServerOptions()
         options.benchEcho = true
         let server = try WordRoomsServer(options: options)
         try await onThread {

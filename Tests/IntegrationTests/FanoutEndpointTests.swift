@@ -10,10 +10,7 @@ import WebSocket
 @Suite struct FanoutEndpointTests {
     @Test func isNotServedByDefault() async throws {
         try await withServer { server in
-            let client = try TestClient(port: server.port)
-            try client.send("GET /fanout/room-1 HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-            let head = try client.readHTTPHead()
+            let (_, head) = try TestClient.upgrade(port: server.port, path: "/fanout/room-1")
             #expect(head.hasPrefix("HTTP/1.1 404"), "expected 404 without --bench-fanout, got \(head)")
         }
     }

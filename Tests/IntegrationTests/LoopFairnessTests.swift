@@ -49,10 +49,7 @@ import WebSocket
     }
 
     @Test func aDeflateFloodDoesNotHoldAnotherConnectionOnItsLoop() async throws {
-        var configuration = TransportConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 1
+        let configuration = loopbackTransport(threads: 1)
         let recorder = Recorder()
         let server = try SocketServer(configuration: configuration, application: recorder)
         server.start()

@@ -12,12 +12,7 @@ import WebSocket
 /// the URL, readiness, and the lobby shared through Redis.
 @Suite struct ProxyAndShardTests {
     private func upgrade(_ port: Int, path: String = "/ws", headers: [String: String]) throws -> (TestClient, String) {
-        let client = try TestClient(port: port)
-        var request = "GET \(path) HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-        for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        try client.send(request + "\r\n")
-        return (client, try client.readHTTPHead())
+        try TestClient.upgrade(port: port, path: path, headers: headers)
     }
 
     @Test func foreignOriginsGet403AndListedOnesConnect() async throws {

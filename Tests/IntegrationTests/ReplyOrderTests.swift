@@ -44,10 +44,7 @@ import Runtime
     }
 
     @Test func eachReplyLeavesBeforeTheNextSocketIsRead() async throws {
-        var configuration = TransportConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.threads = 1
+        let configuration = loopbackTransport(threads: 1)
         let replier = Replier()
         let server = try SocketServer(configuration: configuration, application: replier)
         replier.executor = server.eventLoops[0].executor

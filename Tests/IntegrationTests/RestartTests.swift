@@ -28,10 +28,7 @@ import Testing
     @Test func gameInProgressSurvivesAGracefulRestart() async throws {
         let data = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        var options = ServerOptions()
-        options.host = "127.0.0.1"
-        options.port = 0
-        options.threads = 2
+        var options = loopbackServerOptions()
         options.dataDirectory = data
         let first = try WordRoomsServer(options: options)
         let (ana, bob) = try await onThread { () -> (Unchecked<GameClient>, Unchecked<GameClient>) in

@@ -10,10 +10,7 @@ import Transport
     /// close timeout can let the silent client go within the test's time limit.
     @Test(.timeLimit(.minutes(1))) func aClientThatNeverAnswersTheCloseIsLetGoAfterTheShutdownCloseTimeout()
         async throws {
-        var options = ServerOptions()
-        options.host = "127.0.0.1"
-        options.port = 0
-        options.threads = 1
+        var options = loopbackServerOptions(threads: 1)
         options.benchEcho = true
         let server = try WordRoomsServer(options: options, transport: { configuration in
             configuration.shutdownTimeoutSeconds = 600

@@ -1,5 +1,6 @@
 import JSON
 import Testing
+import WordGamesTestSupport
 
 /// The Snowman party features over real sockets against the real server: the waiting room, the host's own words.
 @Suite struct SnowmanPartySocketTests {
@@ -7,16 +8,6 @@ import Testing
     static let words = ["zorblat", "quimbly", "fenwaxo", "glorpish", "snazzle", "wumpkin", "dribzat", "plonkus",
                         "vextrope", "jibberoo"]
 
-    /// A different word of ten letters a-z for every number below 26^10: its digits in base 26.
-    static func tenLetterWord(_ number: Int) -> String {
-        var rest = number
-        var word = ""
-        for _ in 0..<10 {
-            word.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(rest % 26))))
-            rest /= 26
-        }
-        return word
-    }
 
     /// The texts of every message `client` got, lowercased.
     static func texts(_ client: GameClient) -> [String] {
@@ -42,7 +33,7 @@ import Testing
             #expect(refused["move"] == "guess")
 
             // The most a list holds, 500 words of ten letters, fits in one message.
-            let full = (0..<500).map(Self.tenLetterWord).joined(separator: "\n")
+            let full = (0..<500).map(tenLetterWord).joined(separator: "\n")
             try host.send(["type": "settings", "settings": ["customWords": JSONValue(full)]])
             try host.receive { $0["type"] == "patch" || $0["type"] == "error" }
             #expect(host.errors.isEmpty, "\(host.errors)")
@@ -81,7 +72,7 @@ import Testing
                 for other in Self.words where other.uppercased() != word {
                     #expect(!texts.contains { $0.contains(other) }, "\(other) was sent to \(client.you ?? "?")")
                 }
-                #expect(!texts.contains { $0.contains(Self.tenLetterWord(499)) })
+                #expect(!texts.contains { $0.contains(tenLetterWord(499)) })
             }
         }
     }

@@ -76,13 +76,24 @@ final class TestClient {
         return client
     }
 
+    /// Connects, sends an opening handshake for `path` with RFC 6455 §1.3's sample key (whose accept value is
+    /// `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`), `connection` as its Connection header and `headers` after the usual ones,
+    /// and reads the response head, whatever its status.
+    static func upgrade(port: Int, path: String = "/ws", connection: String = "Upgrade",
+                        headers: [String: String] = [:]) throws -> (client: TestClient, head: String) {
+        let client = try TestClient(port: port)
+        var request = "GET \(path) HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: \(connection)\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        try client.send(request + "\r\n")
+        return (client, try client.readHTTPHead())
+    }
+
     func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failure(description: "write failed: errno \(errno)") }
-            offset += n
+        do {
+            try BlockingSocket.writeAll(fd, bytes)
+        } catch {
+            throw Failure(description: "write failed: errno \(error.errno)")
         }
     }
 

@@ -19,10 +19,7 @@ func withServer(
     _ body: @escaping @Sendable (WordRoomsServer) throws -> Void
 ) async throws {
     _ = OpenFileLimit.raiseToHardLimit()
-    var options = ServerOptions()
-    options.host = host
-    options.port = 0
-    options.threads = 2
+    var options = loopbackServerOptions(host: host)
     options.maxMessageBytes = maxMessageBytes
     // Many tests talk to `/echo`, off by default (`--bench-echo`); a test of its default turns it off again.
     options.benchEcho = true
@@ -45,6 +42,24 @@ func withServer(
         defer { server.shutdown() }
         try body(server)
     }
+}
+
+/// Options for a server of one test: an ephemeral port on `host`, a few threads, otherwise the defaults.
+func loopbackServerOptions(host: String = "127.0.0.1", threads: Int = 2) -> ServerOptions {
+    var options = ServerOptions()
+    options.host = host
+    options.port = 0
+    options.threads = threads
+    return options
+}
+
+/// A transport of one test: an ephemeral loopback port, `threads` event loops, otherwise the defaults.
+func loopbackTransport(threads: Int) -> TransportConfiguration {
+    var configuration = TransportConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.threads = threads
+    return configuration
 }
 
 /// Runs blocking code on a new thread and waits for it without blocking a cooperative-pool thread.

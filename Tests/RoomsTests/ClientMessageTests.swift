@@ -2,6 +2,7 @@ import JSON
 import Testing
 @testable import Rooms
 import RoomsTestSupport
+import WordGamesTestSupport
 
 @Suite struct ClientMessageTests {
     private func parse(_ text: String) throws(RoomError) -> ClientMessage {
@@ -126,7 +127,7 @@ import RoomsTestSupport
 
     /// A host's list of 500 ten-letter words (the most a list holds), one a line, fits in one `settings` message.
     @Test func aFullCustomWordListFitsInOneMessage() throws {
-        let words = (0..<500).map(Self.tenLetterWord)
+        let words = (0..<500).map(tenLetterWord)
         #expect(Set(words).count == 500)
         let text = #"{"type":"settings","settings":{"customWords":"\#(words.joined(separator: "\\n"))"}}"#
         #expect(text.utf8.count > 5_000)
@@ -137,16 +138,6 @@ import RoomsTestSupport
         #expect(settings["customWords"]?.stringValue?.split(separator: "\n").count == 500)
     }
 
-    /// A different word of ten letters a-z for every number below 26^10: its digits in base 26.
-    static func tenLetterWord(_ number: Int) -> String {
-        var rest = number
-        var word = ""
-        for _ in 0..<10 {
-            word.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(rest % 26))))
-            rest /= 26
-        }
-        return word
-    }
 }
 
 @Suite struct RoomCodeTests {

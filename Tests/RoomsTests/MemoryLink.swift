@@ -1,6 +1,7 @@
 import JSON
 import Rooms
 import Synchronization
+import Testing
 
 /// An in-memory client: records every message a room sends it and keeps the room state it has rebuilt from
 /// welcome, patch and snapshot messages, exactly as a real client would.
@@ -83,5 +84,16 @@ struct ClientView {
                 other.append(message)
             }
         }
+    }
+
+    /// The members' names in the state, in order.
+    var memberNames: [String] {
+        state["members"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    /// Expects the last error this client got to be `code`, answering its message of type `move`.
+    func expectLastError(_ code: String, move: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(errors.last?["code"]?.stringValue == code, sourceLocation: sourceLocation)
+        #expect(errors.last?["move"]?.stringValue == move, sourceLocation: sourceLocation)
     }
 }

@@ -164,11 +164,8 @@ import RoomsTestSupport
     @Test(arguments: ["🙂", "", "👍👍", "thumbs", "❤"])
     func onlyTheFixedEmojiAreReactions(emoji: String) async throws {
         var fixture = try await Fixture()
-        fixture.room.receive(.react(emoji: emoji), from: fixture.host.id)
-        try await fixture.sync([fixture.host])
-        let view = try #require(fixture.views[fixture.host.id])
-        #expect(view.errors.last?["code"]?.stringValue == "bad-reaction")
-        #expect(view.errors.last?["move"]?.stringValue == "react")
+        let view = try await fixture.hostView(after: .react(emoji: emoji))
+        view.expectLastError("bad-reaction", move: "react")
         #expect(view.other.isEmpty)
     }
 
@@ -214,13 +211,20 @@ import RoomsTestSupport
 
     // MARK: Renames
 
-    @Test func aRenameShowsInTheMembersTheGameAndTheChat() async throws {
-        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+    /// Bob joins the Word Scramble room of `fixture`, the host starts a round and Bob sends a word of it (which the
+    /// room has not handled yet); returns Bob's link.
+    private static func bobFindsAWord(in fixture: inout Fixture) async throws -> MemoryLink {
         let bob = fixture.join("Bob")
         fixture.room.receive(.newGame, from: fixture.host.id)
         try await fixture.sync([fixture.host, bob])
-        let word = try #require(try Self.words(in: fixture.views[bob.id]!.state).first)
+        let word = try #require(try words(in: fixture.views[bob.id]!.state).first)
         fixture.room.receive(.word(word), from: bob.id)
+        return bob
+    }
+
+    @Test func aRenameShowsInTheMembersTheGameAndTheChat() async throws {
+        var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
+        let bob = try await Self.bobFindsAWord(in: &fixture)
         fixture.room.receive(.rename(name: "  Bobby  "), from: bob.id)
         try await fixture.sync([fixture.host, bob])
         let state = try #require(fixture.views[fixture.host.id]?.state)
@@ -234,11 +238,7 @@ import RoomsTestSupport
 
     @Test func aSpectatorWhoPlayedIsRenamedInTheGameToo() async throws {
         var fixture = try await Fixture(.scramble, settings: Self.quickScramble)
-        let bob = fixture.join("Bob")
-        fixture.room.receive(.newGame, from: fixture.host.id)
-        try await fixture.sync([fixture.host, bob])
-        let word = try #require(try Self.words(in: fixture.views[bob.id]!.state).first)
-        fixture.room.receive(.word(word), from: bob.id)
+        let bob = try await Self.bobFindsAWord(in: &fixture)
         fixture.room.receive(.seat(role: .spectator, player: nil), from: bob.id)
         fixture.room.receive(.rename(name: "Rob"), from: bob.id)
         try await fixture.sync([fixture.host])
@@ -262,18 +262,14 @@ import RoomsTestSupport
         let bob = fixture.join("Bob")
         fixture.room.receive(.rename(name: "ANA"), from: bob.id)
         try await fixture.sync([bob])
-        let names = fixture.views[bob.id]!.state["members"]!.arrayValue!.map { $0["name"]!.stringValue! }
-        #expect(names == ["Ana", "ANA (2)"])
+        #expect(fixture.views[bob.id]!.memberNames == ["Ana", "ANA (2)"])
     }
 
-    @Test(arguments: ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"])
+    @Test(arguments: RoomTests.badNames)
     func aBadNameIsRefusedAsAtJoin(name: String) async throws {
         var fixture = try await Fixture()
-        fixture.room.receive(.rename(name: name), from: fixture.host.id)
-        try await fixture.sync([fixture.host])
-        let view = try #require(fixture.views[fixture.host.id])
-        #expect(view.errors.last?["code"]?.stringValue == "bad-name")
-        #expect(view.errors.last?["move"]?.stringValue == "rename")
+        let view = try await fixture.hostView(after: .rename(name: name))
+        view.expectLastError("bad-name", move: "rename")
         #expect(view.state["members"]?[0]?["name"]?.stringValue == "Ana")
     }
 
@@ -293,8 +289,7 @@ import RoomsTestSupport
         fixture.room.receive(.newGame, from: fixture.host.id)
         fixture.room.receive(.seat(role: .player, player: nil), from: dan.id)
         try await fixture.sync([fixture.host, dan])
-        #expect(fixture.views[dan.id]?.errors.last?["code"]?.stringValue == "game-in-progress")
-        #expect(fixture.views[dan.id]?.errors.last?["move"]?.stringValue == "seat")
+        try #require(fixture.views[dan.id]).expectLastError("game-in-progress", move: "seat")
         // The host may seat anyone at any time.
         fixture.room.receive(.seat(role: .player, player: "s3"), from: fixture.host.id)
         try await fixture.sync([fixture.host])
@@ -392,8 +387,7 @@ import RoomsTestSupport
         fixture.room.receive(.newGame, from: fixture.host.id)
         fixture.room.receive(ClientMessage.ready, from: bob.id)
         try await fixture.sync([fixture.host, bob, cleo, dan])
-        #expect(fixture.views[bob.id]?.errors.last?["code"]?.stringValue == "not-in-break")
-        #expect(fixture.views[bob.id]?.errors.last?["move"]?.stringValue == "ready")
+        try #require(fixture.views[bob.id]).expectLastError("not-in-break", move: "ready")
         await fixture.timers.advance(by: 30) { await fixture.room.settled() }
         // Dan is away: the room waits only on who is here.
         fixture.room.disconnected(dan.id)
@@ -482,13 +476,8 @@ import RoomsTestSupport
     }
 
     @Test func aRestoredRoomDoesNotAnnounceAResultAgain() async throws {
-        let directory = NSTemporaryDirectory() + "wordrooms-party-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, timers, journal, registry) = try RoomJournalTests.freshJournaledRegistry(seed: 3)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timers = ManualTimers(start: 1_000_000)
-        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
-        let registry = RoomRegistry(lists: RoomTests.lists, seed: 3, journal: journal, clock: timers.clock,
-                                    timers: timers)
         let host = MemoryLink()
         let room = try await registry.create(.scramble, isPublic: true, settings: Self.quickScramble, creator: host,
                                              name: "Ana")
@@ -501,10 +490,8 @@ import RoomsTestSupport
         journal.stop()
 
         let later = ManualTimers(start: timers.now)
-        let reopened = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let (reopened, restarted) = try RoomJournalTests.journaledRegistry(in: directory, seed: 4, timers: later)
         defer { reopened.stop() }
-        let restarted = RoomRegistry(lists: RoomTests.lists, seed: 4, journal: reopened, clock: later.clock,
-                                     timers: later)
         #expect(await restarted.restoreSavedRooms(log: { Issue.record("logged: \($0)") }) == 1)
         let back = try #require(await restarted.room(room.code))
         await back.settled()

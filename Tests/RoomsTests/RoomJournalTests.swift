@@ -14,6 +14,40 @@ import RoomsTestSupport
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/journal-v1").path
 
+    /// A journal on `directory` (any line it logs fails the test) and a registry saving into it on `timers`.
+    static func journaledRegistry(in directory: String, seed: UInt64, timers: ManualTimers) throws
+        -> (journal: RoomJournal, registry: RoomRegistry)
+    {
+        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
+        let registry = RoomRegistry(lists: RoomTests.lists, seed: seed, journal: journal, clock: timers.clock,
+                                    timers: timers)
+        return (journal, registry)
+    }
+
+    /// A fresh data directory (the caller removes it) with a journal and a registry saving into it, on timers
+    /// that start at 1,000,000 s.
+    static func freshJournaledRegistry(seed: UInt64) throws
+        -> (directory: String, timers: ManualTimers, journal: RoomJournal, registry: RoomRegistry)
+    {
+        let directory = try dataDirectory(with: [])
+        let timers = ManualTimers(start: 1_000_000)
+        let (journal, registry) = try journaledRegistry(in: directory, seed: seed, timers: timers)
+        return (directory, timers, journal, registry)
+    }
+
+    /// Plays `move` in a restored room as its member number `index` of `saved` (a room of `expected()`), back
+    /// with their saved token; returns the room's state after it.
+    static func play(_ move: ClientMessage, in room: Room, asMember index: Int, of saved: JSONValue?) async throws
+        -> JSONValue
+    {
+        let token = try #require(saved?["tokens"]?[index]?.stringValue.flatMap(ResumeToken.init))
+        let member = MemoryLink()
+        room.join(member, name: nil, token: token, lastSeq: nil, spectator: false)
+        room.receive(move, from: member.id)
+        await room.settled()
+        return await room.snapshot().state
+    }
+
     /// A fresh data directory holding `files` (names in `Fixtures/journal-v1`).
     static func dataDirectory(with files: [String]) throws -> String {
         let directory = NSTemporaryDirectory() + "wordrooms-journal-\(UUID().uuidString)"
@@ -33,12 +67,8 @@ import RoomsTestSupport
     /// A host's new word list as long as the old one sends no patch (the state shows only the count), but it is
     /// saved at once: a restart right after it plays the new words, not the old ones.
     @Test func aNewWordListOfTheSameLengthIsSavedAtOnce() async throws {
-        let directory = try Self.dataDirectory(with: [])
+        let (directory, _, journal, registry) = try Self.freshJournaledRegistry(seed: 5)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timers = ManualTimers(start: 1_000_000)
-        let journal = try RoomJournal(directory: directory, log: { Issue.record("logged: \($0)") })
-        let registry = RoomRegistry(lists: RoomTests.lists, seed: 5, journal: journal, clock: timers.clock,
-                                    timers: timers)
         let host = MemoryLink()
         let room = try await registry.create(.snowman, isPublic: true, settings: ["waitForHost": true],
                                              creator: host, name: "Ana")
@@ -142,21 +172,13 @@ import RoomsTestSupport
         let snowman = try #require(await registry.room(RoomCode("TDGH")!))
         let turn = try #require(await snowman.snapshot().state["snowman"]?["turn"]?.stringValue)
         #expect(turn == "p2")
-        let bob = MemoryLink()
-        snowman.join(bob, name: nil, token: ResumeToken(expected["TDGH"]!["tokens"]![1]!.stringValue!), lastSeq: nil,
-                     spectator: false)
-        snowman.receive(.guess("r"), from: bob.id)
-        await snowman.settled()
-        let guesses = try #require(await snowman.snapshot().state["snowman"]?["guesses"]?.arrayValue)
+        let afterGuess = try await Self.play(.guess("r"), in: snowman, asMember: 1, of: expected["TDGH"])
+        let guesses = try #require(afterGuess["snowman"]?["guesses"]?.arrayValue)
         #expect(guesses.last?["letter"]?.stringValue == "R")
         #expect(guesses.last?["hit"]?.boolValue == true, "ATTRACT has an R")
         let scramble = try #require(await registry.room(RoomCode("EVHQ")!))
-        let eve = MemoryLink()
-        scramble.join(eve, name: nil, token: ResumeToken(expected["EVHQ"]!["tokens"]![0]!.stringValue!), lastSeq: nil,
-                      spectator: false)
-        scramble.receive(.word("lasers"), from: eve.id)
-        await scramble.settled()
-        let found = try #require(await scramble.snapshot().state["scramble"]?["found"]?.arrayValue)
+        let afterWord = try await Self.play(.word("lasers"), in: scramble, asMember: 0, of: expected["EVHQ"])
+        let found = try #require(afterWord["scramble"]?["found"]?.arrayValue)
         #expect(found.first?["word"]?.stringValue == "lasers")
         #expect(found.count == 6)
     }

@@ -15,6 +15,12 @@ import RoomsTestSupport
         let room: Room
         let savedSeq: Int
         let tokens: [ResumeToken]
+
+        /// Stops the journal and removes the data directory.
+        func discard() {
+            journal.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     /// The fixture's Snowman room, restored: everyone away, the room at the saved seq + 1.
@@ -37,10 +43,7 @@ import RoomsTestSupport
 
     @Test func aSeqTheOldProcessSentAfterItsSaveGetsTheWholeState() async throws {
         let restored = try await restoredSnowman()
-        defer {
-            restored.journal.stop()
-            try? FileManager.default.removeItem(atPath: restored.directory)
-        }
+        defer { restored.discard() }
         let room = restored.room
         // Ana comes back from the saved seq: the one patch she missed is replayed.
         let ana = MemoryLink()
@@ -64,10 +67,7 @@ import RoomsTestSupport
 
     @Test func aMemberBackInThisProcessResumesWithPatchesAgain() async throws {
         let restored = try await restoredSnowman()
-        defer {
-            restored.journal.stop()
-            try? FileManager.default.removeItem(atPath: restored.directory)
-        }
+        defer { restored.discard() }
         let room = restored.room
         // Ana's seq is not the saved one: the whole state.
         let ana = MemoryLink()

@@ -90,8 +90,7 @@ import RoomsTestSupport
         let second = MemoryLink()
         #expect(await table.join(second, name: "Bob", client: RoomSeatsTests.bobBrowser) == false)
         try await table.sync([second, table.bob, table.host])
-        #expect(table.view(second).errors.last?["code"]?.stringValue == "seat-in-use")
-        #expect(table.view(second).errors.last?["move"]?.stringValue == "join")
+        table.view(second).expectLastError("seat-in-use", move: "join")
         #expect(table.bob.closeReasons.isEmpty, "the first tab keeps playing")
         #expect(table.members(table.host).count == 2)
 

@@ -41,6 +41,33 @@ import RoomsTestSupport
             room.join(link, name: name, token: nil, lastSeq: nil, spectator: spectator)
             return link
         }
+
+        /// What the host sees once the room has handled `message` from them.
+        mutating func hostView(after message: ClientMessage) async throws -> ClientView {
+            room.receive(message, from: host.id)
+            try await sync([host])
+            return try #require(views[host.id])
+        }
+
+        /// `name` joins as a player; once the host and they have synced, their link and resume token.
+        mutating func joinSynced(_ name: String) async throws -> (link: MemoryLink, token: String) {
+            let link = join(name)
+            try await sync([host, link])
+            return (link, try #require(views[link.id]?.token))
+        }
+
+        /// Moves time to just before `grace` is over, expecting the room still registered, then past it, expecting
+        /// it gone.
+        func expectDisposed(after grace: Double, sourceLocation: SourceLocation = #_sourceLocation) async {
+            let room = room
+            await room.settled()
+            await timers.advance(by: grace - 0.01) { await room.settled() }
+            await room.settled()
+            #expect(await registry.count == 1, "the grace is not over", sourceLocation: sourceLocation)
+            await timers.advance(by: 0.02) { await room.settled() }
+            await room.settled()
+            #expect(await registry.count == 0, sourceLocation: sourceLocation)
+        }
     }
 
     @Test func creatorGetsWelcomeAndHosts() async throws {
@@ -78,11 +105,13 @@ import RoomsTestSupport
         var fixture = try await Fixture()
         let other = fixture.join("  ana ")
         try await fixture.sync([other])
-        let names = fixture.views[other.id]!.state["members"]!.arrayValue!.map { $0["name"]!.stringValue! }
-        #expect(names == ["Ana", "ana (2)"])
+        #expect(fixture.views[other.id]!.memberNames == ["Ana", "ana (2)"])
     }
 
-    @Test(arguments: ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"])
+    /// Names the name rules refuse, at join and at rename: empty, blank, too long, a control character.
+    static let badNames = ["", "   ", String(repeating: "x", count: 21), "bad\u{7}name"]
+
+    @Test(arguments: badNames)
     func refusesBadNames(name: String) async throws {
         var fixture = try await Fixture()
         let link = fixture.join(name)
@@ -109,8 +138,7 @@ import RoomsTestSupport
         try await fixture.sync([watcher])
         fixture.room.receive(.guess("e"), from: watcher.id)
         try await fixture.sync([watcher])
-        #expect(fixture.views[watcher.id]!.errors.last?["code"]?.stringValue == "spectator")
-        #expect(fixture.views[watcher.id]!.errors.last?["move"]?.stringValue == "guess")
+        fixture.views[watcher.id]!.expectLastError("spectator", move: "guess")
     }
 
     @Test func onlyTheHostControlsTheRoom() async throws {
@@ -194,9 +222,7 @@ import RoomsTestSupport
         var configuration = RoomConfiguration()
         configuration.patchHistory = 2
         var fixture = try await Fixture(configuration: configuration)
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         let oldSeq = fixture.views[bob.id]!.seq
         fixture.room.disconnected(bob.id)
         for line in ["one", "two", "three", "four"] {
@@ -217,9 +243,7 @@ import RoomsTestSupport
         var configuration = RoomConfiguration()
         configuration.patchHistoryBytes = 600
         var fixture = try await Fixture(configuration: configuration)
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         fixture.room.disconnected(bob.id)
         try await fixture.sync([fixture.host])
         let afterDisconnect = fixture.views[fixture.host.id]!.seq
@@ -267,9 +291,7 @@ import RoomsTestSupport
         // The default grace: the clock is moved by hand, so a long period costs the test nothing.
         let grace = RoomConfiguration().resumeGraceSeconds
         var fixture = try await Fixture()
-        let bob = fixture.join("Bob")
-        try await fixture.sync([fixture.host, bob])
-        let token = fixture.views[bob.id]!.token!
+        let (bob, token) = try await fixture.joinSynced("Bob")
         fixture.room.disconnected(bob.id)
         await fixture.room.settled()
         await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
@@ -288,13 +310,7 @@ import RoomsTestSupport
         let grace = RoomConfiguration().creatorOnlyRoomGraceSeconds
         let fixture = try await Fixture()
         fixture.room.disconnected(fixture.host.id)
-        await fixture.room.settled()
-        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 1, "the short grace is not over")
-        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 0)
+        await fixture.expectDisposed(after: grace)
     }
 
     @Test func emptyRoomIsDisposedAfterItsGracePeriod() async throws {
@@ -305,13 +321,7 @@ import RoomsTestSupport
         let guest = fixture.join("Bob")
         fixture.room.disconnected(guest.id)
         fixture.room.disconnected(fixture.host.id)
-        await fixture.room.settled()
-        await fixture.timers.advance(by: grace - 0.01) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 1, "the grace is not over")
-        await fixture.timers.advance(by: 0.02) { await fixture.room.settled() }
-        await fixture.room.settled()
-        #expect(await fixture.registry.count == 0)
+        await fixture.expectDisposed(after: grace)
         #expect(await fixture.registry.room(fixture.room.code) == nil)
     }
 

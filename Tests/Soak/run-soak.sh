@@ -7,7 +7,8 @@
 # Usage: Tests/Soak/run-soak.sh [MINUTES] [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export PATH=/opt/swift/usr/bin:$PATH
+# shellcheck source=../EndToEnd/harness.sh
+source Tests/EndToEnd/harness.sh
 minutes=30
 build=1
 for argument in "$@"; do
@@ -22,15 +23,8 @@ server_pid=""
 sampler_pid=""
 cleanup() {
     [ -n "$sampler_pid" ] && kill "$sampler_pid" 2>/dev/null || true
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        # The server may be writing into $work (a snapshot on SIGTERM) until it exits.
-        # Bounded: a server that does not stop within 10 s is killed.
-        ( sleep 10; kill -9 "$server_pid" 2>/dev/null ) &
-        local watchdog=$!
-        wait "$server_pid" 2>/dev/null || true
-        kill "$watchdog" 2>/dev/null || true
-    fi
+    # The server may be writing into $work (a snapshot on SIGTERM) until it exits.
+    [ -n "$server_pid" ] && wr_stop_pid "$server_pid"
     rm -rf "$work"
 }
 trap cleanup EXIT

@@ -1,6 +1,7 @@
 import Deflate
 import Testing
 import WebSocket
+import WebSocketTestSupport
 @testable import Transport
 
 /// The header and payload of one complete server frame, as a client's parser that negotiated permessage-deflate
@@ -8,23 +9,11 @@ import WebSocket
 func readServerFrame(_ frame: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws
     -> (header: FrameParser.Header, payload: [UInt8])
 {
-    var bytes = frame
-    var parser = FrameParser(role: .client, allowsCompression: true)
-    var header: FrameParser.Header?
-    var payload: [UInt8] = []
-    var ended = 0
-    try bytes.withUnsafeMutableBytes { buffer in
-        var offset = 0
-        while let event = try parser.next(in: buffer, at: &offset) {
-            switch event {
-            case .header(let value): header = value
-            case .payload(let chunk): payload += chunk
-            case .end: ended += 1
-            }
-        }
-    }
-    #expect(ended == 1, "one complete frame", sourceLocation: sourceLocation)
-    return (try #require(header, sourceLocation: sourceLocation), payload)
+    let parsed = ParsedFrames(.client, frame, allowsCompression: true)
+    if let error = parsed.error { throw error }
+    #expect(parsed.ended == 1 && parsed.frames.count == 1, "one complete frame", sourceLocation: sourceLocation)
+    let only = try #require(parsed.frames.first, sourceLocation: sourceLocation)
+    return (only.header, only.payload)
 }
 
 @Suite struct DeflateStreamTests {

@@ -8,6 +8,7 @@ import { COLUMNS, filterRooms, onlineText, roomsFromTable, sortRooms } from '../
 import { ago, linePath, niceMax, windowFor } from '../../web/js/admin/chart.js';
 import { takeToken } from '../../web/js/admin/token.js';
 import { age, bytes, compact, milliseconds } from '../../web/js/admin/format.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 function history(length, capacity = 900) {
   const t = Array.from({ length }, (_, i) => 1000 + i);
@@ -111,13 +112,8 @@ describe('chart', () => {
 });
 
 describe('token', () => {
-  function fakeStorage() {
-    const data = new Map();
-    return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => data.set(k, v), removeItem: (k) => data.delete(k) };
-  }
-
   test('moves the link token into session storage and out of the address bar', () => {
-    const storage = fakeStorage();
+    const storage = memoryStorage();
     const replaced = [];
     const token = takeToken({ hash: '#token=abc123', pathname: '/admin', search: '' },
       { replaceState: (_, __, url) => replaced.push(url) }, storage);
@@ -127,7 +123,7 @@ describe('token', () => {
   });
 
   test('has none without a link or a stored one', () => {
-    assert.equal(takeToken({ hash: '', pathname: '/admin', search: '' }, { replaceState() {} }, fakeStorage()), null);
+    assert.equal(takeToken({ hash: '', pathname: '/admin', search: '' }, { replaceState() {} }, memoryStorage()), null);
   });
 });
 

@@ -7,6 +7,7 @@ import { routeChanged, syncAddress } from '../../web/js/controller/url-sync.js';
 import { createPendingMoves, isTracked } from '../../web/js/controller/pending-moves.js';
 import { createSeatKeeper } from '../../web/js/controller/seats.js';
 import { createStore, initialState, CONNECTION, ROOM, SEAT_GRACE_SECONDS } from '../../web/js/core/store.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 function fakeHistory(pathname, hash = '') {
   const calls = [];
@@ -78,14 +79,13 @@ describe('seats', () => {
   });
 
   test('remembers a joined seat and forgets a refused one', () => {
-    const items = new Map();
-    const session = { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => items.set(key, value), removeItem: (key) => items.delete(key) };
+    const session = memoryStorage();
     const store = createStore({ initial: initialState({ name: 'Ana' }) });
     store.setConnection({ status: CONNECTION.ONLINE });
     const seats = createSeatKeeper({ store, storage: { session }, clock: () => 0, browser: { setTimeout() {}, clearTimeout() {} } });
     seats.roomChanged({ status: ROOM.JOINED, code: 'QHTW', token: '0123456789abcdef0123456789abcdef', you: 'p1', seq: 1, state: null }, null);
-    assert.equal(items.size, 1);
+    assert.equal(session.items.size, 1);
     seats.roomChanged({ status: ROOM.FAILED, code: 'QHTW' }, null);
-    assert.equal(items.size, 0);
+    assert.equal(session.items.size, 0);
   });
 });

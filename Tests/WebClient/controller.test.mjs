@@ -7,17 +7,9 @@ import assert from 'node:assert/strict';
 import { createController, moveArrived } from '../../web/js/controller.js';
 import { createStore, initialState, CONNECTION, ROOM } from '../../web/js/core/store.js';
 import { loadSeat, loadPrefs, savePrefs } from '../../web/js/core/prefs.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
-
-function memoryStorage() {
-  const items = new Map();
-  return {
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
 
 function snowmanState(guesses = []) {
   return {

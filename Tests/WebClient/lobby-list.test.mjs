@@ -7,6 +7,7 @@ import {
 } from '../../web/js/core/lobby-list.js';
 import { createStore } from '../../web/js/core/store.js';
 import { createController } from '../../web/js/controller.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 const room = (code, players = 1, game = 'snowman') => ({ code, game, players, spectators: 0, maxPlayers: 16, status: 'waiting' });
 
@@ -72,7 +73,7 @@ describe('lobby paging in the controller', () => {
     const fetched = [];
     const connection = { isOpen: true, send(message) { sent.push(message); return true; }, retryNow() {}, reopen() {} };
     const controller = createController({
-      store, connection, storage: { local: memory(), session: memory() },
+      store, connection, storage: { local: memoryStorage(), session: memoryStorage() },
       browser: {
         location: { pathname: '/', origin: 'http://game.test' },
         history: { pushState() {} },
@@ -87,11 +88,6 @@ describe('lobby paging in the controller', () => {
       },
     });
     return { store, controller, sent, fetched };
-  }
-
-  function memory() {
-    const items = new Map();
-    return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => items.set(key, String(value)), removeItem: (key) => items.delete(key) };
   }
 
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

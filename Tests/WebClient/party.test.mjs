@@ -7,20 +7,9 @@ import { createController } from '../../web/js/controller.js';
 import { createStore, initialState, CONNECTION, REACTIONS } from '../../web/js/core/store.js';
 import { loadPrefs, loadSeat, loadCustomWords, saveCustomWords } from '../../web/js/core/prefs.js';
 import { createConnection } from '../../web/js/core/connection.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
-
-/** A Storage stand-in with `length` and `key`, as the browser's. */
-function memoryStorage() {
-  const items = new Map();
-  return {
-    get length() { return items.size; },
-    key: (index) => [...items.keys()][index] ?? null,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => items.set(key, String(value)),
-    removeItem: (key) => items.delete(key),
-  };
-}
 
 function roomState() {
   return {

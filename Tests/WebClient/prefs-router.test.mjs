@@ -7,18 +7,9 @@ import {
 import {
   routeFromPath, pathForRoute, hrefForRoute, sameRoute, roomLink, keyFromHash, parseRoomInput,
 } from '../../web/js/core/router.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 /** A Storage stand-in; `full` makes writes throw like an exceeded quota. */
-function memoryStorage({ full = false } = {}) {
-  const items = new Map();
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => { if (full) throw new Error('QuotaExceededError'); items.set(key, String(value)); },
-    removeItem: (key) => items.delete(key),
-  };
-}
-
 const DEFAULTS = { name: '', theme: 'system', accent: 'blue', sound: true, volume: 0.6 };
 
 describe('preferences', () => {

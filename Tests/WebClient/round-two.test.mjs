@@ -6,6 +6,7 @@ import { inviteBase, inviteLink, isLoopbackHost } from '../../web/js/core/invite
 import { nameSegments } from '../../web/js/core/name-segments.js';
 import { podiumPlaces } from '../../web/js/core/podium-places.js';
 import { takeTokenFromHash, takeToken } from '../../web/js/admin/token.js';
+import { memoryStorage } from './memory-storage.mjs';
 
 /** A page's `location` at `url`. */
 function at(url) {
@@ -89,13 +90,8 @@ describe('the podium (item 13)', () => {
 });
 
 describe('the admin link pasted into an open /admin tab (item 9)', () => {
-  function memory() {
-    const items = new Map();
-    return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => items.set(key, value), removeItem: (key) => items.delete(key) };
-  }
-
   test('a #token= fragment is taken, stored and cleared; none leaves the stored token alone', () => {
-    const storage = memory();
+    const storage = memoryStorage();
     const replaced = [];
     const history = { replaceState: (_, __, url) => replaced.push(url) };
     assert.equal(takeTokenFromHash({ hash: '', pathname: '/admin', search: '' }, history, storage), null);

@@ -29,3 +29,16 @@ public func forEachChunk<Failure: Error>(
     }
     if let failure { throw failure }
 }
+
+/// Split points for `forEachChunk` from a seed: a few pseudo-random cuts in `0...count`, sorted, the same for the
+/// same seed, so a fuzzer's input chooses its own reads and a crash replays exactly.
+public func cuts(seed: UInt8, count: Int) -> [Int] {
+    guard count > 0 else { return [] }
+    var state = UInt32(seed) &* 2_654_435_761 &+ 1
+    var result: [Int] = []
+    for _ in 0 ..< Int(seed % 7) + 1 {
+        state = state &* 1_103_515_245 &+ 12345
+        result.append(Int(state >> 8) % (count + 1))
+    }
+    return result.sorted()
+}

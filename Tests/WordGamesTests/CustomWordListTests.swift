@@ -1,21 +1,12 @@
 import Testing
 import WordGames
+import WordGamesTestSupport
 
 @Suite struct CustomWordListTests {
     /// Ten different words, one a line.
     static let ten = ["igloo", "mitten", "scarf", "sledge", "snowball", "icicle", "frost", "blizzard", "skates",
                       "cocoa"]
 
-    /// A different word of ten letters a-z for every number below 26^10: its digits in base 26.
-    static func tenLetterWord(_ number: Int) -> String {
-        var rest = number
-        var word = ""
-        for _ in 0..<10 {
-            word.append(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(rest % 26))))
-            rest /= 26
-        }
-        return word
-    }
 
     /// The entries `text` is refused for.
     private static func problems(_ text: String, sourceLocation: SourceLocation = #_sourceLocation)
@@ -119,7 +110,7 @@ import WordGames
     }
 
     @Test func holdsAtMostFiveHundredWords() throws {
-        let words = (0..<501).map(Self.tenLetterWord)
+        let words = (0..<501).map(tenLetterWord)
         #expect(throws: CustomWordList.Rejection.tooMany(501)) {
             try CustomWordList.parse(words.joined(separator: "\n"))
         }

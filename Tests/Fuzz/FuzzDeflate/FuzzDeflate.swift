@@ -44,58 +44,11 @@ final class SessionInflater: MessageInflater {
     }
 }
 
-/// An action with its buffers copied, so runs compare equal.
-enum Recorded: Equatable {
-    case text([UInt8]), binary([UInt8]), sendPong([UInt8]), pongReceived
-    case closeReceived(UInt16?, String), sendClose(UInt16), closeConnection
-}
-
 /// Runs a fresh server session that negotiated permessage-deflate over `stream` cut at `cuts`, with a fresh
 /// inflater, and checks the per-run invariants.
-func runSession(cap: Int, windowBits: Int = 15, _ stream: [UInt8], cuts: [Int]) -> [Recorded] {
+func runSession(cap: Int, windowBits: Int = 15, _ stream: [UInt8], cuts: [Int]) -> [RecordedAction] {
     var session = WebSocketSession(role: .server, maxMessageBytes: cap, compression: true)
-    let inflater = SessionInflater(windowBits: windowBits)
-    var recorded: [Recorded] = []
-    forEachChunk(of: stream, endingAt: cuts) { chunk in
-        session.receive(chunk, inflater: inflater) { action in
-            precondition(recorded.last != .closeConnection, "action after closeConnection")
-            switch action {
-            case .deliverText(let bytes):
-                precondition(bytes.count <= cap, "text message over the cap")
-                precondition(String(validating: bytes, as: UTF8.self) != nil, "delivered invalid UTF-8")
-                recorded.append(.text(Array(bytes)))
-            case .deliverBinary(let bytes):
-                precondition(bytes.count <= cap, "binary message over the cap")
-                recorded.append(.binary(Array(bytes)))
-            case .sendPong(let frame):
-                precondition(frame[0] == 0x8A, "a pong is a final pong frame, RSV1 clear")
-                recorded.append(.sendPong(frame))
-            case .pongReceived:
-                recorded.append(.pongReceived)
-            case .closeReceived(let code, let reason):
-                recorded.append(.closeReceived(code?.rawValue, reason))
-            case .sendClose(let frame, let code):
-                precondition(code.isAllowedOnWire, "sending close code \(code.rawValue)")
-                precondition(frame[0] == 0x88, "a close is a final close frame, RSV1 clear")
-                recorded.append(.sendClose(code.rawValue))
-            case .closeConnection:
-                recorded.append(.closeConnection)
-            }
-        }
-    }
-    return recorded
-}
-
-/// Split points from a seed: a few pseudo-random cuts, deterministic for the input.
-func cuts(seed: UInt8, count: Int) -> [Int] {
-    guard count > 0 else { return [] }
-    var state = UInt32(seed) &* 2_654_435_761 &+ 1
-    var result: [Int] = []
-    for _ in 0 ..< Int(seed % 7) + 1 {
-        state = state &* 1_103_515_245 &+ 12345
-        result.append(Int(state >> 8) % (count + 1))
-    }
-    return result.sorted()
+    return recordActions(of: &session, cap: cap, stream, cuts: cuts, inflater: SessionInflater(windowBits: windowBits))
 }
 
 /// Mode 0: the header as offers (server side) and as a response (client side).
@@ -188,7 +141,7 @@ func fuzzMessages(_ bytes: [UInt8]) {
     let messages = bytes.dropFirst(2).split(separator: 0xFF, omittingEmptySubsequences: false).prefix(16).map(Array.init)
     let key = UInt32(shape) &* 0x0101_0101 ^ 0x37FA_213D
     var stream: [UInt8] = []
-    var expected: [Recorded] = []
+    var expected: [RecordedAction] = []
     for (number, message) in messages.enumerated() {
         let isText = String(validating: message, as: UTF8.self) != nil
         let opcode: WebSocketOpcode = isText ? .text : .binary

@@ -5,51 +5,10 @@
 import WebSocket
 import WebSocketTestSupport
 
-/// An action with its buffers copied and client-role masking removed, so runs compare equal.
-enum Recorded: Equatable {
-    case text([UInt8]), binary([UInt8]), sendPong([UInt8]), pongReceived
-    case closeReceived(UInt16?, String), sendClose([UInt8], UInt16), closeConnection
-}
-
-/// Runs a fresh session over `stream` cut at `cuts` and checks the per-run invariants.
-func runSession(_ role: WebSocketRole, cap: Int, _ stream: [UInt8], cuts: [Int]) -> [Recorded] {
+/// Runs a fresh session over `stream` cut at `cuts`, checking the per-run invariants.
+func runSession(_ role: WebSocketRole, cap: Int, _ stream: [UInt8], cuts: [Int]) -> [RecordedAction] {
     var session = WebSocketSession(role: role, maxMessageBytes: cap)
-    var recorded: [Recorded] = []
-    forEachChunk(of: stream, endingAt: cuts) { chunk in
-        session.receive(chunk) { action in
-            precondition(recorded.last != .closeConnection, "action after closeConnection")
-            switch action {
-            case .deliverText(let bytes):
-                precondition(bytes.count <= cap, "text message over the cap")
-                precondition(String(validating: bytes, as: UTF8.self) != nil, "delivered invalid UTF-8")
-                recorded.append(.text(Array(bytes)))
-            case .deliverBinary(let bytes):
-                precondition(bytes.count <= cap, "binary message over the cap")
-                recorded.append(.binary(Array(bytes)))
-            case .sendPong(let frame):
-                precondition(frame.count <= 2 + 4 + 125, "pong over 125 bytes")
-                precondition((frame[1] & 0x80 != 0) == (role == .client), "pong masking does not match role")
-                recorded.append(.sendPong(unmaskFrame(frame)))
-            case .pongReceived:
-                recorded.append(.pongReceived)
-            case .closeReceived(let code, let reason):
-                precondition(code.map(\.isAllowedOnWire) ?? true, "accepted a close code that is not allowed")
-                recorded.append(.closeReceived(code?.rawValue, reason))
-            case .sendClose(let frame, let code):
-                precondition(code.isAllowedOnWire, "sending close code \(code.rawValue)")
-                precondition(!recorded.contains { if case .sendClose = $0 { true } else { false } },
-                             "second close frame")
-                let plain = unmaskFrame(frame)
-                precondition(plain[0] == 0x88 && plain.count >= 4 && plain.count <= 127, "malformed close")
-                precondition(UInt16(plain[2]) << 8 | UInt16(plain[3]) == code.rawValue, "close code mismatch")
-                recorded.append(.sendClose(plain, code.rawValue))
-            case .closeConnection:
-                recorded.append(.closeConnection)
-            }
-        }
-    }
-    if recorded.last == .closeConnection { precondition(session.state == .closed, "closed connection, open state") }
-    return recorded
+    return recordActions(of: &session, cap: cap, stream, cuts: cuts)
 }
 
 /// Parses `stream` cut at `cuts` with a fresh parser and checks the invariants of every event.
@@ -71,18 +30,6 @@ func runParser(_ role: WebSocketRole, _ stream: [UInt8], cuts: [Int]) -> ParsedF
     }
     precondition(parsed.chunksLeftUnread == 0, "parser left input unconsumed")
     return parsed
-}
-
-/// Split points from a seed: a few pseudo-random cuts, deterministic for the input.
-func cuts(seed: UInt8, count: Int) -> [Int] {
-    guard count > 0 else { return [] }
-    var state = UInt32(seed) &* 2_654_435_761 &+ 1
-    var result: [Int] = []
-    for _ in 0 ..< Int(seed % 7) + 1 {
-        state = state &* 1_103_515_245 &+ 12345
-        result.append(Int(state >> 8) % (count + 1))
-    }
-    return result.sorted()
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

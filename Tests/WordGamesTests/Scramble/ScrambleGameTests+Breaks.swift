@@ -51,21 +51,21 @@ extension ScrambleGameTests {
                                          players: ["alice", "bob", "carol"])
         #expect(game.resultNumber == 0)
         #expect(game.resultText == nil)
-        try game.submit("robe", by: "alice", now: 1)
-        try game.submit("sob", by: "bob", now: 2)
-        game.tick(now: 90)
-        #expect(game.resultNumber == 1)
-        #expect(game.resultText == "Round 1 · PROBLEMS: Alice found the most (4 points)")
-        game.tick(now: 100)
-        try game.submit("poem", by: "bob", now: 101)
-        try game.submit("romp", by: "carol", now: 102)
-        try game.submit("mob", by: "alice", now: 103)
-        game.tick(now: 190)
-        #expect(game.resultNumber == 2)
-        #expect(game.resultText == "Round 2 · PROBLEMS: Bob and Carol found the most (4 points each)")
-        game.tick(now: 290)
-        #expect(game.resultNumber == 3)
-        #expect(game.resultText == "Round 3 · PROBLEMS: nobody found a word. Alice and Bob tie for the match with 7 points")
+        // Each round: the tick that starts it (the first starts at once), the words found, the tick past its end.
+        let rounds: [(start: Double?, words: [(String, PlayerID, Double)], end: Double, result: String)] = [
+            (nil, [("robe", "alice", 1), ("sob", "bob", 2)], 90,
+             "Round 1 · PROBLEMS: Alice found the most (4 points)"),
+            (100, [("poem", "bob", 101), ("romp", "carol", 102), ("mob", "alice", 103)], 190,
+             "Round 2 · PROBLEMS: Bob and Carol found the most (4 points each)"),
+            (nil, [], 290, "Round 3 · PROBLEMS: nobody found a word. Alice and Bob tie for the match with 7 points"),
+        ]
+        for (number, round) in rounds.enumerated() {
+            if let start = round.start { game.tick(now: start) }
+            for (word, player, time) in round.words { try game.submit(word, by: player, now: time) }
+            game.tick(now: round.end)
+            #expect(game.resultNumber == number + 1)
+            #expect(game.resultText == round.result)
+        }
         // A new match keeps counting.
         var generator = SplitMix64(seed: 2)
         try game.startMatch(now: 300, using: &generator)

@@ -38,38 +38,37 @@ function createBanner(actions) {
   let timer = null;
   let current = null;
 
+  /** What the banner says for a connection that is not online, or null to hide it. */
+  function banner(connection) {
+    switch (connection.status) {
+      case CONNECTION.REPLACED:
+        return { kind: 'paused', text: 'This seat moved to another tab or device, so this page is paused.',
+          button: 'Play here', retry: true };
+      case CONNECTION.FAILED:
+        // Many tries failed: say so plainly (it goes on trying every 30 s), and let the player try at once.
+        return { kind: 'failed', text: "Can't reach the server. Still trying every 30 s; check your connection.",
+          button: 'Try again', retry: true };
+      case CONNECTION.RECONNECTING: {
+        const seconds = connection.retryAt ? Math.max(0, Math.ceil((connection.retryAt - Date.now()) / 1000)) : 0;
+        return { kind: 'reconnecting',
+          text: seconds > 0 ? `Connection lost. Reconnecting in ${seconds} s…` : 'Connection lost. Reconnecting…',
+          button: 'Retry now', retry: seconds > 0 };
+      }
+      default:
+        return null;
+    }
+  }
+
   function render() {
-    const connection = current;
-    if (!connection) return;
-    if (connection.status === CONNECTION.REPLACED) {
-      element.dataset.kind = 'paused';
-      setText(message, 'This seat moved to another tab or device, so this page is paused.');
-      setText(retry, 'Play here');
-      show(retry, true);
-      show(element, true);
-      return;
+    if (!current) return;
+    const shown = banner(current);
+    if (shown) {
+      element.dataset.kind = shown.kind;
+      setText(message, shown.text);
+      setText(retry, shown.button);
+      show(retry, shown.retry);
     }
-    if (connection.status === CONNECTION.FAILED) {
-      // Many tries failed: say so plainly (it goes on trying every 30 s), and let the player try at once.
-      element.dataset.kind = 'failed';
-      setText(message, "Can't reach the server. Still trying every 30 s; check your connection.");
-      setText(retry, 'Try again');
-      show(retry, true);
-      show(element, true);
-      return;
-    }
-    if (connection.status === CONNECTION.RECONNECTING) {
-      element.dataset.kind = 'reconnecting';
-      const seconds = connection.retryAt ? Math.max(0, Math.ceil((connection.retryAt - Date.now()) / 1000)) : 0;
-      setText(message, seconds > 0
-        ? `Connection lost. Reconnecting in ${seconds} s…`
-        : 'Connection lost. Reconnecting…');
-      setText(retry, 'Retry now');
-      show(retry, seconds > 0);
-      show(element, true);
-      return;
-    }
-    show(element, false);
+    show(element, shown !== null);
   }
 
   return {

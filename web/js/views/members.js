@@ -9,6 +9,7 @@ import { isHost, CONNECTION } from '../core/store.js';
 import { presence, UNKNOWN_STATUS_TITLE } from '../core/room-format.js';
 import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createReactionBubbles } from './reactions.js';
+import { createSwitch } from './switch.js';
 import { gameById, gamePart, memberBadges } from '../core/game-registry.js';
 
 const CONFIRM_SECONDS = 4;
@@ -81,17 +82,15 @@ export function createMembersView(actions) {
   const list = h('ul', { class: 'member-list', id: 'member-list' });
   const offlineNote = h('p', { class: 'member-note', id: 'members-offline-note', role: 'status', hidden: true }, icon('wifi', 15), UNKNOWN_STATUS_TITLE);
 
-  const lockLabel = h('span', { class: 'switch-label', id: 'lock-room-label', text: 'Lock room' });
-  const lockHint = h('span', { class: 'switch-hint', id: 'lock-room-hint', text: 'Nobody new can join. People already here can come back.' });
-  const lockSwitch = h('button', {
-    type: 'button', class: 'switch', id: 'lock-room', role: 'switch', 'aria-checked': 'false',
-    'aria-labelledby': 'lock-room-label', 'aria-describedby': 'lock-room-hint',
-  }, h('span', { class: 'switch-thumb', 'aria-hidden': 'true' }));
+  const lock = createSwitch({
+    id: 'lock-room', label: 'Lock room', hint: 'Nobody new can join. People already here can come back.', checked: false,
+  });
+  const { button: lockSwitch, label: lockLabel, hint: lockHint } = lock;
   const banList = h('ul', { class: 'ban-list', id: 'ban-list', 'aria-labelledby': 'bans-heading' });
   const bansBox = h('div', { class: 'bans', id: 'removed-players', hidden: true },
     h('h3', { class: 'bans-heading', id: 'bans-heading', text: 'Removed players' }), banList);
   const hostTools = h('div', { class: 'host-room-tools', id: 'host-room-tools', hidden: true },
-    h('div', { class: 'switch-row' }, h('div', { class: 'switch-text' }, lockLabel, lockHint), lockSwitch), bansBox);
+    lock.row, bansBox);
 
   const seatNote = h('p', { class: 'member-note seat-note', id: 'seat-note', hidden: true });
   const cardError = h('p', { class: 'field-error members-error', id: 'members-error', role: 'alert' });

@@ -7,6 +7,7 @@ import { createModal } from './create-dialog.js';
 import { ACCENTS, THEMES } from '../core/prefs.js';
 import { NAME_INPUT_MAX_LENGTH } from '../core/game-settings.js';
 import { createSounds } from '../core/sounds.js';
+import { createSwitch } from './switch.js';
 
 /** The cue played when the sound settings change. */
 const PREVIEW_CUE = 'wordFound';
@@ -32,12 +33,10 @@ export function createSettingsDialog(actions, { previewSounds = () => createSoun
     ACCENTS.map((accent) => h('label', { class: 'swatch', dataset: { accent: accent.id }, title: accent.label },
       h('input', { type: 'radio', name: 'settings-accent', value: accent.id, id: `accent-${accent.id}`, 'aria-label': accent.label }),
       h('span', { class: 'swatch-color', 'aria-hidden': 'true' }))));
-  const soundLabel = h('span', { class: 'switch-label', id: 'settings-sound-label', text: 'Sounds' });
-  const soundHint = h('span', { class: 'switch-hint', id: 'settings-sound-hint', text: 'Short cues for your turn, hits and misses, words and results.' });
-  const soundSwitch = h('button', {
-    type: 'button', class: 'switch', id: 'settings-sound', role: 'switch', 'aria-checked': 'true',
-    'aria-labelledby': 'settings-sound-label', 'aria-describedby': 'settings-sound-hint',
-  }, h('span', { class: 'switch-thumb', 'aria-hidden': 'true' }));
+  const sound = createSwitch({
+    id: 'settings-sound', label: 'Sounds', hint: 'Short cues for your turn, hits and misses, words and results.', checked: true,
+  });
+  const { button: soundSwitch, label: soundLabel } = sound;
   const volume = h('input', {
     type: 'range', class: 'volume-slider', id: 'settings-volume', min: '0', max: '100', step: '5',
     'aria-describedby': 'settings-volume-value',
@@ -50,7 +49,7 @@ export function createSettingsDialog(actions, { previewSounds = () => createSoun
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'settings-theme-label', text: 'Appearance' }), themes),
     h('fieldset', { class: 'field' }, h('legend', { class: 'field-label', id: 'settings-accent-label', text: 'Accent colour' }), accents),
     h('fieldset', { class: 'field sound-settings' }, h('legend', { class: 'field-label', text: 'Sound' }),
-      h('div', { class: 'switch-row' }, h('div', { class: 'switch-text' }, soundLabel, soundHint), soundSwitch), volumeRow),
+      sound.row, volumeRow),
     h('div', { class: 'dialog-footer' }, h('button', { type: 'submit', class: 'button button-primary', text: 'Done' })));
   const modal = createModal({ id: 'settings-dialog', title: 'Settings', actions, body });
 

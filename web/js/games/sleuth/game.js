@@ -137,7 +137,7 @@ export function sleuthStatus(part, { you, isPlayer, hosting }) {
   if (part.phase === 'lobby') return hosting ? 'Start the first round when everyone is here' : part.statusLine;
   if (part.phase === 'over') return part.statusLine;
   const board = part.boards?.find((entry) => entry.player === you);
-  if (!isPlayer || !board) return 'You are watching: every try shows its marks, its letters once the round is over.';
+  if (!isPlayer || !board) return 'You are watching: tries show their marks now, their letters when the round ends.';
   if (board.solved) return `Solved in ${board.tries}! Waiting for the others.`;
   if (board.done) return 'No tries left. The word shows when the round ends.';
   const left = (part.maxTries ?? MAX_TRIES) - board.tries;

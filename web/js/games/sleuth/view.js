@@ -68,7 +68,7 @@ export function createSleuthView(actions) {
       index === 2 ? h('button', { type: 'button', class: 'sleuth-key sleuth-key-wide', dataset: { key: 'Enter' }, text: 'Enter', 'aria-label': 'Enter: try the word' }) : null,
       ...[...row].map((letter) => h('button', { type: 'button', class: 'sleuth-key', dataset: { key: letter } },
         h('span', { class: 'sleuth-letter', text: letter }), h('span', { class: 'sleuth-symbol', 'aria-hidden': 'true' }))),
-      index === 2 ? h('button', { type: 'button', class: 'sleuth-key sleuth-key-wide', dataset: { key: 'Backspace' }, 'aria-label': 'Delete a letter' }, icon('close', 18)) : null)));
+      index === 2 ? h('button', { type: 'button', class: 'sleuth-key sleuth-key-wide', dataset: { key: 'Backspace' }, 'aria-label': 'Delete a letter', text: '⌫' }) : null)));
   const playHint = h('p', { class: 'muted small sleuth-hint', id: 'sleuth-hint' });
   const playCard = h('section', { class: 'card sleuth-play', 'aria-labelledby': 'sleuth-play-title' },
     h('h2', { class: 'visually-hidden', id: 'sleuth-play-title', text: 'Your board' }), board, errorBanner, playHint, keyboard);
@@ -199,7 +199,8 @@ export function createSleuthView(actions) {
   function renderOthers(game, state) {
     const byPlayer = triesByPlayer(game);
     const boards = (game.boards ?? []).filter((entry) => entry.player !== you() || me(state)?.role !== 'player' || game.phase === 'over');
-    setText(othersTitle, game.phase === 'over' ? 'Every board' : 'Other players');
+    const playingHere = me(state)?.role === 'player' && Boolean(game.boards?.some((entry) => entry.player === you()));
+    setText(othersTitle, game.phase === 'over' ? 'Every board' : playingHere ? 'Other players' : 'Players');
     syncList(others, boards, (entry) => entry.player, () => h('li', { class: 'sleuth-other' },
       h('div', { class: 'sleuth-other-head' }, h('span', { class: 'sleuth-other-name' }), h('span', { class: 'badge badge-muted sleuth-other-badge' }),
         h('span', { class: 'sleuth-other-points' })),

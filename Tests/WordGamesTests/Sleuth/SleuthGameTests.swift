@@ -2,15 +2,6 @@ import Testing
 @testable import WordGames
 
 @Suite struct SleuthGameTests {
-    @Test(arguments: [
-        ("crane", "crane", "rrrrr"), ("stare", "crane", "aarpr"), ("speed", "abide", "aapap"),
-        ("geese", "erase", "aparr"), ("eerie", "erase", "rapar"), ("erase", "eerie", "rpaar"),
-        ("llama", "hello", "ppaaa"), ("hello", "llama", "aappa"), ("world", "hello", "apara"),
-    ])
-    func marksRepeatedLettersOnlyAsOftenAsTheSecretHasThem(word: String, secret: String, pattern: String) {
-        #expect(SleuthMark.pattern(of: word, against: secret) == pattern)
-    }
-
     @Test func aTryIsMarkedAndSolvingScoresByTriesAndTime() throws {
         var game = try SleuthFixtures.game()
         let first = try game.guess(" Stare ", by: "alice", now: 10)

@@ -49,9 +49,10 @@ extension SleuthGame {
             settings: settings, nextSettings: nextSettings)
     }
 
-    /// `player`'s own view: nil unless they are a player of the room.
+    /// `player`'s own view: nil unless they are a player of the room now (not a spectator, not gone; a player
+    /// who moved to the spectators keeps their tries in the round, but sees them as everyone does).
     public func ownView(for player: PlayerID) -> SleuthPrivateView? {
-        guard players.contains(where: { $0.id == player }) || board(of: player) != nil else { return nil }
+        guard players.contains(where: { $0.id == player }) else { return nil }
         let mine = tries.filter { $0.player == player }.map { SleuthPrivateView.OwnTry(word: $0.word, pattern: $0.pattern) }
         return SleuthPrivateView(round: roundNumber, tries: mine)
     }

@@ -116,6 +116,7 @@ import Testing
         game.removePlayer("alice", now: 7)
         #expect(game.phase == .over)
         #expect(game.boards.map(\.player) == ["alice", "bob"], "her board stays in the round")
+        #expect(game.privateView(for: "alice") == nil, "a player who left has no private view")
     }
 
     @Test func newRoundsPickSecretsNotPlayedYet() throws {

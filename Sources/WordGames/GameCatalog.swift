@@ -4,5 +4,6 @@ public enum GameCatalog {
     public static let games: [any GamePlugin.Type] = [
         SnowmanGame.self,
         ScrambleGame.self,
+        SleuthGame.self,
     ]
 }

@@ -3,3 +3,4 @@
 
 import './games/snowman/index.js';
 import './games/scramble/index.js';
+import './games/sleuth/index.js';

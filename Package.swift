@@ -78,7 +78,7 @@ var targets: [Target] = [
     .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON"], path: "Tests/RoomsTestSupport"),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms",
                                                              "RoomsTestSupport"]),
-    .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),
+    .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime", "WordGames"]),
     .testTarget(name: "RoomsTests", dependencies: ["Rooms", "JSON", "WordGames", "Runtime", "RoomsTestSupport",
                                                    "WordGamesTestSupport"],
                 exclude: ["Fixtures"]),

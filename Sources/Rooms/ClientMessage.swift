@@ -107,7 +107,7 @@ public enum ClientMessage: Sendable, Equatable {
         switch type {
         case "create":
             guard let gameName = try fields.string("game", max: 16), let game = GameKind(rawValue: gameName) else {
-                throw .badMessage("\"create\" needs \"game\": \(GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")).")
+                throw .badMessage("\"create\" needs \"game\": \(GameKind.quotedNames).")
             }
             guard let name = try fields.name() else {
                 throw .badMessage("\"create\" needs your \"name\".")
@@ -190,8 +190,7 @@ public enum ClientMessage: Sendable, Equatable {
             var game: GameKind?
             if let gameName = try fields.string("game", max: 16) {
                 guard let kind = GameKind(rawValue: gameName) else {
-                    let games = GameKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                    throw .badMessage("\"lobby\" takes \"game\": \(games), or none for every game.")
+                    throw .badMessage("\"lobby\" takes \"game\": \(GameKind.quotedNames), or none for every game.")
                 }
                 game = kind
             }

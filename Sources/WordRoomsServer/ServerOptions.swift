@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import WordGames
 import Glibc
 #endif
 import Runtime
@@ -85,7 +86,7 @@ public struct ServerOptions: Sendable, Equatable {
     public static let usage = """
         Usage: wordrooms [options]
 
-        Hosts WordRooms word-game rooms (Snowman, Word Scramble) and their web client.
+        Hosts WordRooms word-game rooms (\(GameCatalog.games.map { $0.title }.joined(separator: ", "))) and their web client.
 
         Options:
           --host ADDRESS            address to listen on (default ::, all IPv6 and IPv4 addresses)

@@ -1,4 +1,5 @@
 import Testing
+import WordGames
 @testable import Bots
 
 @Suite struct BotOptionsTests {
@@ -142,7 +143,8 @@ import Testing
         (["--rate", "fast"], "--rate needs a number more than 0 to 1000000, not 'fast'"),
         (["--rate", "21"], "--rate for play is moves per bot per second, at most 20 (the server's per-connection limit), not 21"),
         (["--invalid-share", "1.5"], "--invalid-share needs a number from 0 to 1, not '1.5'"),
-        (["--game", "chess"], "--game needs snowman, scramble or mixed, not 'chess'"),
+        (["--game", "chess"],
+         "--game needs \(GameCatalog.games.map { $0.id }.joined(separator: ", ")) or mixed, not 'chess'"),
         (["--duration", "nan"], "--duration needs a number more than 0 to 86400, not 'nan'"),
         (["--frobnicate"], "unknown option '--frobnicate' (see --help)"),
         (["dance"], "unknown scenario 'dance': use play, idle, echo, churn, fanout or avalanche"),
@@ -175,9 +177,10 @@ import Testing
 
     @Test func mixedRoomsAlternateGames() throws {
         let options = try parsed(["--game", "mixed"])
-        #expect(options.game(ofRoom: 0).gameID == "snowman")
-        #expect(options.game(ofRoom: 1).gameID == "scramble")
-        #expect(options.game(ofRoom: 2).gameID == "snowman")
+        // Room after room through the catalog, then around again.
+        let ids = GameCatalog.games.map { $0.id }
+        #expect(Array(ids.prefix(2)) == ["snowman", "scramble"])
+        for room in 0..<(2 * ids.count) { #expect(options.game(ofRoom: room).gameID == ids[room % ids.count]) }
         #expect(try parsed(["--game", "scramble"]).game(ofRoom: 0).gameID == "scramble")
         #expect(try parsed(["--game", "snowman"]).game == .only("snowman"))
     }

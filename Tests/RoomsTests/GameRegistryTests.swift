@@ -9,7 +9,9 @@ import RoomsTestSupport
 @Suite struct GameRegistryTests {
     @Test func everyRegisteredGameHasAKindOfItsOwn() {
         let kinds = GameRegistry.games.map { $0.kind }
-        #expect(kinds == [.snowman, .scramble])
+        // The catalog's order, whatever games it lists; these two are the ones the other tests play.
+        #expect(kinds.map(\.rawValue) == GameCatalog.games.map { $0.id })
+        #expect(Array(kinds.prefix(2)) == [.snowman, .scramble])
         #expect(GameKind.allCases == kinds)
         for kind in kinds {
             #expect(GameKind(rawValue: kind.rawValue) == kind)
@@ -54,7 +56,8 @@ import RoomsTestSupport
 
     @Test func createNamesEveryGame() throws {
         let error = try refusal(#"{"type":"create","game":"chess","name":"Ana"}"#)
-        #expect(error.message == #""create" needs "game": "snowman" or "scramble"."#)
+        #expect(error.message.hasPrefix(#""create" needs "game": "snowman", "scramble""#))
+        for game in GameCatalog.games { #expect(error.message.contains("\"\(game.id)\"")) }
     }
 
     private func refusal(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RoomError {

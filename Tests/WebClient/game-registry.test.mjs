@@ -20,6 +20,8 @@ import { createStore, initialState, CONNECTION } from '../../web/js/core/store.j
 import { linkGameStyles } from '../../web/js/views/game-styles.js';
 
 const calls = [];
+// The games web/js/games.js registers, before the fake one below.
+const builtIn = allGames().map((game) => game.id);
 const fives = registerGame({
   id: 'fives',
   name: 'Fives',
@@ -28,7 +30,7 @@ const fives = registerGame({
   settings: [{ key: 'roundSeconds', label: 'Round length', unit: 's' }],
   createFlags: { waitForHost: true },
   extraSettings: (settings) => (settings.hardMode === true ? { hardMode: true } : {}),
-  moves: ['try'],
+  moves: ['shot'],
   moveArrived: (part, message) => Boolean(part?.mine?.some((row) => row.word === message.word)),
   cues(before, after, context) {
     calls.push(['cues', before, after, context]);
@@ -51,9 +53,10 @@ function app(part, { you = 'p1', code = 'QHTW', notice = null, role = 'player' }
 
 describe('the registry', () => {
   test('lists a registered game after the built-in ones and finds it by id and by move', () => {
-    assert.deepEqual(allGames().map((game) => game.id), ['snowman', 'scramble', 'fives']);
+    assert.deepEqual(builtIn.slice(0, 2), ['snowman', 'scramble']);
+    assert.deepEqual(allGames().map((game) => game.id), [...builtIn, 'fives']);
     assert.equal(gameById('fives'), fives);
-    assert.equal(gameOfMove('try'), fives);
+    assert.equal(gameOfMove('shot'), fives);
     assert.equal(firstGameId(), 'snowman');
     assert.equal(gamePart({ game: 'fives', fives: { round: 1 } }).round, 1);
     assert.equal(gamePart(null), null);
@@ -61,6 +64,8 @@ describe('the registry', () => {
 
   test('refuses a second game with the same id, and a game without an id', () => {
     assert.throws(() => registerGame({ id: 'fives' }), /registered twice/);
+    assert.throws(() => registerGame({ id: 'sixes', moves: ['shot'] }), /already game "fives"'s/);
+    assert.equal(gameById('sixes'), undefined);
     assert.throws(() => registerGame({ name: 'No id' }), TypeError);
   });
 
@@ -120,8 +125,8 @@ describe('hooks a new game gets without shared-file changes', () => {
   });
 
   test('the controller tracks its move until the state shows it', () => {
-    assert.equal(moveArrived(app({ mine: [] }), 'p1', { type: 'try', word: 'crane' }), false);
-    assert.equal(moveArrived(app({ mine: [{ word: 'crane' }] }), 'p1', { type: 'try', word: 'crane' }), true);
+    assert.equal(moveArrived(app({ mine: [] }), 'p1', { type: 'shot', word: 'crane' }), false);
+    assert.equal(moveArrived(app({ mine: [{ word: 'crane' }] }), 'p1', { type: 'shot', word: 'crane' }), true);
     const store = createStore({ initial: initialState({ name: 'Ana' }), now: () => 0 });
     const sent = [];
     const connection = { isOpen: true, send(message) { sent.push(message); return true; }, reopen() {}, retryNow() {} };
@@ -154,7 +159,7 @@ describe('hooks a new game gets without shared-file changes', () => {
     assert.equal(fivesLinks.length, 1);
     assert.equal(fivesLinks[0].href, '/js/games/fives/fives.css');
     assert.equal(fivesLinks[0].rel, 'stylesheet');
-    assert.deepEqual(links.map((link) => link.dataset.gameStyle), ['snowman', 'scramble', 'fives']);
+    assert.deepEqual(links.map((link) => link.dataset.gameStyle), [...builtIn, 'fives']);
   });
 });
 

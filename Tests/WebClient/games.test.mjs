@@ -1,7 +1,7 @@
 // The registry of games: every game module describes itself the same way, and the rest of the client (settings,
 // tracked moves, the room page) finds games only through it.
 import '../../web/js/games.js';
-import './server-games.mjs';
+import { SERVER_GAMES } from './server-games.mjs';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { allGames, gameById, gameOfMove } from '../../web/js/core/game-registry.js';
@@ -11,12 +11,13 @@ import { moveArrived } from '../../web/js/controller.js';
 const GAMES = allGames();
 
 describe('the registry', () => {
-  test('lists Snowman then Word Scramble, each with what the client needs of a game', () => {
-    assert.deepEqual(GAMES.map((game) => game.id), ['snowman', 'scramble']);
+  test('lists the server\'s games in its order, each with what the client needs of a game', () => {
+    assert.deepEqual(GAMES.map((game) => game.id), SERVER_GAMES.map((game) => game.id));
+    assert.deepEqual(GAMES.map((game) => game.id).slice(0, 2), ['snowman', 'scramble']);
     for (const game of GAMES) {
       assert.equal(typeof game.name, 'string');
       assert.equal(typeof game.blurb, 'string');
-      assert.ok(['game', 'match'].includes(game.unit));
+      assert.ok(['game', 'match', 'round'].includes(game.unit));
       assert.equal(typeof game.createView, 'function');
       assert.equal(typeof game.moveArrived, 'function');
       assert.ok(game.moves.length > 0);

@@ -11,7 +11,8 @@
 // - `extraSettings(settings)`: its settings that are not steppers, checked, as a `create` or `settings` sends them.
 // - `roomWords(settings)`: the text a `create` asks this browser to remember for the new room ('' when none).
 // - `moves` and `moveArrived(part, message)`: its messages the room state shows once applied (resent after a
-//   lost socket until seen), and whether `part` (the room state's entry under the game's id) shows one.
+//   lost socket until seen), and whether `part` (the room state's entry under the game's id) shows one. A refusal
+//   of one of them is the game view's to show (beside its input), never a toast. Two games never share a move.
 // - `cues(before, after, {you, isPlayer})`: sound cue names (core/game-events.js `CUE`) between two states.
 // - `timedRound(part)`: `{key, endsAt}` of a round running against the clock (for the round-ending cue), or null.
 // - `isMyTurn(part, you)`: whether it is `you`'s turn now (tab title, your-turn styling).
@@ -32,6 +33,11 @@ const games = [];
 export function registerGame(game) {
   if (!game || typeof game.id !== 'string' || !game.id) throw new TypeError('a game needs a string id');
   if (games.some((known) => known.id === game.id)) throw new Error(`game "${game.id}" is registered twice`);
+  // A message type names one game's move: the server refuses two games declaring the same one, and so does this.
+  for (const move of game.moves ?? []) {
+    const owner = games.find((known) => known.moves.includes(move));
+    if (owner) throw new Error(`move "${move}" of game "${game.id}" is already game "${owner.id}"'s`);
+  }
   const entry = Object.freeze({ settings: Object.freeze([]), moves: Object.freeze([]), unit: 'game', ...game });
   games.push(entry);
   return entry;

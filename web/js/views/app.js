@@ -14,9 +14,13 @@ import { createCelebration } from './celebration.js';
 import { createGameCues } from './game-cues.js';
 import { createSounds } from '../core/sounds.js';
 import { isMyTurn, turnTitle } from '../core/game-events.js';
+import { gameOfMove } from '../core/game-registry.js';
 
-/** Notices shown inside a view (next to what caused them) rather than as a toast. */
-const NOTICES_SHOWN_IN_PLACE = new Set(['word', 'guess', 'chat', 'create', 'join', 'settings', 'peek', 'rename', 'seat', 'react']);
+/**
+ * Notices shown inside a view (next to what caused them) rather than as a toast. A game's own moves (its `moves`)
+ * are refused in place by its view too, whichever game it is.
+ */
+const NOTICES_SHOWN_IN_PLACE = new Set(['chat', 'create', 'join', 'settings', 'peek', 'rename', 'seat', 'react']);
 const TOAST_SECONDS = 6;
 
 /** A short, human status of the socket for the header pill. */
@@ -99,7 +103,7 @@ function createToast(actions) {
     element,
     update(state) {
       const notice = state.notice;
-      const visible = Boolean(notice && !NOTICES_SHOWN_IN_PLACE.has(notice.move) && notice.code !== 'replaced'
+      const visible = Boolean(notice && !NOTICES_SHOWN_IN_PLACE.has(notice.move) && !gameOfMove(notice.move) && notice.code !== 'replaced'
         && !(state.room?.status === ROOM.FAILED && state.room.error?.id === notice.id));
       show(element, visible);
       if (!visible || notice.id === shownId) return;

@@ -67,11 +67,12 @@ var targets: [Target] = [
     // The framing tests inflate with real zlib (Deflate) behind `MessageInflater`; the WebSocket module never links it.
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "WebSocketTestSupport", "Deflate"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime", "Deflate"]),
-    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate",
+                                                          "RoomsTestSupport"]),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
-    // What the room tests share: the registered games and their moves by name.
-    .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON"], path: "Tests/RoomsTestSupport"),
+    // What the room tests share: the registered games and their moves by name, and a test game with private views.
+    .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON", "WordGames"], path: "Tests/RoomsTestSupport"),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms",
                                                              "RoomsTestSupport"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime"]),

@@ -2,7 +2,8 @@ import WordGames
 
 /// A game for tests only, never registered in `GameCatalog`: each player is dealt a hand that only they see
 /// (their `PrivateView`), while everyone sees how many letters each hand holds. It has no moves of its own:
-/// hands change when players come and go, are renamed, and on the host's `new_game` (a new deal).
+/// hands change when players come and go, are renamed, on the host's `new_game` (a new deal), and on the host's
+/// `settings` `{"reverse": 1}` (which changes no public view).
 ///
 /// Every hand carries a marker made of the player's id and the deal (`secret`, e.g. `hand-p1-d0`), so that a test
 /// can look for one player's secret in the raw bytes that reached anyone else.
@@ -11,7 +12,10 @@ public struct SecretHandsGame: GamePlugin {
 
     public struct Move: Codable, Sendable {}
 
-    public struct SettingsChange: Decodable, Sendable {}
+    /// `{"reverse": 1}` turns every hand's letters around: a change only the players' private views show.
+    public struct SettingsChange: Decodable, Sendable {
+        var reverse: Int?
+    }
 
     public struct PublicView: Encodable, Equatable, Sendable {
         public var deal: Int
@@ -111,7 +115,10 @@ public struct SecretHandsGame: GamePlugin {
         }
     }
 
-    public mutating func updateSettings(_ change: SettingsChange) throws {}
+    public mutating func updateSettings(_ change: SettingsChange) throws {
+        guard change.reverse != nil else { return }
+        for id in order { hands[id]?.letters.reverse() }
+    }
 
     public mutating func advance(to now: Double) -> [PlayerID] { [] }
 

@@ -174,6 +174,23 @@ import WordGames
         #expect(table.drain(table.bob).map(\.type) == ["patch"])
     }
 
+    @Test func privateOperationsGoAloneWhenOnlyPrivateViewsChanged() throws {
+        var table = Table()
+        _ = (table.drain(table.ana), table.drain(table.bob), table.drain(table.cleo))
+        let seq = table.machine.publication.seq
+        table.say(.settings(["reverse": 1]), from: table.ana)
+        #expect(table.machine.publication.seq == seq)
+        for (link, id, name) in [(table.ana, "p1", "Ana"), (table.bob, "p2", "Bob")] {
+            let got = table.drain(link)
+            #expect(got.map(\.type) == ["private"])
+            var reversed = SecretHandsGame.hand(of: PlayerID(id), name: name, deal: 0)
+            reversed.letters.reverse()
+            let expected = try JSONValueEncoder(writesNilMembers: true).encode(reversed)
+            #expect(try Self.applyingPrivate(got, to: Self.hand(id, name, deal: 0)) == expected)
+        }
+        #expect(table.drain(table.cleo).isEmpty)
+    }
+
     @Test func aChatLineLeavesPrivateViewsAlone() {
         var table = Table()
         _ = (table.drain(table.ana), table.drain(table.bob), table.drain(table.cleo))

@@ -61,7 +61,13 @@ public struct SecretHandsGame: GamePlugin {
     private var order: [PlayerID] = []
     private var hands: [PlayerID: Hand] = [:]
 
-    public init() {}
+    /// Keeps the hand of a player who left or moved to the spectators (as a game that keeps leavers'
+    /// standings would): the room must still show it to nobody.
+    public var keepsHandsOfLeavers = false
+
+    public init(keepsHandsOfLeavers: Bool = false) {
+        self.keepsHandsOfLeavers = keepsHandsOfLeavers
+    }
 
     public init(settings: SettingsChange?, lists: WordLists, now: Double, using random: inout SplitMix64) {}
 
@@ -95,14 +101,14 @@ public struct SecretHandsGame: GamePlugin {
     }
 
     public mutating func addPlayer(_ player: Player, now: Double) {
-        guard hands[player.id] == nil else { return }
+        guard !order.contains(player.id) else { return }
         order.append(player.id)
         hands[player.id] = Self.hand(of: player.id, name: player.name, deal: deal)
     }
 
     public mutating func removePlayer(_ id: PlayerID, now: Double) {
         order.removeAll { $0 == id }
-        hands[id] = nil
+        if !keepsHandsOfLeavers { hands[id] = nil }
     }
 
     public mutating func play(_ move: Move, by player: PlayerID, now: Double) throws(Rejection) {}

@@ -219,6 +219,22 @@ import WordGames
         Self.expectNoOtherSecrets(seated, own: "p2")
     }
 
+    @Test func aSpectatorGetsNoPrivateViewEvenWhenTheGameStillHasOne() throws {
+        var table = Table(game: HandsRoomGame(game: SecretHandsGame(keepsHandsOfLeavers: true)))
+        _ = (table.drain(table.ana), table.drain(table.bob), table.drain(table.cleo))
+        table.say(.seat(role: .spectator, player: nil), from: table.bob)
+        let game = try #require(table.machine.game as? HandsRoomGame)
+        #expect(game.game.privateView(for: "p2") != nil, "the game still has Bob's hand")
+        let watching = table.drain(table.bob)
+        #expect(watching.last?.json["ops"] == [["op": "replace", "path": "", "value": .null]])
+        table.say(.rename(name: "Bobby"), from: table.bob)
+        table.say(.resync, from: table.bob)
+        let later = table.drain(table.bob)
+        #expect(later.map(\.type) == ["patch", "snapshot"])
+        #expect(later.last?.json["private"] == nil)
+        Self.expectNoOtherSecrets(later, own: nil)
+    }
+
     @Test func aPlayerWhoLeavesOrIsKickedGetsNothingMore() {
         var table = Table()
         table.say(.leave, from: table.bob)

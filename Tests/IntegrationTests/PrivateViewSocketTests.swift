@@ -83,4 +83,26 @@ import WordRoomsServer
             Self.expectNoOtherSecrets(cleo, own: nil)
         }
     }
+
+    /// On a connection that follows the room's compressed stream, `private` messages come plain between the
+    /// stream's patches, and every compressed patch still inflates (a plain message never enters the window).
+    @Test func privateMessagesStayOutOfTheCompressedStream() async throws {
+        try await withServer { server in
+            let code = Self.openHandsRoom(on: server)
+            let ana = try GameClient.join(port: server.port, code: code, name: "Ana")
+            let bob = try DeflateRoomClient(label: "bob", port: server.port,
+                                            mode: .deflate(inflaterBits: 11, deflaterBits: 15))
+            #expect(try bob.join(["type": "join", "code": JSONValue(code), "name": "Bob"]) == nil)
+            for deal in 1...4 {
+                try ana.send(["type": "new_game"])
+                try bob.wait(for: "deal \(deal)") { bob.state["secret-hands"]?["deal"] == JSONValue(deal) }
+            }
+            // The resync answer follows every private message sent before it: Bob has read them all then.
+            let compared = try bob.compareWithSnapshot()
+            #expect(compared.replica.state == compared.snapshot.state)
+            #expect(bob.compressedMessages >= 3, "the stream carried the deals' patches")
+            // Plain: the welcome, the snapshot, and one private message per deal.
+            #expect(bob.plainMessages >= 2 + 4)
+        }
+    }
 }

@@ -69,13 +69,13 @@ var targets: [Target] = [
     .testTarget(name: "TransportTests", dependencies: ["Transport", "WebSocket", "Runtime", "Deflate",
                                                        "WebSocketTestSupport"]),
     .testTarget(name: "IntegrationTests", dependencies: ["WebSocket", "Transport", "WordRoomsServer", "JSON", "Rooms", "WordGames", "Runtime", "Deflate",
-                                                         "WordGamesTestSupport"]),
+                                                         "WordGamesTestSupport", "RoomsTestSupport"]),
     // What the word-list tests of every layer share: made-up words, as many as a limit needs.
     .target(name: "WordGamesTestSupport", path: "Tests/WordGamesTestSupport"),
     .testTarget(name: "WordGamesTests", dependencies: ["WordGames", "WordGamesTestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "WordGames"]),
-    // What the room tests share: the registered games and their moves by name.
-    .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON"], path: "Tests/RoomsTestSupport"),
+    // What the room tests share: the registered games and their moves by name, and a test game with private views.
+    .target(name: "RoomsTestSupport", dependencies: ["Rooms", "JSON", "WordGames"], path: "Tests/RoomsTestSupport"),
     .testTarget(name: "WordRoomsServerTests", dependencies: ["WordRoomsServer", "Transport", "WebSocket", "Rooms",
                                                              "RoomsTestSupport"]),
     .testTarget(name: "BotsTests", dependencies: ["Bots", "WordRoomsServer", "Transport", "JSON", "Runtime", "WordGames"]),

@@ -177,6 +177,10 @@ class RoomBot: WebSocketEndpoint, WakeableBot, LoadBot, @unchecked Sendable {
             receivedLeft()
         case "lobby":
             break
+        case "private":
+            // A player's own view in a game with private views (PROTOCOL.md, "Private views"): bots decide from
+            // the public state, so it is not kept, but it is part of the protocol, not an error.
+            break
         default:
             worker.stats.protocolError("unexpected-message")
         }

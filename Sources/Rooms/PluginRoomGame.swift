@@ -6,7 +6,8 @@ import WordGames
 ///
 /// - Moves and settings arrive as JSON and are decoded into the game's types; decoding errors become the same
 ///   `bad-message`, `setting-not-a-number` and `unknown-setting` replies for every game.
-/// - The game's part of the room state is its `publicView`, encoded and diffed by `JSONViewDiffer`.
+/// - The game's part of the room state is its `publicView`, encoded and diffed by `JSONViewDiffer`; each
+///   player's `privateView` is diffed the same way, by a differ of their own.
 /// - Snapshots are the game's `Snapshot`, encoded to and decoded from the journal's JSON.
 struct PluginRoomGame<Game: GamePlugin>: RoomGame {
     var game: Game
@@ -147,6 +148,46 @@ struct PluginRoomGame<Game: GamePlugin>: RoomGame {
         } catch {
             assertionFailure("a \(Game.title) view does not encode: \(error)")
             return nil
+        }
+    }
+
+    // MARK: Private views
+
+    static var hasPrivateViews: Bool { Game.PrivateView.self != NoPrivateView.self }
+
+    func privateState(for player: PlayerID, kept: inout AnyObject?) -> JSONValue? {
+        kept = nil
+        guard let view = game.privateView(for: player) else { return nil }
+        let box = DifferBox<Game.PrivateView>()
+        do {
+            _ = try box.differ.update(to: view, at: [])
+            let whole = try box.differ.json(of: view)
+            kept = box
+            return whole
+        } catch {
+            assertionFailure("a \(Game.title) private view does not encode: \(error)")
+            return nil
+        }
+    }
+
+    func privateOperations(for player: PlayerID, kept: inout AnyObject?) -> [JSONPatch.Operation] {
+        // Taken out while it is used, so that the box stays uniquely referenced (as in `viewOperations`).
+        var box = kept as? DifferBox<Game.PrivateView>
+        kept = nil
+        guard box != nil else {
+            guard let whole = privateState(for: player, kept: &kept) else { return [] }
+            return [.replace(path: .root, value: whole)]
+        }
+        guard let view = game.privateView(for: player) else { return [.replace(path: .root, value: .null)] }
+        if !isKnownUniquelyReferenced(&box!) { box = DifferBox(box!.differ) }
+        do {
+            let operations = try box!.differ.update(to: view, at: [])
+            kept = box
+            return operations
+        } catch {
+            // Sent whole next time: the differ forgot what it kept.
+            assertionFailure("a \(Game.title) private view does not encode: \(error)")
+            return []
         }
     }
 

@@ -94,6 +94,19 @@ protocol RoomGame: Sendable {
     /// when `kept` holds no record of this game's part (the first time, or after a copy), which it then takes:
     /// the caller writes the part whole.
     func viewOperations(at path: [String], kept: inout AnyObject?) -> [JSONPatch.Operation]?
+
+    /// Whether the game gives players private views: when false, the room keeps and sends nothing per player
+    /// and never calls the two methods below.
+    static var hasPrivateViews: Bool { get }
+
+    /// `player`'s private view whole (a welcome's or snapshot's `private`), or nil when they have none. `kept`
+    /// takes the record of it that the next `privateOperations` diffs against (nil when there is none).
+    func privateState(for player: PlayerID, kept: inout AnyObject?) -> JSONValue?
+
+    /// The operations that bring `player`'s private view from what `kept` last recorded to the game now, paths
+    /// relative to the private object: a `replace` of `""` with the whole view when one appears (`kept` nil),
+    /// with `null` when it goes (`kept` then nil), none when nothing changed.
+    func privateOperations(for player: PlayerID, kept: inout AnyObject?) -> [JSONPatch.Operation]
 }
 
 extension RoomGame {

@@ -193,6 +193,7 @@ extension RoomMachine {
         ]
         // Every member may invite: the link they share carries the key.
         if let key { object["key"] = JSONValue(key.rawValue) }
+        if let privateView = privateState(of: member) { object["private"] = privateView }
         guard withState else {
             object["resumed"] = true
             return ServerMessage.object(object)

@@ -83,8 +83,10 @@ extension RoomMachine {
         case .resync:
             if let link = member.link {
                 let state = stateText()
-                effects.append(.send(link, .object(["type": "snapshot", "seq": JSONValue(publication.seq),
-                                                    "serverTime": JSONValue(now)], state: state)))
+                var snapshot: JSONObject = ["type": "snapshot", "seq": JSONValue(publication.seq),
+                                            "serverTime": JSONValue(now)]
+                if let privateView = privateState(of: member) { snapshot["private"] = privateView }
+                effects.append(.send(link, .object(snapshot, state: state)))
             }
             return
         case .leave:

@@ -4,7 +4,7 @@ import WordGames
 /// Bringing the state up to date: one patch per change, broadcast to the members, saved, and the lobby told.
 extension RoomMachine {
     /// Brings the state up to date; when it changed, broadcasts one patch message to every connected member
-    /// (except `except`, which gets a welcome instead).
+    /// (except `except`, which gets a welcome instead), then each player's private operations.
     mutating func publish(now: Double, except: UInt64? = nil, into effects: inout [RoomEffect]) {
         publication.publishQueued = false
         settleGame(now: now)
@@ -22,12 +22,14 @@ extension RoomMachine {
                 publication.unsavedChange = false
                 effects.append(.save)
             }
+            publishPrivateViews(except: except, into: &effects)
             return
         }
         let message = publication.append(operations)
         effects.append(.broadcast(message, except: except))
         effects.append(.save)
         reportSummary(into: &effects)
+        publishPrivateViews(except: except, into: &effects)
     }
 
     /// What the state is built from, as the room holds it now.

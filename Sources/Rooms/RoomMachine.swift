@@ -71,6 +71,7 @@ struct RoomMachine {
         self.game = game
         self.random = SplitMix64(seed: seed)
         self.publication = RoomPublication(configuration: configuration)
+        self.publication.privateViews.enabled = type(of: game).hasPrivateViews
         self.chat.announcedResult = game.resultNotice?.number ?? 0
     }
 

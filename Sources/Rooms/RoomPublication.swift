@@ -26,6 +26,8 @@ struct RoomPublication {
     var unsavedChange = false
     /// A seat's connection came or went and its patch is queued behind the inputs waiting now (`publishSoon`).
     var publishQueued = false
+    /// Each player's private view as their client has it (games with private views only).
+    var privateViews = PrivateViews()
 
     init(configuration: RoomConfiguration) {
         history = PatchHistory(capacity: configuration.patchHistory, byteLimit: configuration.patchHistoryBytes)

@@ -101,10 +101,7 @@ public actor RoomRegistry {
             throw RoomError(.tooManyRoomsFromAddress(limit: configuration.maxRoomsPerAddress), move: "create")
         }
         _ = try NameRules.cleanRefusing("create", name)
-        var code = nextCode()
-        while rooms[code] != nil || dormant[code] != nil {
-            code = nextCode()
-        }
+        let code = freeCode()
         let game: any RoomGame
         if seeded != nil {
             game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &seeded!)
@@ -113,18 +110,35 @@ public actor RoomRegistry {
             var first = SplitMix64(seed: nextSeed())
             game = try GameRegistry.make(kind, settings: settings, lists: lists, now: clock(), using: &first)
         }
+        let room = open(game, code: code, isPublic: isPublic)
+        if let owner {
+            roomOwners[code] = owner
+            roomsByAddress[owner, default: 0] += 1
+        }
+        room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false, client: client)
+        return room
+    }
+
+    /// Opens a room of `game` with nobody in it yet (the first player to join hosts it). Every `create` opens
+    /// its room here; tests open rooms of games that `GameCatalog` does not list.
+    func open(_ game: any RoomGame, code: RoomCode? = nil, isPublic: Bool) -> Room {
+        let code = code ?? freeCode()
         let room = Room(code: code, game: game, isPublic: isPublic, key: isPublic || !configuration.privateRoomKeys ? nil : RoomKey.random(),
                         lists: lists, configuration: configuration,
                         registry: self, executor: executors.next(), timers: timers, seed: nextSeed(), clock: clock,
                         fanout: fanout, journal: journal, broadcastStreams: broadcastStreams)
         rooms[code] = room
-        if let owner {
-            roomOwners[code] = owner
-            roomsByAddress[owner, default: 0] += 1
-        }
         roomsCreated += 1
-        room.join(creator, name: name, token: nil, lastSeq: nil, spectator: false, client: client)
         return room
+    }
+
+    /// A code no room, running or dormant, has.
+    private func freeCode() -> RoomCode {
+        var code = nextCode()
+        while rooms[code] != nil || dormant[code] != nil {
+            code = nextCode()
+        }
+        return code
     }
 
     /// The room with `code`, if it exists.

@@ -2,9 +2,10 @@
 ///
 /// A game declares its typed moves (`Move`), its settings (`settingSpecs` for the numbers, `SettingsChange`
 /// for the whole `settings` object), its public view (`PublicView`, which every member sees) and its snapshot
-/// (`Snapshot`, which a restart brings back). The rooms framework does the rest: it decodes moves and settings
-/// from the wire, encodes views, turns each change of the view into a JSON Patch, keeps the patch history,
-/// saves snapshots to the journal and replays them on resume. Nothing a game writes tracks what changed.
+/// (`Snapshot`, which a restart brings back), and optionally each player's private view (`PrivateView`). The
+/// rooms framework does the rest: it decodes moves and settings from the wire, encodes views, turns each
+/// change of a view into a JSON Patch, keeps the patch history, saves snapshots to the journal and replays them
+/// on resume. Nothing a game writes tracks what changed.
 ///
 /// Adding a game: a folder of its own under `Sources/WordGames` with its rules and this conformance, a folder
 /// under `web/js/games`, and one line in each registry (`GameCatalog.games` here, `web/js/games.js` there).
@@ -23,6 +24,10 @@ public protocol GamePlugin: Sendable {
     /// Everything every member (players and spectators) may see, as `state[id]`. Nil optionals are written
     /// as `null` (never left out), so that a value coming and going is a `replace`.
     associatedtype PublicView: Encodable & Equatable & Sendable
+    /// What only one player sees (their own letters in a game where the others see only patterns), as their
+    /// `private` object. Defaults to `NoPrivateView` for games without secrets per player. Like `PublicView`, it
+    /// encodes as an object and writes nil optionals as `null`.
+    associatedtype PrivateView: Encodable & Equatable & Sendable = NoPrivateView
     /// Everything that makes the game what it is, secrets included, for the data directory.
     associatedtype Snapshot: Codable & Sendable
     /// Why the rules refuse a move, a new game or a skipped turn.
@@ -48,8 +53,12 @@ public protocol GamePlugin: Sendable {
     /// The game as it is, for the data directory.
     var snapshot: Snapshot { get }
 
-    /// What every member sees now.
+    /// What every member sees now. Never anything private: the room sends it to everyone.
     var publicView: PublicView { get }
+
+    /// `player`'s private view now, or nil when they have none (spectators, players who left, games without).
+    /// Only ever encoded into the message to that one player.
+    func privateView(for player: PlayerID) -> PrivateView?
 
     mutating func addPlayer(_ player: Player, now: Double)
     mutating func removePlayer(_ id: PlayerID, now: Double)
@@ -108,6 +117,15 @@ extension GamePlugin {
     public var resultNotice: ResultNotice? { nil }
     public var readyPlayers: [PlayerID]? { nil }
     public mutating func everyoneReady(now: Double) {}
+}
+
+extension GamePlugin where PrivateView == NoPrivateView {
+    public func privateView(for player: PlayerID) -> NoPrivateView? { nil }
+}
+
+/// The private view of a game that has none: rooms of such games keep and send nothing per player.
+public struct NoPrivateView: Encodable, Equatable, Sendable {
+    public init() {}
 }
 
 /// Where a game stands, as the room's `status` and the lobby show it.

@@ -1,5 +1,5 @@
 // The client's one store: connection, route, lobby, room, player and settings. It applies the server's messages
-// (welcome, patch, snapshot, error, left, lobby, `room`, the answer to a peek, and `reaction`) and tells its caller what to send
+// (welcome, patch, snapshot, private, error, left, lobby, `room`, the answer to a peek, and `reaction`) and tells its caller what to send
 // back, so the sequence logic is tested without a socket; views subscribe and redraw from the state it holds.
 //
 // Entering a room without a seat first peeks at it (`CHECKING`): a wrong code says "Room not found" and a full or
@@ -65,6 +65,12 @@ export function initialState({
      * of the room's state: they have no `seq` and are never saved or resumed.
      */
     reactions: [],
+    /**
+     * This player's private view in the room's game (PROTOCOL.md, "Private views"): the `private` object of the
+     * welcome or snapshot, changed by `private` messages; null for spectators, games without one, and outside
+     * a room. Not part of `room.state`: it has no `seq`.
+     */
+    privateView: null,
     ui: { lobbyTab, dialog: null, createPending: false, selectedGame: null, keptSeat: null },
   };
 }
@@ -107,6 +113,11 @@ export function peekMessage(state) {
 /** `{key}` for a private room whose key the page has (from its link or the welcome), else nothing. */
 function keyOf(room) {
   return room?.key ? { key: room.key } : {};
+}
+
+/** A welcome's or snapshot's `private` object: the member's private view, or null when it has none. */
+function privateOf(message) {
+  return message.private && typeof message.private === 'object' ? message.private : null;
 }
 
 /** An error the client makes itself (from a peek answer), shaped like the server's. */
@@ -186,18 +197,19 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
       const current = state.room;
       const haveState = current && current.code === message.code && current.state !== null && current.state !== undefined;
       if (haveState && current.seq === message.seq) {
-        commit({ ...state, route, room: { ...current, ...base, awaitingSnapshot: false } });
+        commit({ ...state, route, privateView: privateOf(message), room: { ...current, ...base, awaitingSnapshot: false } });
         return [];
       }
       // A resume whose seq we cannot continue from: keep what we show and ask for the whole state.
       commit({
-        ...state, route,
+        ...state, route, privateView: privateOf(message),
         room: { ...(haveState ? current : {}), ...base, state: haveState ? current.state : null, seq: message.seq, awaitingSnapshot: true },
       });
       return [{ type: 'resync' }];
     }
     commit({
-      ...state, route, room: { ...base, seq: message.seq, state: message.state ?? null, awaitingSnapshot: false },
+      ...state, route, privateView: privateOf(message),
+      room: { ...base, seq: message.seq, state: message.state ?? null, awaitingSnapshot: false },
       ui: { ...state.ui, dialog: null, createPending: false, selectedGame: null },
     });
     return [];
@@ -221,13 +233,32 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
   function receiveSnapshot(message) {
     if (!state.room) return [];
     const clockOffset = typeof message.serverTime === 'number' ? message.serverTime - now() : state.room.clockOffset;
-    commit(withRoom({ state: message.state, seq: message.seq, awaitingSnapshot: false, clockOffset }));
+    commit({
+      ...withRoom({ state: message.state, seq: message.seq, awaitingSnapshot: false, clockOffset }),
+      privateView: privateOf(message),
+    });
+    return [];
+  }
+
+  /**
+   * `private`: operations on this player's private view, outside the room's `seq`. Ops that do not apply mean
+   * the view here is not the server's: a `resync` brings it back whole in the snapshot.
+   */
+  function receivePrivate(message) {
+    if (state.room?.status !== ROOM.JOINED || state.room.awaitingSnapshot) return [];
+    let patched;
+    try {
+      patched = applyPatch(state.privateView, message.ops);
+    } catch {
+      return resync();
+    }
+    commit({ ...state, privateView: patched ?? null });
     return [];
   }
 
   /** The room after a peek (or a join) refused the way in, shown as a status page. */
   function failRoom(room, shown, extra = {}) {
-    commit({ ...state, notice: shown, room: { ...room, status: ROOM.FAILED, error: shown, token: null, ...extra } });
+    commit({ ...state, notice: shown, privateView: null, room: { ...room, status: ROOM.FAILED, error: shown, token: null, ...extra } });
   }
 
   function receivePeek(message) {
@@ -291,7 +322,7 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
         code: 'seat-expired', title: 'Your seat was given up',
         message: `You were away from room ${room.code} too long and your seat was given up. You are back in with a new one; tonight's points are still yours.`,
       });
-      const next = { ...state, notice: lost, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
+      const next = { ...state, notice: lost, privateView: null, room: { ...room, token: null, seq: null, state: null, status: ROOM.JOINING } };
       commit(next);
       const join = joinMessage(next);
       if (!join) commit({ ...next, room: { ...next.room, status: ROOM.NEEDS_NAME } });
@@ -339,10 +370,11 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
         case 'welcome': return receiveWelcome(message);
         case 'patch': return receivePatch(message);
         case 'snapshot': return receiveSnapshot(message);
+        case 'private': return receivePrivate(message);
         case 'error': return receiveError(message);
         case 'left':
           if (state.room?.code === message.code) {
-            commit({ ...state, room: null, route: { name: 'lobby' } });
+            commit({ ...state, room: null, privateView: null, route: { name: 'lobby' } });
           }
           return [];
         case 'lobby':
@@ -381,10 +413,10 @@ export function createStore({ initial = initialState(), now = () => Date.now() /
           awaitingSnapshot: false, spectator: Boolean(route.spectator), peek: null, nameError: null, nameDraft: null,
         };
         const keptSeat = state.ui.keptSeat?.code === route.code ? null : state.ui.keptSeat;
-        commit({ ...state, route, room, notice: null, reactions: [], ui: { ...state.ui, selectedGame: null, keptSeat } });
+        commit({ ...state, route, room, notice: null, reactions: [], privateView: null, ui: { ...state.ui, selectedGame: null, keptSeat } });
         return;
       }
-      commit({ ...state, route, room: null, reactions: [], notice: state.route.name === 'lobby' ? state.notice : null });
+      commit({ ...state, route, room: null, reactions: [], privateView: null, notice: state.route.name === 'lobby' ? state.notice : null });
     },
 
     /**

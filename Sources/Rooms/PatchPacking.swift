@@ -1,8 +1,8 @@
 import Glibc
 
 /// Packs a patch message's JSON for the room's history (`PatchHistory`): the same few strings make up most of
-/// every patch (`{"op":"replace","path":"/scramble/scoreboard/`, `","name":"`), so each of them is kept as two
-/// bytes. A busy room's history then holds about twice the patches in the same bytes, which is what lets a
+/// every patch (`{"op":"replace","path":"/`, `scramble/`, `scoreboard/`, `","name":"`), so each of them is kept as
+/// two bytes. A busy room's history then holds about twice the patches in the same bytes, which is what lets a
 /// resume replay what it missed from a small ring.
 ///
 /// A packed string is the JSON with each dictionary string replaced by `0xFF` and its index; a `0xFF` of the
@@ -13,20 +13,9 @@ enum PatchPacking {
     /// The marker of a dictionary string; never in UTF-8 text.
     static let marker: UInt8 = 0xFF
 
-    /// The strings replaced, chosen from the patches of the game loads: envelope, operations, paths, and the
-    /// members of the entries that patches add. At most 255 (index 255 stands for a literal `0xFF`).
-    static let dictionary: [[UInt8]] = [
-        #"{"type":"patch","seq":"#, #","ops":["#, #"]}"#,
-        #"{"op":"replace","path":"/"#, #"{"op":"add","path":"/"#, #"{"op":"remove","path":"/"#,
-        #"","value":"#, #","value":"#, "},", "}}",
-        "scramble/", "snowman/", "scoreboard/", "scores/", "found/", "chat/", "guesses/", "positions/",
-        "members/", "leaderboard/", "history/",
-        #"/score""#, #"/rank""#, #"/player""#, #"/name""#, #"/letter""#, #"/connected""#, #"/missed""#,
-        #"statusLine""#, #"totalWords""#, #"wrongGuesses""#, #"turnEndsAt""#, #"turn""#, #"phaseEndsAt""#,
-        #"{"word":""#, #"","length":"#, #","player":""#, #"","name":""#, #"","points":"#, #","points":"#,
-        #"{"id":"#, #","text":""#, #"","at":"#, #","at":"#, #"{"letter":""#, #"","hit":"#, #","system":true"#,
-        #","notice":""#, #"{"player":""#, "true", "false", "null", #"":""#, #"",""#,
-    ].map { Array($0.utf8) }
+    /// The strings replaced: the framework's and the registered games' (`PatchDictionary`). At most 255 (index
+    /// 255 stands for a literal `0xFF`).
+    static let dictionary: [[UInt8]] = PatchDictionary.strings()
 
     /// The dictionary laid out for `pack`, which runs on every broadcast, in memory allocated once and never
     /// freed (so `pack` reads it through plain pointers, with no reference counting):

@@ -108,9 +108,11 @@ enum PatchDictionary {
         return views
     }
 
-    /// Word lists for the sample games: a few secrets, one Scramble root and the words it spells.
+    /// Word lists for the sample games: secrets of several lengths (a game may want only some), one Scramble
+    /// root and the words it spells.
     private static let sampleLists: WordLists? = {
-        guard let secrets = try? WordList(["PLANETS", "GARDEN", "WINTER", "SNOWMAN", "LETTERS"]) else { return nil }
+        let secretWords = ["PLANETS", "GARDEN", "WINTER", "SNOWMAN", "LETTERS", "CRANE", "SLATE", "PLANT", "WORD"]
+        guard let secrets = try? WordList(secretWords) else { return nil }
         let words = ["players", "parsley", "replays", "sparsely", "slayers", "pearls", "layers", "relays", "years",
                      "plays", "pales", "spare", "pears", "reaps", "slay", "ears", "sale", "real", "pry", "spy", "yes"]
         return WordLists(secrets: secrets, roots: ["sparsely"], lexicon: Lexicon(words: words))

@@ -84,6 +84,9 @@ public actor RoomRegistry {
         self.clock = clock
         self.seeded = seed.map { SplitMix64(seed: $0) }
         self.timers = timers
+        // The patch dictionary is derived from the games' sample plays (tens of milliseconds): here, at start-up,
+        // rather than on the first room's first patch.
+        _ = PatchPacking.dictionary.count
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.

@@ -138,6 +138,22 @@ import RoomsTestSupport
         #expect(audience.published.count == publishedBefore + 1, "his return is one patch, to everyone")
     }
 
+    @Test func aMemberWhoLeavesIsDismissedBeforeTheNextPatch() async throws {
+        let fixture = try await Fixture()
+        let audience = try #require(fixture.audiences.first)
+        let bob = MemoryLink()
+        await fixture.join(bob, name: "Bob")
+        await fixture.chat("hello")
+        #expect(audience.members.contains(bob.id))
+        fixture.room.receive(.leave, from: bob.id)
+        await fixture.room.settled()
+        await fixture.chat("bye")
+        let dismissed = try #require(audience.events.firstIndex(of: .dismiss(bob.id)))
+        let lastPublish = try #require(audience.events.lastIndex { if case .publish = $0 { true } else { false } })
+        #expect(dismissed < lastPublish)
+        #expect(audience.members == [fixture.host.id])
+    }
+
     @Test func reactionsGoToEachLinkOutsideTheAudience() async throws {
         let fixture = try await Fixture()
         let audience = try #require(fixture.audiences.first)

@@ -1,8 +1,8 @@
 import Glibc
 
 /// Packs a patch message's JSON for the room's history (`PatchHistory`): the same few strings make up most of
-/// every patch (`{"op":"replace","path":"/scramble/scoreboard/`, `","name":"`), so each of them is kept as two
-/// bytes. A busy room's history then holds about twice the patches in the same bytes, which is what lets a
+/// every patch (`{"op":"replace","path":"/`, `scramble/`, `scoreboard/`, `","name":"`), so each of them is kept as
+/// two bytes. A busy room's history then holds about twice the patches in the same bytes, which is what lets a
 /// resume replay what it missed from a small ring.
 ///
 /// A packed string is the JSON with each dictionary string replaced by `0xFF` and its index; a `0xFF` of the
@@ -13,25 +13,17 @@ enum PatchPacking {
     /// The marker of a dictionary string; never in UTF-8 text.
     static let marker: UInt8 = 0xFF
 
-    /// The strings replaced, chosen from the patches of the game loads: envelope, operations, paths, and the
-    /// members of the entries that patches add. At most 255 (index 255 stands for a literal `0xFF`).
-    static let dictionary: [[UInt8]] = [
-        #"{"type":"patch","seq":"#, #","ops":["#, #"]}"#,
-        #"{"op":"replace","path":"/"#, #"{"op":"add","path":"/"#, #"{"op":"remove","path":"/"#,
-        #"","value":"#, #","value":"#, "},", "}}",
-        "scramble/", "snowman/", "scoreboard/", "scores/", "found/", "chat/", "guesses/", "positions/",
-        "members/", "leaderboard/", "history/",
-        #"/score""#, #"/rank""#, #"/player""#, #"/name""#, #"/letter""#, #"/connected""#, #"/missed""#,
-        #"statusLine""#, #"totalWords""#, #"wrongGuesses""#, #"turnEndsAt""#, #"turn""#, #"phaseEndsAt""#,
-        #"{"word":""#, #"","length":"#, #","player":""#, #"","name":""#, #"","points":"#, #","points":"#,
-        #"{"id":"#, #","text":""#, #"","at":"#, #","at":"#, #"{"letter":""#, #"","hit":"#, #","system":true"#,
-        #","notice":""#, #"{"player":""#, "true", "false", "null", #"":""#, #"",""#,
-    ].map { Array($0.utf8) }
+    /// The strings replaced: the framework's and the registered games' (`PatchDictionary`). At most 255 (index
+    /// 255 stands for a literal `0xFF`).
+    static let dictionary: [[UInt8]] = PatchDictionary.strings()
 
     /// The dictionary laid out for `pack`, which runs on every broadcast, in memory allocated once and never
     /// freed (so `pack` reads it through plain pointers, with no reference counting):
     /// - `bytes`: every string, one after another, from `start[i]` for `length[i]` bytes;
-    /// - `order[bucket[b]..<bucket[b+1]]`: the strings that start with byte `b`, longest first;
+    /// - `order[bucket[k]..<bucket[k+1]]`: the strings of four bytes or more whose first four bytes hash to `k`
+    ///   (`bucketKey`), longest first: a derived dictionary has many strings that start alike (`","name":"`,
+    ///   `","points":`...), and four bytes tell most of them apart before any comparison;
+    /// - `order[bucket[buckets]..<shortEnd]`: the strings of fewer than four bytes, longest first;
     /// - `seconds`: for each first byte, the second bytes any of its strings has (256 bits), so that most
     ///   positions of a patch are passed over after one lookup;
     /// - `prefix[i]`, `prefixMask[i]`: string `i`'s first eight bytes (fewer when shorter) as a little-endian
@@ -46,13 +38,14 @@ enum PatchPacking {
         let seconds: UnsafeMutablePointer<UInt64>
         let prefix: UnsafeMutablePointer<UInt64>
         let prefixMask: UnsafeMutablePointer<UInt64>
+        let shortEnd: Int
 
         init(_ dictionary: [[UInt8]]) {
             let count = dictionary.count
             bytes = .allocate(capacity: dictionary.reduce(0) { $0 + $1.count })
             start = .allocate(capacity: count)
             length = .allocate(capacity: count)
-            bucket = .allocate(capacity: 257)
+            bucket = .allocate(capacity: Self.buckets + 1)
             order = .allocate(capacity: count)
             seconds = .allocate(capacity: 256 * 4)
             seconds.initialize(repeating: 0, count: 256 * 4)
@@ -74,18 +67,38 @@ enum PatchPacking {
                 offset += word.count
                 seconds[Int(word[0]) * 4 + Int(word[1] >> 6)] |= 1 << UInt64(word[1] & 63)
             }
-            let sorted = dictionary.indices.sorted {
-                (dictionary[$0][0], dictionary[$1].count) < (dictionary[$1][0], dictionary[$0].count)
+            let longestFirst = dictionary.indices.sorted { dictionary[$0].count > dictionary[$1].count }
+            func key(_ index: Int) -> Int? {
+                let word = dictionary[index]
+                guard word.count >= 4 else { return nil }
+                return Self.bucketKey(word.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             }
+            let keys = dictionary.indices.map(key)
             var filled = 0
-            for first in 0..<256 {
-                bucket[first] = filled
-                for index in sorted where Int(dictionary[index][0]) == first {
+            var byKey = [[Int]](repeating: [], count: Self.buckets)
+            for index in longestFirst { if let key = keys[index] { byKey[key].append(index) } }
+            for key in 0..<Self.buckets {
+                bucket[key] = filled
+                for index in byKey[key] {
                     order[filled] = UInt8(index)
                     filled += 1
                 }
             }
-            bucket[256] = filled
+            bucket[Self.buckets] = filled
+            for index in longestFirst where keys[index] == nil {
+                order[filled] = UInt8(index)
+                filled += 1
+            }
+            shortEnd = filled
+        }
+
+        /// Buckets of the strings of four bytes or more; a power of two.
+        static let buckets = 1024
+
+        /// The bucket of a string whose first four bytes, as a little-endian word, are `word` (Fibonacci hashing).
+        @inline(__always)
+        static func bucketKey(_ word: UInt32) -> Int {
+            Int((word &* 0x9E37_79B1) >> 22)
         }
     }
 
@@ -116,23 +129,33 @@ enum PatchPacking {
                             // Eight bytes at a time where eight are left.
                             let chunk = position + 8 <= count
                                 ? raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) : nil
-                            for slot in table.bucket[Int(byte)]..<table.bucket[Int(byte) + 1] {
-                                let index = Int(table.order[slot])
-                                let length = table.length[index], start = table.start[index]
-                                guard length <= count - position else { continue }
-                                if let chunk {
-                                    guard chunk & table.prefixMask[index] == table.prefix[index],
-                                          length <= 8
-                                            || memcmp(table.bytes + start + 8, base + position + 8, length - 8) == 0
-                                    else { continue }
-                                } else {
-                                    guard memcmp(table.bytes + start, base + position, length) == 0 else { continue }
+                            // The strings of four bytes or more that can start here, then the shorter ones.
+                            let shorts = table.bucket[Table.buckets]
+                            var slots = shorts..<shorts
+                            if position + 4 <= count {
+                                let key = Table.bucketKey(raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+                                slots = table.bucket[key]..<table.bucket[key + 1]
+                            }
+                            for pass in 0..<2 {
+                                for slot in pass == 0 ? slots : shorts..<table.shortEnd {
+                                    let index = Int(table.order[slot])
+                                    let length = table.length[index], start = table.start[index]
+                                    guard length <= count - position else { continue }
+                                    if let chunk {
+                                        guard chunk & table.prefixMask[index] == table.prefix[index],
+                                              length <= 8
+                                                || memcmp(table.bytes + start + 8, base + position + 8, length - 8) == 0
+                                        else { continue }
+                                    } else {
+                                        guard memcmp(table.bytes + start, base + position, length) == 0
+                                        else { continue }
+                                    }
+                                    output[end] = marker
+                                    output[end + 1] = UInt8(index)
+                                    end += 2
+                                    position += length
+                                    continue scan
                                 }
-                                output[end] = marker
-                                output[end + 1] = UInt8(index)
-                                end += 2
-                                position += length
-                                continue scan
                             }
                         }
                     }

@@ -29,18 +29,14 @@ extension Room {
         switch effect {
         case .send(let link, let message):
             link.send(message)
-        case .sendOutsideStream(let link, let message):
-            link.sendOutsideStream(message)
         case .broadcast(let message, let except):
-            broadcast(message, except: except)
-        case .broadcastOutsideStream(let message):
+            publish(message, except: except)
+        case .sendToEach(let message):
             for index in machine.membership.members.indices {
-                machine.membership.members[index].link?.sendOutsideStream(message)
+                machine.membership.members[index].link?.send(message)
             }
         case .close(let link, let reason):
             link.close(reason)
-        case .restartStream:
-            broadcastStreamRestart = true
         case .entered(let entered, let seated):
             entered(seated)
         case .observeFanout(let receivedAt):
@@ -66,44 +62,9 @@ extension Room {
         case .summary(let summary):
             registry?.roomChanged(summary)
         case .disposed:
-            // The stream's compressor is the room's biggest buffer: let it go now, whoever still holds the room.
-            broadcastStream = nil
+            // The audience may hold the room's biggest buffer: let it go now, whoever still holds the room.
+            releaseAudience()
             registry?.roomDisposed(code)
         }
-    }
-
-    /// Queues a patch to every connected member but `except`, in the room's stream first when one follows it.
-    /// Members are looked at in place (by index): copying one out retains all its fields. Plain loops rather
-    /// than closures: a closure formed in the actor checks at run time that it runs on the actor's executor.
-    private func broadcast(_ message: ServerMessage, except: UInt64?) {
-        encodeInStream(message, except: except)
-        for index in machine.membership.members.indices {
-            if let link = machine.membership.members[index].link, link.id != except {
-                link.send(message)
-            }
-        }
-        // The stream form served this broadcast only: replays from the history go outside the stream. Kept, it
-        // would hold a second framing (compressed) of each of the history's patches: 256 of them per room.
-        message.streamForm = nil
-    }
-
-    /// Hands a broadcast to the room's stream when some recipient follows it (the stream is made then, so rooms
-    /// of players who negotiated no compression never pay for one).
-    private func encodeInStream(_ message: ServerMessage, except: UInt64?) {
-        guard let makeBroadcastStream else { return }
-        var followed = false
-        for index in machine.membership.members.indices {
-            if let link = machine.membership.members[index].link, link.id != except, link.followsBroadcastStream {
-                followed = true
-                break
-            }
-        }
-        guard followed else { return }
-        if broadcastStream == nil {
-            broadcastStream = makeBroadcastStream()
-            broadcastStreamRestart = true
-        }
-        broadcastStream?.append(message, restart: broadcastStreamRestart)
-        broadcastStreamRestart = false
     }
 }

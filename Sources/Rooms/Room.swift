@@ -39,11 +39,12 @@ public actor Room {
     /// When this process created or restored the room (the room's clock), for the dashboard's age column.
     public nonisolated let openedAt: Double
 
-    /// Makes the room's broadcast stream the first time a member follows one; nil when the server has none.
-    let makeBroadcastStream: (@Sendable () -> any BroadcastStream)?
-    var broadcastStream: (any BroadcastStream)?
-    /// A member joined or resumed: the next broadcast restarts the stream, so the newcomer can read on from it.
-    var broadcastStreamRestart = false
+    /// Makes the room's audience on its first publish (`Room+Audience.swift`).
+    let makeAudience: @Sendable () -> any RoomAudience
+    var audience: (any RoomAudience)?
+    /// The links the audience has, and the members' version they were taken at (nil: none taken yet).
+    var audienceLinks: Set<UInt64> = []
+    var audienceVersion: Int?
     /// The timer waking the room at the machine's next deadline.
     var timer: UInt64?
     /// Where changes are saved, when the server has a data directory.
@@ -65,9 +66,9 @@ public actor Room {
          configuration: RoomConfiguration,
          registry: RoomRegistry, executor: ThreadExecutor, timers: (any TimerScheduler)? = nil, seed: UInt64,
          clock: @escaping @Sendable () -> Double, fanout: LatencyHistogram? = nil, journal: RoomJournal? = nil,
-         broadcastStreams: (@Sendable () -> any BroadcastStream)? = nil) {
+         audiences: (@Sendable () -> any RoomAudience)? = nil) {
         self.fanout = fanout
-        self.makeBroadcastStream = broadcastStreams
+        self.makeAudience = audiences ?? { LinkAudience() }
         self.journal = journal
         self.code = code
         self.kind = game.kind

@@ -6,19 +6,14 @@
 enum RoomEffect {
     /// Queues `message` to one link.
     case send(any ClientLink, ServerMessage)
-    /// Queues `message` to one link outside the room's broadcast stream (a patch replayed from the history).
-    case sendOutsideStream(any ClientLink, ServerMessage)
-    /// Queues a patch to every connected member but `except`, encoded first in the room's broadcast stream when
-    /// some recipient follows it. The recipients are the members connected when the effects run: no input
-    /// changes a member's link after its publish.
+    /// Publishes a patch to every connected member but `except`, through the room's `RoomAudience`. The
+    /// recipients are the members connected when the effects run: no input changes a member's link after its
+    /// publish.
     case broadcast(ServerMessage, except: UInt64?)
-    /// Queues `message` to every connected member, outside the state and the stream (a reaction).
-    case broadcastOutsideStream(ServerMessage)
+    /// Queues `message` to each connected member's link, outside the state (a reaction).
+    case sendToEach(ServerMessage)
     /// Closes a link, saying why.
     case close(any ClientLink, CloseReason)
-    /// A member following the broadcast stream joined or resumed: the next broadcast restarts the stream, so the
-    /// newcomer can read on from it.
-    case restartStream
     /// Answers a join's `entered` callback: whether the connection is now a member.
     case entered(@Sendable (Bool) -> Void, Bool)
     /// Observes the time from a message's arrival (monotonic seconds) to now, its patch queued, in the fan-out
@@ -38,6 +33,6 @@ enum RoomEffect {
     case publishSoon
     /// Tells the registry the room's new lobby summary.
     case summary(RoomSummary)
-    /// Tells the registry the room is gone; the room lets its broadcast stream go.
+    /// Tells the registry the room is gone; the room lets its audience go.
     case disposed
 }

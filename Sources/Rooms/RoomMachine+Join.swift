@@ -55,7 +55,6 @@ extension RoomMachine {
         membership.emptySince = nil
         publish(now: now, except: link.id, into: &effects)
         effects.append(.send(link, welcome(member, withState: true, now: now)))
-        if link.followsBroadcastStream { effects.append(.restartStream) }
         return true
     }
 
@@ -139,11 +138,10 @@ extension RoomMachine {
         let member = membership.members[index]
         if trusted, let lastSeq, let missed = publication.history.messages(after: lastSeq, lastSeq: publication.seq) {
             effects.append(.send(link, welcome(member, withState: false, seq: lastSeq, now: now)))
-            for message in missed { effects.append(.sendOutsideStream(link, message)) }
+            for message in missed { effects.append(.send(link, message)) }
         } else {
             effects.append(.send(link, welcome(member, withState: true, now: now)))
         }
-        if link.followsBroadcastStream { effects.append(.restartStream) }
         publishSoon(into: &effects)
     }
 

@@ -188,7 +188,7 @@ extension RoomMachine {
         try spendBroadcast(bytes: emoji.utf8.count + RoomChat.reactionOverhead, move: "react", now: now)
         times.append(now)
         chat.reactionTimes[id] = times
-        effects.append(.broadcastOutsideStream(.object([
+        effects.append(.sendToEach(.object([
             "type": "reaction", "player": JSONValue(id.rawValue), "emoji": JSONValue(emoji),
         ])))
     }

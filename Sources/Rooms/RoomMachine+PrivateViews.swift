@@ -35,7 +35,7 @@ extension RoomMachine {
             } else {
                 operations = game.privateOperations(for: id, kept: &publication.privateViews.kept[id])
             }
-            if !operations.isEmpty { effects.append(.sendOutsideStream(link, .privateView(operations))) }
+            if !operations.isEmpty { effects.append(.send(link, .privateView(operations))) }
         }
         if membersChanged { forgetUnreachablePrivateViews() }
     }

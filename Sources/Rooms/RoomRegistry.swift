@@ -27,8 +27,8 @@ public actor RoomRegistry {
     let clock: @Sendable () -> Double
     /// The timers of the registry and its rooms; nil for each one's own executor (tests pass a manual clock's).
     let timers: (any TimerScheduler)?
-    /// Makes each room's broadcast stream (the server's shared deflate context); nil: no stream.
-    private let broadcastStreams: (@Sendable () -> any BroadcastStream)?
+    /// Makes each room's audience (the server's broadcast group); nil: each link is sent every patch itself.
+    private let audiences: (@Sendable () -> any RoomAudience)?
     /// The generator of a registry given a seed (tests replaying a run); nil draws codes and seeds from
     /// `SecureRandom`, so that codes handed out do not tell the codes to come (see `SecureRandom`).
     private var seeded: SplitMix64?
@@ -67,14 +67,14 @@ public actor RoomRegistry {
     ///   - clock: the time rooms read (seconds since 1970 by default).
     ///   - timers: what wakes rooms for their deadlines and the registry for lobby updates; by default the
     ///     executor each runs on. Tests pass `ManualTimers`, whose time also drives `clock`, to move time by hand.
-    ///   - broadcastStreams: makes a room's `BroadcastStream`, the first time one of its members follows it.
+    ///   - audiences: makes a room's `RoomAudience`, on its first publish.
     public init(lists: WordLists, configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64? = nil,
                 shard: Int? = nil, executors: ThreadExecutorPool = ThreadExecutorPool(threads: 1),
                 journal: RoomJournal? = nil,
                 clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
                 timers: (any TimerScheduler)? = nil,
-                broadcastStreams: (@Sendable () -> any BroadcastStream)? = nil) {
-        self.broadcastStreams = broadcastStreams
+                audiences: (@Sendable () -> any RoomAudience)? = nil) {
+        self.audiences = audiences
         self.executors = executors
         self.executor = executors.executors[0]
         self.shard = shard
@@ -84,6 +84,9 @@ public actor RoomRegistry {
         self.clock = clock
         self.seeded = seed.map { SplitMix64(seed: $0) }
         self.timers = timers
+        // The patch dictionary is derived from the games' sample plays (tens of milliseconds): here, at start-up,
+        // rather than on the first room's first patch.
+        _ = PatchPacking.dictionary.count
     }
 
     /// Seconds since 1970: deadlines on the wire are wall-clock times clients can count down to.
@@ -126,7 +129,7 @@ public actor RoomRegistry {
         let room = Room(code: code, game: game, isPublic: isPublic, key: isPublic || !configuration.privateRoomKeys ? nil : RoomKey.random(),
                         lists: lists, configuration: configuration,
                         registry: self, executor: executors.next(), timers: timers, seed: nextSeed(), clock: clock,
-                        fanout: fanout, journal: journal, broadcastStreams: broadcastStreams)
+                        fanout: fanout, journal: journal, audiences: audiences)
         rooms[code] = room
         roomsCreated += 1
         return room
@@ -237,7 +240,7 @@ public actor RoomRegistry {
         let room = Room(code: code, game: game, isPublic: record.isPublic, key: record.key.flatMap(RoomKey.init),
                         lists: lists, configuration: configuration, registry: self, executor: executors.next(),
                         timers: timers, seed: nextSeed(), clock: clock, fanout: fanout, journal: journal,
-                        broadcastStreams: broadcastStreams)
+                        audiences: audiences)
         rooms[code] = room
         let now = clock()
         let log = restoreLog

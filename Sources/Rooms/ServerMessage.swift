@@ -19,13 +19,6 @@ public final class ServerMessage: @unchecked Sendable {
     /// `@unchecked Sendable`.
     private var wire: [UInt8] = []
 
-    /// The message as encoded by its room's `BroadcastStream` (the server's compressed frame), or nil when it
-    /// is not a stream message. Set on the room's executor before the message is handed to any link, read by
-    /// the links as the room hands it to them (a link passes the form on, it does not keep the message), and
-    /// cleared there once every member was handed it: the room's history keeps the message for replays, which
-    /// go outside the stream.
-    public var streamForm: (any AnyObject & Sendable)?
-
     private static let empty: UInt8 = 0
     private static let storing: UInt8 = 1
     private static let stored: UInt8 = 2

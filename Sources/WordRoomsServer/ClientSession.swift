@@ -45,7 +45,7 @@ final class ClientSession {
         let limits = endpoint.limits
         self.creations = RateLimiter(perSecond: limits.roomCreationsPerSecond, burst: limits.roomCreationBurst,
                                      now: MonotonicClock.coarseSeconds())
-        self.link = ConnectionLink(handle: handle, followsBroadcastStream: followsBroadcastStreams, address: address)
+        self.link = ConnectionLink(handle: handle, takesSharedStreams: followsBroadcastStreams, address: address)
         self.limiter = RateLimiter(perSecond: limits.messagesPerSecond, burst: limits.messageBurst,
                                    now: MonotonicClock.coarseSeconds())
     }

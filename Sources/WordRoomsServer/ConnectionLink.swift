@@ -2,34 +2,26 @@ import Rooms
 import Transport
 import WebSocket
 
-/// A room's way to a client: the connection's thread-safe handle. This is where room messages become WebSocket
-/// frames: each message is framed by the first link that sends it, and every other recipient queues those bytes.
+/// A room's way to a client: the connection's thread-safe handle. This is where a message for one client becomes
+/// a WebSocket frame: each message is framed by the first link that sends it, and every other recipient queues
+/// those bytes (a room's patches go to every member through its `ConnectionAudience` instead).
 final class ConnectionLink: ClientLink {
     let handle: ConnectionHandle
-    /// The connection negotiated compression for shared streams: the room then compresses its broadcasts.
-    let followsBroadcastStream: Bool
+    /// The connection negotiated compression for shared streams: its room's audience compresses for it.
+    let takesSharedStreams: Bool
     let id: UInt64
     /// The client's address bucket, nil for loopback (which per-address limits exempt).
     let address: String?
 
-    init(handle: ConnectionHandle, followsBroadcastStream: Bool, address: String? = nil) {
+    init(handle: ConnectionHandle, takesSharedStreams: Bool, address: String? = nil) {
         self.handle = handle
         self.address = address.flatMap { ConnectionsPerAddress.isLoopback($0) ? nil : $0 }
-        self.followsBroadcastStream = followsBroadcastStream
+        self.takesSharedStreams = takesSharedStreams
         id = handle.id
     }
 
     func send(_ message: ServerMessage) {
-        if let frame = message.streamForm as? StreamFrame {
-            // The connection's loop picks the compressed or the plain form (whether it is in step).
-            handle.send(frame)
-        } else {
-            handle.send(frame: message.textFrame)
-        }
-    }
-
-    func sendOutsideStream(_ message: ServerMessage) {
-        handle.send(frame: (message.streamForm as? StreamFrame)?.plain ?? message.textFrame)
+        handle.send(frame: message.textFrame)
     }
 
     func close(_ reason: CloseReason) {

@@ -49,7 +49,7 @@ public final class WordRoomsApplication: HTTPApplication, Sendable {
                                                                    burst: limits.failedJoinBurst),
                                    buckets: AddressBuckets(ipv6Prefix: options.ipv6Prefix),
                                    compression: options.compression
-                                       ? .sharedStreams(windowBits: RoomDeflateStream.windowBits) : .off)
+                                       ? .sharedStreams(windowBits: ConnectionAudience.windowBits) : .off)
         self.fanout = options.benchFanout ? FanoutEndpoint(maxMessageBytes: options.maxMessageBytes) : nil
         self.handshakes = AddressRateLimiter(
             perSecond: limits.handshakesPerSecond,

@@ -41,12 +41,10 @@ public final class WordRoomsServer: Sendable {
         }
         // Rooms run on the event loops (each loop is the executor of its rooms), next to the connections they serve.
         let executors = (0..<max(1, options.threads)).map { ThreadExecutor(hostedNamed: "rooms-\($0)") }
-        let makeStream: @Sendable () -> any BroadcastStream = { RoomDeflateStream() }
-        let streams = options.compression ? makeStream : nil
         let registry = RoomRegistry(lists: lists, configuration: rooms, seed: seed, shard: options.shard,
                                     executors: ThreadExecutorPool(executors: executors), journal: journal,
                                     clock: clock,
-                                    broadcastStreams: streams)
+                                    audiences: { ConnectionAudience() })
         self.registry = registry
         lobby = options.redis.map { SharedLobby(address: $0, shard: options.shard, registry: registry) }
         var staticFiles: StaticFiles?

@@ -116,7 +116,7 @@ import WebSocket
             #expect(server.url == "https://play.example.com/")
             // Each game's settings with the bounds the server checks: the web client's steppers are built from them.
             let games = try #require(config["games"]?.arrayValue)
-            #expect(games.compactMap { $0["id"]?.stringValue } == ["snowman", "scramble"])
+            #expect(games.compactMap { $0["id"]?.stringValue } == GameCatalog.games.map { $0.id })
             let snowman = try #require(games.first?["settings"]?.arrayValue)
             #expect(snowman.compactMap { $0["key"]?.stringValue } == ["maxWrongGuesses", "turnSeconds"])
             #expect(snowman[0]["min"]?.intValue == SnowmanSettings.maxWrongGuessesRange.lowerBound)
@@ -125,7 +125,7 @@ import WebSocket
             #expect(snowman[0].objectValue?["off"] == nil, "the wrong-guess limit cannot be switched off")
             #expect(snowman[1].objectValue?["off"] == .null, "the turn timer can be switched off")
             #expect(snowman[1]["unit"]?.stringValue == "s")
-            let scramble = try #require(games.last?["settings"]?.arrayValue)
+            let scramble = try #require(games.first { $0["id"]?.stringValue == "scramble" }?["settings"]?.arrayValue)
             #expect(scramble.compactMap { $0["key"]?.stringValue }
                 == ["rounds", "roundSeconds", "minWordLength", "breakSeconds"])
             #expect(scramble[1]["step"]?.intValue == 15)

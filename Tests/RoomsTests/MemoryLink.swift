@@ -10,7 +10,6 @@ final class MemoryLink: ClientLink {
     let id: UInt64
     private let inbox = Mutex<[ServerMessage]>([])
     private let closes = Mutex<[CloseReason]>([])
-    private let outside = Mutex<[ObjectIdentifier]>([])
 
     init() {
         id = MemoryLink.counter.withLock { $0 += 1; return $0 }
@@ -19,15 +18,6 @@ final class MemoryLink: ClientLink {
     func send(_ message: ServerMessage) {
         inbox.withLock { $0.append(message) }
     }
-
-    /// Recorded apart too: which messages went outside the room's broadcast stream (replays, reactions).
-    func sendOutsideStream(_ message: ServerMessage) {
-        outside.withLock { $0.append(ObjectIdentifier(message)) }
-        send(message)
-    }
-
-    /// The messages sent outside the broadcast stream so far, by identity.
-    var sentOutsideStream: [ObjectIdentifier] { outside.withLock { $0 } }
 
     func close(_ reason: CloseReason) {
         closes.withLock { $0.append(reason) }

@@ -45,7 +45,7 @@ import WordGames
         }
 
         /// Applies `input` and delivers its effects as `Room` would: a broadcast to every connected member but
-        /// the one excepted, a send to its link. A queued publish runs at once.
+        /// the one excepted (through the room's audience, the shared stream), a send to its link (outside it). A queued publish runs at once.
         mutating func apply(_ input: RoomMachine.Input) {
             now += 1
             var effects = machine.apply(input, now: now)
@@ -53,13 +53,13 @@ import WordGames
                 var again: [RoomEffect] = []
                 for effect in effects {
                     switch effect {
-                    case .send(let link, let message): deliver(message, to: link.id, outside: false)
-                    case .sendOutsideStream(let link, let message): deliver(message, to: link.id, outside: true)
+                    // A message for one member never travels in the room's shared (compressed) stream.
+                    case .send(let link, let message): deliver(message, to: link.id, outside: true)
                     case .broadcast(let message, let except):
                         for member in machine.membership.members {
                             if let link = member.link, link.id != except { deliver(message, to: link.id, outside: false) }
                         }
-                    case .broadcastOutsideStream(let message):
+                    case .sendToEach(let message):
                         for member in machine.membership.members {
                             if let link = member.link { deliver(message, to: link.id, outside: true) }
                         }

@@ -78,12 +78,10 @@ import WordGames
         effects.map { effect in
             switch effect {
             case .send(let link, let message): "send \(link.id) \(kind(message))"
-            case .sendOutsideStream(let link, let message): "replay \(link.id) \(kind(message))"
             case .broadcast(let message, let except):
                 "broadcast \(kind(message))" + (except.map { " except \($0)" } ?? "")
-            case .broadcastOutsideStream(let message): "broadcast-outside \(kind(message))"
+            case .sendToEach(let message): "send-to-each \(kind(message))"
             case .close(let link, let reason): "close \(link.id) \(reason)"
-            case .restartStream: "restart-stream"
             case .entered(_, let seated): "entered \(seated)"
             case .observeFanout: "observe-fanout"
             case .save: "save"
@@ -245,7 +243,7 @@ import WordGames
         var table = Table.seated()
         let seq = table.machine.publication.seq
         let effects = table.say(.react(emoji: "🎉"), from: table.bob, at: 1)
-        #expect(effects == ["broadcast-outside reaction"])
+        #expect(effects == ["send-to-each reaction"])
         #expect(table.machine.publication.seq == seq)
     }
 

@@ -13,7 +13,7 @@ func negotiatedConnection(_ offer: String = "permessage-deflate; client_max_wind
 }
 
 @Suite struct ConnectionCompressionTests {
-    /// A room's stream as `RoomDeflateStream` makes it: an 11-bit window.
+    /// A room's stream as its `ConnectionAudience`'s group makes it: an 11-bit window.
     private func stream(windowBits: Int = 11) -> DeflateStream {
         DeflateStream(windowBits: windowBits, memoryLevel: 1)
     }

@@ -48,27 +48,9 @@ extension JSONValue: Codable {
             }
             return
         }
-        if let container = try? decoder.singleValueContainer() {
-            if container.decodeNil() {
-                self = .null
-                return
-            }
-            if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-                return
-            }
-            if let value = try? container.decode(Int64.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? container.decode(Double.self) {
-                self = .number(value)
-                return
-            }
-            if let value = try? container.decode(String.self) {
-                self = .string(value)
-                return
-            }
+        if let container = try? decoder.singleValueContainer(), let scalar = Self.scalar(in: container) {
+            self = scalar
+            return
         }
         if let container = try? decoder.container(keyedBy: CodingPathKey.self) {
             var object = JSONObject()
@@ -84,5 +66,15 @@ extension JSONValue: Codable {
             elements.append(try container.decode(JSONValue.self))
         }
         self = .array(elements)
+    }
+
+    /// The `null`, Boolean, integer, double or string `container` holds, tried in that order; `nil` for none.
+    private static func scalar(in container: any SingleValueDecodingContainer) -> JSONValue? {
+        if container.decodeNil() { return .null }
+        if let value = try? container.decode(Bool.self) { return .bool(value) }
+        if let value = try? container.decode(Int64.self) { return .integer(value) }
+        if let value = try? container.decode(Double.self) { return .number(value) }
+        if let value = try? container.decode(String.self) { return .string(value) }
+        return nil
     }
 }

@@ -8,21 +8,9 @@ extension JSONValue: Codable {
             return
         }
         switch self {
-        case .null:
+        case .null, .bool, .integer, .number, .string:
             var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .number(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encodeScalar(into: &container)
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements {
@@ -33,6 +21,18 @@ extension JSONValue: Codable {
             for (key, value) in object {
                 try container.encode(value, forKey: CodingPathKey(stringValue: key))
             }
+        }
+    }
+
+    /// Writes a scalar case into `container`; arrays and objects take containers of their own (`encode(to:)`).
+    private func encodeScalar(into container: inout any SingleValueEncodingContainer) throws {
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array, .object: preconditionFailure("encodeScalar(into:) takes scalars only")
         }
     }
 

@@ -8,21 +8,9 @@ extension JSONValue: Codable {
             return
         }
         switch self {
-        case .null:
+        case .null, .bool, .integer, .number, .string:
             var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .number(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            try encodeScalar(into: &container)
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements {
@@ -33,6 +21,18 @@ extension JSONValue: Codable {
             for (key, value) in object {
                 try container.encode(value, forKey: CodingPathKey(stringValue: key))
             }
+        }
+    }
+
+    /// Writes a scalar case into `container`; arrays and objects take containers of their own (`encode(to:)`).
+    private func encodeScalar(into container: inout any SingleValueEncodingContainer) throws {
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array, .object: preconditionFailure("encodeScalar(into:) takes scalars only")
         }
     }
 
@@ -48,27 +48,9 @@ extension JSONValue: Codable {
             }
             return
         }
-        if let container = try? decoder.singleValueContainer() {
-            if container.decodeNil() {
-                self = .null
-                return
-            }
-            if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-                return
-            }
-            if let value = try? container.decode(Int64.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? container.decode(Double.self) {
-                self = .number(value)
-                return
-            }
-            if let value = try? container.decode(String.self) {
-                self = .string(value)
-                return
-            }
+        if let container = try? decoder.singleValueContainer(), let scalar = Self.scalar(in: container) {
+            self = scalar
+            return
         }
         if let container = try? decoder.container(keyedBy: CodingPathKey.self) {
             var object = JSONObject()
@@ -84,5 +66,15 @@ extension JSONValue: Codable {
             elements.append(try container.decode(JSONValue.self))
         }
         self = .array(elements)
+    }
+
+    /// The `null`, Boolean, integer, double or string `container` holds, tried in that order; `nil` for none.
+    private static func scalar(in container: any SingleValueDecodingContainer) -> JSONValue? {
+        if container.decodeNil() { return .null }
+        if let value = try? container.decode(Bool.self) { return .bool(value) }
+        if let value = try? container.decode(Int64.self) { return .integer(value) }
+        if let value = try? container.decode(Double.self) { return .number(value) }
+        if let value = try? container.decode(String.self) { return .string(value) }
+        return nil
     }
 }

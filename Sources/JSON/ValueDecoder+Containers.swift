@@ -154,29 +154,10 @@ struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let result = try decoder.bool(current(type), at: .index(currentIndex))
-        currentIndex += 1
-        return result
-    }
-
-    mutating func decode(_ type: String.Type) throws -> String {
-        let result = try decoder.string(current(type), at: .index(currentIndex))
-        currentIndex += 1
-        return result
-    }
-
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        let result = try decoder.double(current(type), at: .index(currentIndex))
-        currentIndex += 1
-        return result
-    }
-
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        let result = try decoder.float(current(type), at: .index(currentIndex))
-        currentIndex += 1
-        return result
-    }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.bool($1, at: $2) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.string($1, at: $2) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.double($1, at: $2) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.float($1, at: $2) } }
 
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -191,13 +172,19 @@ struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
 
     @inline(__always)
     private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        let result = try decoder.integer(current(type), type, at: .index(currentIndex))
-        currentIndex += 1
-        return result
+        try next(type) { try $0.integer($1, type, at: $2) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let result = try decoder.unbox(type, from: current(type), at: .index(currentIndex))
+        try next(type) { try $0.unbox(type, from: $1, at: $2) }
+    }
+
+    /// Reads the current element with `read` (given the decoder, the element and its path step) and moves past it.
+    @inline(__always)
+    private mutating func next<T>(
+        _ type: Any.Type, _ read: (ValueDecoder, JSONValue, CodingPathStep) throws -> T
+    ) throws -> T {
+        let result = try read(decoder, current(type), .index(currentIndex))
         currentIndex += 1
         return result
     }

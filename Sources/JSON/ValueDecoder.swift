@@ -7,7 +7,7 @@
 /// Errors are Swift's `DecodingError`s as `JSONDecoder` reports them: `keyNotFound` at the container's path,
 /// `valueNotFound` for `null` where a value is needed, `typeMismatch` for another kind of value, and
 /// `dataCorrupted` for a number the type cannot hold exactly.
-final class ValueDecoder: Decoder {
+final class ValueDecoder: Decoder, CodingPathNode {
     /// The value being decoded.
     var value: JSONValue
     /// Unowned: a parent keeps its reusable child, never the reverse.
@@ -89,24 +89,6 @@ final class ValueDecoder: Decoder {
             current.keyedContainer = nil
             node = current.reusable
         }
-    }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: ValueDecoder? = self
-        while let current = node {
-            if let key = current.step.codingKey { path.append(key) }
-            node = current.parent
-        }
-        path.reverse()
-        return path
-    }
-
-    /// The path of a value at `step` below this decoder, for errors.
-    func codingPath(appending step: CodingPathStep) -> [any CodingKey] {
-        var path = codingPath
-        if let key = step.codingKey { path.append(key) }
-        return path
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }

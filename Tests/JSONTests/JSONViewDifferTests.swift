@@ -9,24 +9,6 @@ import Testing
         var hasTurn = false
 
         private enum CodingKeys: String, CodingKey { case player, score }
-
-        init(player: String, score: Int, hasTurn: Bool = false) {
-            self.player = player
-            self.score = score
-            self.hasTurn = hasTurn
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            player = try container.decode(String.self, forKey: .player)
-            score = try container.decode(Int.self, forKey: .score)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(player, forKey: .player)
-            try container.encode(score, forKey: .score)
-        }
     }
 
     struct Settings: Codable, Equatable {

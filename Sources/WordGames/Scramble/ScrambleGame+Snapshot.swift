@@ -1,6 +1,7 @@
 extension ScrambleGame {
     /// Everything that makes a match what it is, to save across a server restart (the rooms layer writes it as
     /// JSON). The dictionary and root pool are not part of it: they are supplied again on restore.
+    /// Only this module builds one (from a game, or from its saved form), with the memberwise initializer.
     public struct Snapshot: Sendable, Equatable {
         public var settings: ScrambleSettings
         public var nextSettings: ScrambleSettings
@@ -22,32 +23,6 @@ extension ScrambleGame {
         /// `ScrambleGame.resultNumber` and `resultText`; 0 and nil in snapshots saved before results.
         public var resultNumber: Int
         public var resultText: String?
-
-        /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
-        public init(settings: ScrambleSettings, nextSettings: ScrambleSettings, players: [Player], phase: Phase,
-            matchNumber: Int, roundNumber: Int, root: String?, found: [FoundWord], phaseEndsAt: Double?,
-            completedRounds: [RoundSummary], scores: [PlayerID: Int], finalScoreboard: [ScoreLine]?,
-            solutions: [String], matchRoots: [String], participants: [Player], ready: [PlayerID] = [],
-            resultNumber: Int = 0, resultText: String? = nil) {
-            self.settings = settings
-            self.nextSettings = nextSettings
-            self.players = players
-            self.phase = phase
-            self.matchNumber = matchNumber
-            self.roundNumber = roundNumber
-            self.root = root
-            self.found = found
-            self.phaseEndsAt = phaseEndsAt
-            self.completedRounds = completedRounds
-            self.scores = scores
-            self.finalScoreboard = finalScoreboard
-            self.solutions = solutions
-            self.matchRoots = matchRoots
-            self.participants = participants
-            self.ready = ready
-            self.resultNumber = resultNumber
-            self.resultText = resultText
-        }
     }
 
     public var snapshot: Snapshot {

@@ -1,16 +1,6 @@
-/// Shown (`settings`, `nextSettings`) and saved alike; a saved key that is missing takes its default, and saved
+/// Read back as saved (or as a host's `create` message gives them): a missing key takes its default, and the
 /// values are checked again.
-extension ScrambleSettings: Codable {
-    private enum CodingKeys: String, CodingKey { case rounds, roundSeconds, minWordLength, breakSeconds }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(rounds, forKey: .rounds)
-        try container.encode(roundSeconds, forKey: .roundSeconds)
-        try container.encode(minWordLength, forKey: .minWordLength)
-        try container.encode(breakSeconds, forKey: .breakSeconds)
-    }
-
+extension ScrambleSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(

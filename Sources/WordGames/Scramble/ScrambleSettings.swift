@@ -2,7 +2,11 @@
 ///
 /// Changing settings never alters a running match: `ScrambleGame.updateSettings(_:)` stores them for the next
 /// one. Decoding fills missing keys with the defaults and throws `SettingsError` for out-of-range values.
-public struct ScrambleSettings: Hashable, Sendable {
+///
+/// Shown (`settings`, `nextSettings`) and saved alike: the four values under their names, in this order.
+public struct ScrambleSettings: Hashable, Sendable, Encodable {
+    enum CodingKeys: String, CodingKey { case rounds, roundSeconds, minWordLength, breakSeconds }
+
     /// Rounds in a match: 3-20, 6 by default.
     public static let roundsSpec = SettingSpec(
         key: "rounds", label: "Rounds", name: "Rounds per match", range: 3...20, initial: 6)

@@ -48,17 +48,6 @@ extension ScrambleView: Encodable {
     }
 }
 
-extension ScrambleView.PlayerLine: Encodable {
-    private enum CodingKeys: String, CodingKey { case player, name, score }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .player)
-        try container.encode(name, forKey: .name)
-        try container.encode(score, forKey: .score)
-    }
-}
-
 /// Shown and saved alike (a snapshot reads back the word, the finder and their name; the rest follows).
 extension ScrambleGame.FoundWord: Codable {
     private enum CodingKeys: String, CodingKey { case word, length, player, name, points }

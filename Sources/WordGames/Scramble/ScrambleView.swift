@@ -4,22 +4,8 @@
 /// During a round it shows how many words the root offers but never which; the missed words appear in
 /// `lastRound` once the round is over.
 public struct ScrambleView: Hashable, Sendable {
-    /// One present player.
-    public struct PlayerLine: Hashable, Sendable {
-        /// The player's id.
-        public var id: PlayerID
-        /// The player's display name.
-        public var name: String
-        /// Points in the current (or last) match.
-        public var score: Int
-
-        /// Creates a line.
-        public init(id: PlayerID, name: String, score: Int) {
-            self.id = id
-            self.name = name
-            self.score = score
-        }
-    }
+    /// One present player: the line both games show.
+    public typealias PlayerLine = WordGames.PlayerLine
 
     /// 1 for the room's first match; 0 in the lobby.
     public var matchNumber: Int

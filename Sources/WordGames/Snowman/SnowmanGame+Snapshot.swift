@@ -1,6 +1,7 @@
 extension SnowmanGame {
     /// Everything that makes a game what it is, to save across a server restart (the rooms layer writes it as
     /// JSON). The word list is not part of it: it is supplied again on restore.
+    /// Only this module builds one (from a game, or from its saved form), with the memberwise initializer.
     public struct Snapshot: Sendable, Equatable {
         public var settings: SnowmanSettings
         public var nextSettings: SnowmanSettings
@@ -19,29 +20,6 @@ extension SnowmanGame {
         public var participants: [Player]
         /// Absent in snapshots saved before rooms kept a leaderboard.
         public var leaderboard: [Standing]?
-
-        /// Creates a snapshot from its parts, as the rooms layer reads it back from disk.
-        public init(settings: SnowmanSettings, nextSettings: SnowmanSettings, players: [Player], gameNumber: Int,
-            status: Status, guesses: [Guess], wrongGuesses: Int, turn: PlayerID?, turnDeadline: Double?,
-            scores: [PlayerID: Int], solver: PlayerID?, history: [Record], secret: String, revealed: [Bool],
-            participants: [Player], leaderboard: [Standing]?) {
-            self.settings = settings
-            self.nextSettings = nextSettings
-            self.players = players
-            self.gameNumber = gameNumber
-            self.status = status
-            self.guesses = guesses
-            self.wrongGuesses = wrongGuesses
-            self.turn = turn
-            self.turnDeadline = turnDeadline
-            self.scores = scores
-            self.solver = solver
-            self.history = history
-            self.secret = secret
-            self.revealed = revealed
-            self.participants = participants
-            self.leaderboard = leaderboard
-        }
     }
 
     public var snapshot: Snapshot {

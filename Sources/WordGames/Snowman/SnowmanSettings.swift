@@ -140,14 +140,9 @@ extension SnowmanSettings {
         }
     }
 
-    /// A pack's id and title, as a refusal lists them.
+    /// A pack's id and title, as a refusal lists them (built only here, from the packs a room offers).
     public struct PackName: Hashable, Sendable {
         public var id: String
         public var title: String
-
-        public init(id: String, title: String) {
-            self.id = id
-            self.title = title
-        }
     }
 }

@@ -14,9 +14,7 @@ extension SnowmanView: Encodable {
         try container.encode(guesses, forKey: .guesses)
         try container.encode(wrongGuesses, forKey: .wrongGuesses)
         try container.encode(maxWrongGuesses, forKey: .maxWrongGuesses)
-        // Whose turn it is changes with every guess, but is `turn`: the lines compare without it.
-        try container.encode(players.map { SnowmanView.PlayerLine(id: $0.id, name: $0.name, score: $0.score,
-                                                                   hasTurn: false) }, forKey: .scores)
+        try container.encode(players, forKey: .scores)
         try container.encode(turn, forKey: .turn)
         try container.encode(turnDeadline, forKey: .turnEndsAt)
         try container.encode(word, forKey: .word)
@@ -49,18 +47,6 @@ extension SnowmanView.Position: Encodable {
         try container.encode(id, forKey: .id)
         try container.encode(letter, forKey: .letter)
         try container.encode(isMissed, forKey: .missed)
-    }
-}
-
-/// A score line: whose turn it is changes with every guess but is `turn`, not part of the line.
-extension SnowmanView.PlayerLine: Encodable {
-    private enum CodingKeys: String, CodingKey { case player, name, score }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .player)
-        try container.encode(name, forKey: .name)
-        try container.encode(score, forKey: .score)
     }
 }
 

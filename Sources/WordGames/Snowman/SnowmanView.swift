@@ -21,25 +21,8 @@ public struct SnowmanView: Hashable, Sendable {
         }
     }
 
-    /// One player in the turn order.
-    public struct PlayerLine: Hashable, Sendable {
-        /// The player's id.
-        public var id: PlayerID
-        /// The player's display name.
-        public var name: String
-        /// Points in the current game.
-        public var score: Int
-        /// Whether it is this player's turn in a game in progress.
-        public var hasTurn: Bool
-
-        /// Creates a line.
-        public init(id: PlayerID, name: String, score: Int, hasTurn: Bool) {
-            self.id = id
-            self.name = name
-            self.score = score
-            self.hasTurn = hasTurn
-        }
-    }
+    /// One player in the turn order: the line both games show; whose turn it is is `turn`.
+    public typealias PlayerLine = WordGames.PlayerLine
 
     /// The settings as members see them: the host's own words only as their count.
     public struct Settings: Hashable, Sendable {
@@ -116,10 +99,7 @@ extension SnowmanGame {
             guesses: guesses,
             wrongGuesses: wrongGuesses,
             maxWrongGuesses: settings.maxWrongGuesses,
-            players: players.map {
-                SnowmanView.PlayerLine(
-                    id: $0.id, name: $0.name, score: scores[$0.id, default: 0], hasTurn: $0.id == activeTurn)
-            },
+            players: players.map { PlayerLine(id: $0.id, name: $0.name, score: scores[$0.id, default: 0]) },
             turn: activeTurn,
             turnDeadline: turnDeadline,
             word: isOver ? String(secret) : nil,

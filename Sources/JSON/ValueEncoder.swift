@@ -12,7 +12,7 @@
 ///
 /// Containers hold their encoder, so one kept past the `encode(to:)` it came from writes into whatever the encoder
 /// builds next; no `Encodable` conformance does that.
-final class ValueEncoder: Encoder {
+final class ValueEncoder: Encoder, CodingPathNode {
     /// Which kind of container the value asked for.
     enum Content {
         case nothing
@@ -112,24 +112,6 @@ final class ValueEncoder: Encoder {
             current.keyedContainers.removeAll()
             node = current.reusable
         }
-    }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: ValueEncoder? = self
-        while let current = node {
-            if let key = current.step.codingKey { path.append(key) }
-            node = current.parent
-        }
-        path.reverse()
-        return path
-    }
-
-    /// The path of a value at `step` below this encoder, for errors.
-    func codingPath(appending step: CodingPathStep) -> [any CodingKey] {
-        var path = codingPath
-        if let key = step.codingKey { path.append(key) }
-        return path
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }

@@ -308,7 +308,5 @@ export function createSleuthView(actions) {
       document.removeEventListener('keydown', onKeydown);
       frame.destroy();
     },
-    /** The private view this view last drew (index.js reads it to tell whether a try arrived). */
-    get privateView() { return current?.privateView ?? null; },
   };
 }

@@ -107,6 +107,8 @@ final class DeflateRoomClient {
 
     private(set) var compressedMessages = 0
     private(set) var plainMessages = 0
+    /// The text of every message received, inflated when it came compressed, in order (for leak checks).
+    private(set) var texts: [[UInt8]] = []
     private(set) var compressedSent = 0
     /// Compressed messages that inflate without any earlier window (fresh starts of the room's stream).
     private(set) var selfContainedMessages = 0
@@ -466,6 +468,7 @@ final class DeflateRoomClient {
             text = payload
             plainMessages += 1
         }
+        texts.append(text)
         let message: JSONValue
         do {
             message = try JSONParser().parse(text)

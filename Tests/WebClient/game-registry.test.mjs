@@ -31,7 +31,8 @@ const fives = registerGame({
   createFlags: { waitForHost: true },
   extraSettings: (settings) => (settings.hardMode === true ? { hardMode: true } : {}),
   moves: ['shot'],
-  moveArrived: (part, message) => Boolean(part?.mine?.some((row) => row.word === message.word)),
+  // A shot shows in the public part, or while `hidden` only in the shooter's private view.
+  moveArrived: (part, message, privateView) => Boolean((part?.hidden ? privateView : part)?.mine?.some((row) => row.word === message.word)),
   cues(before, after, context) {
     calls.push(['cues', before, after, context]);
     return after.mine.length > before.mine.length ? [CUE.HIT] : [];
@@ -44,10 +45,11 @@ const fives = registerGame({
 });
 after(() => unregisterGame('fives'));
 
-function app(part, { you = 'p1', code = 'QHTW', notice = null, role = 'player' } = {}) {
+function app(part, { you = 'p1', code = 'QHTW', notice = null, role = 'player', privateView = null } = {}) {
   return {
     room: { code, you, state: { game: 'fives', status: 'playing', members: [{ id: you, role }], fives: part } },
     notice,
+    privateView,
   };
 }
 
@@ -127,6 +129,11 @@ describe('hooks a new game gets without shared-file changes', () => {
   test('the controller tracks its move until the state shows it', () => {
     assert.equal(moveArrived(app({ mine: [] }), 'p1', { type: 'shot', word: 'crane' }), false);
     assert.equal(moveArrived(app({ mine: [{ word: 'crane' }] }), 'p1', { type: 'shot', word: 'crane' }), true);
+    // A move the game keeps private: the hook gets the member's private view (state.privateView) as its third argument.
+    const shot = { type: 'shot', word: 'crane' };
+    assert.equal(moveArrived(app({ hidden: true }, { privateView: { mine: [{ word: 'crane' }] } }), 'p1', shot), true);
+    assert.equal(moveArrived(app({ hidden: true }, { privateView: { mine: [] } }), 'p1', shot), false);
+    assert.equal(moveArrived(app({ hidden: true }), 'p1', shot), false, 'no private view: null, not undefined');
     const store = createStore({ initial: initialState({ name: 'Ana' }), now: () => 0 });
     const sent = [];
     const connection = { isOpen: true, send(message) { sent.push(message); return true; }, reopen() {}, retryNow() {} };

@@ -167,6 +167,23 @@ describe('tracked moves', () => {
     assert.equal(tryArrived(round({ phase: 'over' }), null, { type: 'try', word: 'crane' }), false);
   });
 
+  test('the registry hook reads the private view it is passed, so a resumed player\'s try is not sent twice', () => {
+    const message = { type: 'try', word: 'trace' };
+    assert.equal(sleuthGame.moveArrived(round(), message, anaPrivate), true);
+    assert.equal(sleuthGame.moveArrived(round(), message, null), false);
+    assert.equal(sleuthGame.moveArrived(round(), message), false, 'a spectator has no private view');
+    assert.equal(sleuthGame.moveArrived(round({ phase: 'over' }), message, null), true);
+  });
+
+  test('the controller passes state.privateView to the hook', async () => {
+    await import('../../web/js/games/sleuth/index.js');
+    const { moveArrived } = await import('../../web/js/controller.js');
+    const state = (privateView) => ({ room: { you: 'p1', state: { game: 'sleuth', sleuth: round() } }, privateView });
+    assert.equal(moveArrived(state(anaPrivate), 'p1', { type: 'try', word: 'stare' }), true);
+    assert.equal(moveArrived(state({ round: 2, tries: [] }), 'p1', { type: 'try', word: 'stare' }), false);
+    assert.equal(moveArrived(state(null), 'p1', { type: 'try', word: 'stare' }), false);
+  });
+
   test('the description names its move, setting and unit', () => {
     assert.deepEqual(sleuthGame.moves, ['try']);
     assert.deepEqual(sleuthGame.settings.map((spec) => spec.key), ['roundSeconds']);

@@ -18,6 +18,8 @@ export function isTracked(type) {
 
 /**
  * Whether `state` shows the effect of `message` (sent by `you`); for chat, a line newer than `afterChatId`.
+ * A game's hook also gets your private view (`state.privateView`, null when you have none): a game that keeps
+ * your moves private shows them there only.
  */
 export function moveArrived(state, you, message, afterChatId = 0) {
   const roomState = state?.room?.state;
@@ -27,7 +29,7 @@ export function moveArrived(state, you, message, afterChatId = 0) {
     return Boolean(roomState.chat?.some((line) => line.player === you && line.text === text && line.id > afterChatId));
   }
   const game = gameOfMove(message.type);
-  return game ? game.moveArrived(roomState[game.id] ?? null, message) : true;
+  return game ? game.moveArrived(roomState[game.id] ?? null, message, state.privateView ?? null) : true;
 }
 
 /**

@@ -10,9 +10,11 @@
 // - `createFlags`: fields every `create` of this game carries (`{waitForHost: true}`).
 // - `extraSettings(settings)`: its settings that are not steppers, checked, as a `create` or `settings` sends them.
 // - `roomWords(settings)`: the text a `create` asks this browser to remember for the new room ('' when none).
-// - `moves` and `moveArrived(part, message)`: its messages the room state shows once applied (resent after a
-//   lost socket until seen), and whether `part` (the room state's entry under the game's id) shows one. A refusal
-//   of one of them is the game view's to show (beside its input), never a toast. Two games never share a move.
+// - `moves` and `moveArrived(part, message, privateView)`: its messages the room state shows once applied (resent
+//   after a lost socket until seen), and whether `part` (the room state's entry under the game's id) or
+//   `privateView` (this member's private view, `state.privateView`, null when none) shows one: a move the game
+//   keeps private shows only in the latter. A refusal of one of them is the game view's to show (beside its
+//   input), never a toast. Two games never share a move.
 // - `cues(before, after, {you, isPlayer})`: sound cue names (core/game-events.js `CUE`) between two states.
 // - `timedRound(part)`: `{key, endsAt}` of a round running against the clock (for the round-ending cue), or null.
 // - `isMyTurn(part, you)`: whether it is `you`'s turn now (tab title, your-turn styling).

@@ -169,8 +169,7 @@ export function sleuthCues(before, after, { you, isPlayer }) {
 
 /**
  * Whether a `try` move shows in the state: the round's public tries show its word only once the round is over,
- * so while it runs your private view is read (the registry's hook gets the public part only: index.js passes the
- * private view the view last saw).
+ * so while it runs your private view (the registry hook's third argument) is read.
  */
 export function tryArrived(part, privateView, message) {
   const word = String(message?.word ?? '').trim().toLowerCase();
@@ -191,7 +190,7 @@ export const sleuthGame = Object.freeze({
     Object.freeze({ key: 'roundSeconds', label: 'Round length', unit: 's' }),
   ]),
   moves: Object.freeze(['try']),
-  moveArrived: (part, message) => tryArrived(part, null, message),
+  moveArrived: (part, message, privateView = null) => tryArrived(part, privateView, message),
   cues: sleuthCues,
   /** A round being played against the clock: its key (one cue a round) and end. */
   timedRound(part) {

@@ -122,6 +122,14 @@ export function createSleuthView(actions) {
     typed = next;
     hideError();
     render();
+    revealTypingRow();
+  }
+
+  /** On a phone the keyboard sticks to the screen's bottom, over the lower rows: the row being typed is scrolled
+   * above it (its `scroll-margin-bottom`, sleuth.css), and left alone when it shows already. */
+  function revealTypingRow() {
+    const row = board.querySelector('.sleuth-row.is-typing');
+    if (row && typeof row.scrollIntoView === 'function') row.scrollIntoView({ block: 'nearest' });
   }
 
   keyboard.addEventListener('click', (event) => {
@@ -308,7 +316,5 @@ export function createSleuthView(actions) {
       document.removeEventListener('keydown', onKeydown);
       frame.destroy();
     },
-    /** The private view this view last drew (index.js reads it to tell whether a try arrived). */
-    get privateView() { return current?.privateView ?? null; },
   };
 }

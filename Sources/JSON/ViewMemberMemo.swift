@@ -34,11 +34,23 @@ class ViewMemberMemo {
     }
 }
 
+/// A memo of one kept value, which a copy of the differ gets a memo of its own of: what each kind below is.
+class KeptMemberMemo<Kept>: ViewMemberMemo {
+    // Unchecked, as in every memo here: see `ViewDiffEncoder` for the measured cost.
+    @exclusivity(unchecked) final var kept: Kept
+
+    required init(_ kept: Kept) {
+        self.kept = kept
+    }
+
+    override func copy() -> ViewMemberMemo {
+        Self(kept)
+    }
+}
+
 /// An `Equatable` member: compared with `==`; when it changed, a scalar is replaced and anything else is diffed
 /// against the kept value's JSON.
-final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
-    // Unchecked, as in every memo here: see `ViewDiffEncoder` for the measured cost.
-    @exclusivity(unchecked) private var value: Value
+final class EquatableMemberMemo<Value: Equatable & Encodable>: KeptMemberMemo<Value> {
     /// What `Value` is when it is one of the standard library's scalars: then its JSON is written directly,
     /// without an encoder (most members that change on a move are a number or a line of text).
     private let scalar = ScalarKind(Value.self)
@@ -46,14 +58,6 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
     /// round summary) equal bytes prove it unchanged for a `memcmp`, where `==` here is a call per member through
     /// witness tables. Scalars and strings go straight to `==`.
     private let comparesBytes = MemoryLayout<Value>.size > 16
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    override func copy() -> ViewMemberMemo {
-        EquatableMemberMemo(value)
-    }
 
     override func update<T: Encodable>(to other: T, base: [String], key: String,
                                        into operations: inout [JSONPatch.Operation],
@@ -63,10 +67,10 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         guard T.self == Value.self else { return try replace(with: other, base: base, key: key, into: &operations,
                                                              encoder: encoder) }
         let typed = _identityCast(other, to: Value.self)
-        if comparesBytes, Self.sameBytes(typed, value) { return }
-        if typed == value { return }
+        if comparesBytes, Self.sameBytes(typed, kept) { return }
+        if typed == kept { return }
         try replace(with: other, base: base, key: key, into: &operations, encoder: encoder)
-        value = typed
+        kept = typed
     }
 
     private static func sameBytes(_ first: Value, _ second: Value) -> Bool {
@@ -88,7 +92,7 @@ final class EquatableMemberMemo<Value: Equatable & Encodable>: ViewMemberMemo {
         }
         switch new {
         case .object, .array:
-            operations += JSONPatch.diff(from: try encoder.encode(value), to: new, at: path)
+            operations += JSONPatch.diff(from: try encoder.encode(kept), to: new, at: path)
         default:
             operations.append(.replace(path: JSONPointer(tokens: path), value: new))
         }
@@ -137,26 +141,17 @@ enum ScalarKind {
 }
 
 /// A member of any other type: its JSON is kept and compared.
-final class JSONMemberMemo: ViewMemberMemo {
-    @exclusivity(unchecked) private var json: JSONValue
-
-    init(_ json: JSONValue) {
-        self.json = json
-    }
-
-    override func copy() -> ViewMemberMemo {
-        JSONMemberMemo(json)
-    }
+final class JSONMemberMemo: KeptMemberMemo<JSONValue> {
 
     override func update<T: Encodable>(to other: T, base: [String], key: String,
                                        into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
         let new = try encoder.encode(other)
-        if new == json { return }
+        if new == kept { return }
         var path = base
         path.append(key)
-        operations += JSONPatch.diff(from: json, to: new, at: path)
-        json = new
+        operations += JSONPatch.diff(from: kept, to: new, at: path)
+        kept = new
     }
 }
 
@@ -174,28 +169,19 @@ extension Array: EquatableElementList where Element: Equatable & Encodable {
 /// A list member: trimmed of the elements it shares with the kept list at both ends (compared with `==`), so
 /// that only the elements in between are encoded. Elements changed in place are replaced one by one, elements
 /// added or removed at one place become `add` or `remove` operations; anything else is diffed as a whole.
-final class ListMemberMemo<Element: Equatable & Encodable>: ViewMemberMemo {
-    @exclusivity(unchecked) private var elements: [Element]
-
-    init(_ elements: [Element]) {
-        self.elements = elements
-    }
-
-    override func copy() -> ViewMemberMemo {
-        ListMemberMemo(elements)
-    }
+final class ListMemberMemo<Element: Equatable & Encodable>: KeptMemberMemo<[Element]> {
 
     override func update<T: Encodable>(to other: T, base: [String], key: String,
                                        into operations: inout [JSONPatch.Operation],
                                        encoder: JSONValueEncoder) throws(EncodingError) {
         guard T.self == [Element].self else { return }
         let new = _identityCast(other, to: [Element].self)
-        let old = elements
+        let old = kept
         let (prefix, suffix) = old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in Self.commonEnds(old, new) }
         }
         // Kept even when equal: the game's next list most likely shares this one's storage, found equal at once.
-        elements = new
+        kept = new
         if prefix == old.count, old.count == new.count { return }
         var path = base
         path.append(key)

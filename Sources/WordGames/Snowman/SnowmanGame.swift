@@ -335,7 +335,7 @@ public struct SnowmanGame: Sendable {
         history.append(Record(
             gameNumber: gameNumber, word: String(secret), result: result, solver: solver,
             wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses, scores: finalScores))
-        leaderboard = Self.adding(finalScores, to: leaderboard)
+        leaderboard = Standing.adding(finalScores, to: leaderboard)
         if history.count > Self.historyLimit {
             history.removeFirst(history.count - Self.historyLimit)
         }

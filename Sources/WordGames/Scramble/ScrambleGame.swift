@@ -177,14 +177,8 @@ public struct ScrambleGame: Sendable {
     ///   - now: Current time in seconds.
     public mutating func addPlayer(_ player: Player, now: Double) {
         tick(now: now)
-        if let index = players.firstIndex(where: { $0.id == player.id }) {
-            players[index].name = player.name
-        } else {
-            players.append(player)
-        }
-        if let index = participants.firstIndex(where: { $0.id == player.id }) {
-            participants[index].name = player.name
-        } else if isMatchRunning {
+        players.addOrRename(player)
+        if !participants.rename(player), isMatchRunning {
             participants.append(player)
         }
     }

@@ -125,11 +125,7 @@ public struct SleuthGame: Sendable {
     /// Adds a player, or renames one already here. A player who joins during a round plays it with the time left.
     public mutating func addPlayer(_ player: Player, now: Double) {
         tick(now: now)
-        if let index = players.firstIndex(where: { $0.id == player.id }) {
-            players[index].name = player.name
-        } else {
-            players.append(player)
-        }
+        players.addOrRename(player)
         if phase == .playing {
             if let index = boards.firstIndex(where: { $0.player == player.id }) {
                 boards[index].name = player.name

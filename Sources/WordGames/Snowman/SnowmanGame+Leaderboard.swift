@@ -26,41 +26,15 @@ extension SnowmanGame {
             self.rank = rank
         }
     }
+}
 
-    /// Adds a finished game's scores to `standings`, best first, ranked.
-    static func adding(_ scores: [ScoreLine], to standings: [Standing]) -> [Standing] {
-        var updated = standings
-        let top = scores.map(\.score).max() ?? 0
-        for line in scores {
-            let won = top > 0 && line.score == top
-            if let index = updated.firstIndex(where: { $0.player == line.player }) {
-                updated[index].name = line.name
-                updated[index].total += line.score
-                updated[index].games += 1
-                if won { updated[index].wins += 1 }
-            } else {
-                updated.append(Standing(player: line.player, name: line.name, total: line.score, wins: won ? 1 : 0,
-                                        games: 1))
-            }
-        }
-        // Stable: players tied on both keep the order in which they first played.
-        let sorted = updated.enumerated().sorted { lhs, rhs in
-            let (a, b) = (lhs.element, rhs.element)
-            if a.total != b.total { return a.total > b.total }
-            if a.wins != b.wins { return a.wins > b.wins }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
-        var ranked: [Standing] = []
-        ranked.reserveCapacity(sorted.count)
-        for (position, standing) in sorted.enumerated() {
-            var line = standing
-            if let previous = ranked.last, previous.total == line.total, previous.wins == line.wins {
-                line.rank = previous.rank
-            } else {
-                line.rank = position + 1
-            }
-            ranked.append(line)
-        }
-        return ranked
+extension SnowmanGame.Standing: LeaderboardStanding {
+    init(player: PlayerID, name: String) {
+        self.init(player: player, name: name, total: 0, wins: 0, games: 0)
+    }
+
+    /// A game played.
+    mutating func count(_ line: ScoreLine) {
+        games += 1
     }
 }

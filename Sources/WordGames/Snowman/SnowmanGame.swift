@@ -153,11 +153,8 @@ public struct SnowmanGame: Sendable {
     ///   - now: Current time in seconds.
     public mutating func addPlayer(_ player: Player, now: Double) {
         tick(now: now)
-        if let index = players.firstIndex(where: { $0.id == player.id }) {
-            players[index].name = player.name
-            if let index = participants.firstIndex(where: { $0.id == player.id }) {
-                participants[index].name = player.name
-            }
+        if players.rename(player) {
+            participants.rename(player)
             return
         }
         players.append(player)
@@ -335,7 +332,7 @@ public struct SnowmanGame: Sendable {
         history.append(Record(
             gameNumber: gameNumber, word: String(secret), result: result, solver: solver,
             wrongGuesses: wrongGuesses, maxWrongGuesses: settings.maxWrongGuesses, scores: finalScores))
-        leaderboard = Self.adding(finalScores, to: leaderboard)
+        leaderboard = Standing.adding(finalScores, to: leaderboard)
         if history.count > Self.historyLimit {
             history.removeFirst(history.count - Self.historyLimit)
         }

@@ -19,6 +19,15 @@ enum SleuthFixtures {
         return game
     }
 
+    /// A round of CRANE in which Alice tried STARE and TRACE and Bob tried LLAMA.
+    static func playedRound() throws -> SleuthGame {
+        var game = try game()
+        try game.guess("stare", by: "alice", now: 1)
+        try game.guess("llama", by: "bob", now: 2)
+        try game.guess("trace", by: "alice", now: 3)
+        return game
+    }
+
     /// The rejection `body` throws, or nil.
     static func rejection(_ body: () throws -> Any) -> SleuthGame.Rejection? {
         do {

@@ -4,17 +4,8 @@ import Testing
 
 /// The data directory's form of a Sleuth game: the secret and every try's letters survive a restart.
 @Suite struct SleuthSnapshotTests {
-    /// A round of CRANE in which Alice tried STARE and TRACE and Bob tried LLAMA.
-    private func playedRound() throws -> SleuthGame {
-        var game = try SleuthFixtures.game()
-        try game.guess("stare", by: "alice", now: 1)
-        try game.guess("llama", by: "bob", now: 2)
-        try game.guess("trace", by: "alice", now: 3)
-        return game
-    }
-
     @Test func aSnapshotBringsBackTheRoundExactly() throws {
-        var game = try playedRound()
+        var game = try SleuthFixtures.playedRound()
         let data = try JSONEncoder().encode(game.snapshot)
         let saved = try JSONDecoder().decode(SleuthGame.Snapshot.self, from: data)
         #expect(saved == game.snapshot)
@@ -29,7 +20,7 @@ import Testing
     }
 
     @Test func anInconsistentSnapshotIsRefused() throws {
-        var saved = try playedRound().snapshot
+        var saved = try SleuthFixtures.playedRound().snapshot
         saved.secret = nil
         #expect(throws: SnapshotError.self) {
             try SleuthGame(snapshot: saved, lexicon: SleuthFixtures.lexicon)

@@ -9,17 +9,8 @@ import Testing
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// A round of CRANE in which Alice tried STARE and TRACE and Bob tried LLAMA.
-    private func playedRound() throws -> SleuthGame {
-        var game = try SleuthFixtures.game()
-        try game.guess("stare", by: "alice", now: 1)
-        try game.guess("llama", by: "bob", now: 2)
-        try game.guess("trace", by: "alice", now: 3)
-        return game
-    }
-
     @Test func thePublicViewOfARoundHoldsPatternsOnly() throws {
-        let game = try playedRound()
+        let game = try SleuthFixtures.playedRound()
         let bytes = try json(game.publicView)
         for secret in ["stare", "llama", "trace", "crane", "STARE", "LLAMA", "TRACE", "CRANE"] {
             #expect(!bytes.contains(secret), "\(secret) leaked: \(bytes)")
@@ -49,7 +40,7 @@ import Testing
     }
 
     @Test func eachPlayerPrivatelySeesTheirOwnLettersOnly() throws {
-        let game = try playedRound()
+        let game = try SleuthFixtures.playedRound()
         let alice = try json(game.privateView(for: "alice"))
         #expect(alice.contains("stare") && alice.contains("trace") && !alice.contains("llama"))
         #expect(!alice.contains("crane"), "the secret is nobody's")
@@ -59,7 +50,7 @@ import Testing
     }
 
     @Test func everythingIsShownOnceTheRoundIsOver() throws {
-        var game = try playedRound()
+        var game = try SleuthFixtures.playedRound()
         _ = game.advance(to: 180)
         let bytes = try json(game.publicView)
         #expect(bytes.contains(#""secret":"CRANE""#))

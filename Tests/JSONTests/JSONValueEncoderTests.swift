@@ -138,10 +138,6 @@ import Testing
     }
 
     @Test func wrapsOtherErrorsAsInvalidValue() throws {
-        struct Refusal: Error {}
-        struct Refusing: Encodable {
-            func encode(to encoder: any Encoder) throws { throw Refusal() }
-        }
         do {
             _ = try encoder.encode([Refusing()])
             Issue.record("encoded")
@@ -150,7 +146,7 @@ import Testing
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(context.underlyingError is Refusal)
+            #expect(context.underlyingError is Refusing.Refusal)
         }
     }
 

@@ -112,3 +112,15 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 struct Unchecked<T>: @unchecked Sendable {
     let value: T
 }
+
+extension GameLimits {
+    /// The defaults but for the messages a connection may send: `perSecond` with bursts of `burst`, and
+    /// `strikesBeforeClose` refusals before it is closed (the default when nil).
+    static func messages(perSecond: Double, burst: Double, strikesBeforeClose: Int? = nil) -> GameLimits {
+        var limits = GameLimits()
+        limits.messagesPerSecond = perSecond
+        limits.messageBurst = burst
+        if let strikesBeforeClose { limits.strikesBeforeClose = strikesBeforeClose }
+        return limits
+    }
+}

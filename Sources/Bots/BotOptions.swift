@@ -335,13 +335,7 @@ public struct BotOptions: Sendable, Equatable {
             case .flag("-h"), .flag("--help"):
                 try scanner.noValue()
                 return .help
-            case .flag("--url"):
-                let text = try scanner.value()
-                do {
-                    options.url = try WebSocketURL(parsing: text)
-                } catch {
-                    throw ParseError(description: "--url: \(error)")
-                }
+            case .flag("--url"): options.url = try scanner.value(parsedBy: WebSocketURL.init(parsing:))
             case .flag("--rooms"): options.rooms = try scanner.integer(in: 1...100_000)
             case .flag("--players"): options.players = try scanner.integer(in: 1...16)
             case .flag("--spectators"): options.spectators = try scanner.integer(in: 0...256)

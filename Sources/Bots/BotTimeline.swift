@@ -94,23 +94,24 @@ public struct BotTimeline: Sendable, Equatable {
         public init(start: Double, length: Double, from previous: BotStats, to current: BotStats) {
             self.init(start: start, length: length)
             openConnections = current.openConnections
-            connectsOpened = current.connectsOpened - previous.connectsOpened
-            connectFailures = current.connectFailureCount - previous.connectFailureCount
-            unexpectedCloses = current.unexpectedCloseCount - previous.unexpectedCloseCount
-            expectedCloses = current.expectedCloses - previous.expectedCloses
-            protocolErrors = current.protocolErrorCount - previous.protocolErrorCount
-            messagesIn = current.messagesIn - previous.messagesIn
-            messagesOut = current.messagesOut - previous.messagesOut
-            bytesIn = current.bytesIn - previous.bytesIn
-            bytesOut = current.bytesOut - previous.bytesOut
-            moves = current.moves - previous.moves
-            echoesReturned = current.echoReceived - previous.echoReceived
-            fanoutSent = current.fanoutSent - previous.fanoutSent
+            for (field, count) in Self.countsInInterval {
+                self[keyPath: field] = current[keyPath: count] - previous[keyPath: count]
+            }
             for latency in Latency.allCases {
                 let recent = current[keyPath: latency.histogram].subtracting(previous[keyPath: latency.histogram])
                 if recent.count > 0 { latencies[latency] = recent.summary }
             }
         }
+
+        /// The point's counts of what happened in the interval, each with the running count it is the growth of:
+        /// one list to extend with a new counter.
+        static let countsInInterval: [(WritableKeyPath<Point, Int> & Sendable, KeyPath<BotStats, Int> & Sendable)] = [
+            (\.connectsOpened, \.connectsOpened), (\.connectFailures, \.connectFailureCount),
+            (\.unexpectedCloses, \.unexpectedCloseCount), (\.expectedCloses, \.expectedCloses),
+            (\.protocolErrors, \.protocolErrorCount), (\.messagesIn, \.messagesIn), (\.messagesOut, \.messagesOut),
+            (\.bytesIn, \.bytesIn), (\.bytesOut, \.bytesOut), (\.moves, \.moves),
+            (\.echoesReturned, \.echoReceived), (\.fanoutSent, \.fanoutSent)
+        ]
 
         /// `count` per second of the interval.
         public func rate(_ count: Int) -> Double {

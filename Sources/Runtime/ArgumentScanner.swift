@@ -99,6 +99,19 @@ public struct ArgumentScanner {
         return converted
     }
 
+    /// The current flag's value parsed by `parse`, whose error says what is wrong with it.
+    ///
+    /// - Throws: `UsageError` as `value()`, or `--flag: ERROR`. The value itself is not repeated: some are secrets
+    ///   (`--admin-token`).
+    public mutating func value<Value>(parsedBy parse: (String) throws -> Value) throws(UsageError) -> Value {
+        let text = try value()
+        do {
+            return try parse(text)
+        } catch {
+            throw UsageError(description: "\(flag): \(error)")
+        }
+    }
+
     /// The current flag's value as a whole number within `range`.
     ///
     /// - Throws: `UsageError` as `value()`, or `--flag needs a whole number from LOWER to UPPER, not 'VALUE'`.

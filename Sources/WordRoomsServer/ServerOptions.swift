@@ -214,12 +214,7 @@ public struct ServerOptions: Sendable, Equatable {
                 options.compression = false
             case .flag("--admin-token"):
                 // The refusal never repeats the value: it is a secret.
-                let text = try scanner.value()
-                do {
-                    options.adminToken = try AdminToken(parsing: text)
-                } catch {
-                    throw ParseError(description: "--admin-token: \(error)")
-                }
+                options.adminToken = try scanner.value(parsedBy: AdminToken.init(parsing:))
             case .flag("--bench-fanout"):
                 try scanner.noValue()
                 options.benchFanout = true

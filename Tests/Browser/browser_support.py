@@ -383,6 +383,13 @@ class Suite:
         path = page.screenshot(self.artifacts, self.shot_prefix + name, top)
         print(f"     screenshot {path}", flush=True)
 
+    def themed(self, page, name, top=True, back_to="light"):
+        """The same screen in the light and the dark theme (`name`-light, `name`-dark), then back to `back_to`."""
+        for theme in ("light", "dark"):
+            page.theme(theme)
+            self.shot(page, f"{name}-{theme}", top)
+        page.theme(back_to)
+
     def require(self, result):
         """Returns a check's result, or stops the suite when the check failed (None) or gave nothing."""
         if not result:

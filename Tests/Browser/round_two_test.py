@@ -82,11 +82,7 @@ def run(suite, args):
     checks = suite.checks
     port = re.search(r":(\d+)$", args.base_url).group(1)
 
-    def themed(page, name, top=True):
-        for theme in ("light", "dark"):
-            page.theme(theme)
-            suite.shot(page, f"{name}-{theme}", top)
-        page.theme("light")
+    themed = suite.themed
 
     chris = suite.add(Page("christopher", args.base_url, 1280, 800, exact_viewport=True,
                            init_script=FAKE_NETWORK + KEEP_CLIPBOARD))

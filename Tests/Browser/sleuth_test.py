@@ -73,11 +73,16 @@ def run(suite, args):
     bob = suite.add(Page("bob", args.base_url, 390, 844, phone=True))
     cleo = suite.add(Page("cleo", args.base_url, 1280, 800, exact_viewport=True))
 
-    def themed(page, name, top=True):
-        for theme in ("light", "dark"):
-            page.theme(theme)
-            suite.shot(page, f"{name}-{theme}", top)
-        page.theme("light")
+    themed = suite.themed
+
+    def stage_shots(stage, bob_scroll, bob_detail, cleo_shot):
+        """One stage on every page: Ana's desktop, Bob's phone at the top and then scrolled by `bob_scroll` to
+        `bob_detail`, and Cleo watching."""
+        themed(ana, f"{stage}-1280")
+        themed(bob, f"{stage}-390")
+        bob.js(bob_scroll)
+        themed(bob, f"{stage}-390-{bob_detail}", top=False)
+        themed(cleo, cleo_shot)
 
     def prefs(page, name):
         page.open("/")
@@ -203,11 +208,7 @@ def run(suite, args):
         assert min(keys) >= 28, f"keys are too narrow to tap: {min(keys)} px"
     checks.run("at 390 px nothing scrolls sideways, keys are tappable, and the keyboard covers no row", phone_fits)
 
-    themed(ana, "playing-1280")
-    themed(bob, "playing-390")
-    bob.js("window.scrollTo(0, document.body.scrollHeight)")
-    themed(bob, "playing-390-keyboard", top=False)
-    themed(cleo, "watching-1280")
+    stage_shots("playing", "window.scrollTo(0, document.body.scrollHeight)", "keyboard", "watching-1280")
 
     def finish_round():
         for word in ANA_WORDS[2:]:
@@ -237,11 +238,8 @@ def run(suite, args):
         assert not bob.visible("#sleuth-start") and bob.visible("#sleuth-waiting")
         assert bob.sideways_scroll() <= 0, "Bob's results fit"
     checks.run("after the round the secret, every word and the leaderboard show to all", results_are_public)
-    themed(ana, "over-1280")
-    themed(bob, "over-390")
-    bob.js("document.querySelector('#sleuth-leaderboard').scrollIntoView({block: 'center'})")
-    themed(bob, "over-390-leaderboard", top=False)
-    themed(cleo, "over-watching-1280")
+    stage_shots("over", "document.querySelector('#sleuth-leaderboard').scrollIntoView({block: 'center'})", "leaderboard",
+                "over-watching-1280")
 
 
 if __name__ == "__main__":

@@ -33,10 +33,7 @@ import WebSocket
         var limits = GameLimits()
         limits.handshakesPerSecond = 2
         // The burst is the larger of twice the rate and the connections an address may hold: 4 here.
-        try await withServer(limits: limits, options: {
-            $0.trustedProxies = ["127.0.0.1"]
-            $0.maxConnectionsPerIP = 3
-        }) { server in
+        try await withServer(limits: limits, behindProxy: true, options: { $0.maxConnectionsPerIP = 3 }) { server in
             var statuses: [String] = []
             for _ in 0..<6 {
                 let (_, head) = try upgrade(server.port, forwardedFor: "203.0.113.5")
@@ -52,7 +49,7 @@ import WebSocket
     @Test func aReconnectStormFromOneAddressIsLetInAtOnce() async throws {
         // A hundred players behind one NAT come back together after a deploy: five times the default burst of
         // twice the handshake rate, within the connections one address may hold (256).
-        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+        try await withServer(behindProxy: true) { server in
             var held: [TestClient] = []
             var refused = 0
             for _ in 0..<100 {
@@ -85,7 +82,7 @@ import WebSocket
     }
 
     @Test func guessingRoomCodesIsCutShort() async throws {
-        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+        try await withServer(behindProxy: true) { server in
             let (socket, head) = try upgrade(server.port, forwardedFor: "198.51.100.20")
             #expect(head.hasPrefix("HTTP/1.1 101"))
             var codes: [String] = []

@@ -128,10 +128,7 @@ import WordGames
     func randomizedMessagesAlwaysGetTheirAnswer(seed: UInt64) async throws {
         var rooms = RoomConfiguration()
         rooms.maxPlayers = 2
-        var limits = GameLimits()
-        limits.messagesPerSecond = 10_000
-        limits.messageBurst = 10_000
-        try await withServer(rooms: rooms, limits: limits) { server in
+        try await withServer(rooms: rooms, limits: .messages(perSecond: 10_000, burst: 10_000)) { server in
             // Room O has a free seat; F is full; L is locked; K has banned our browser id.
             let open = try GameClient.create(port: server.port, game: "snowman", name: "Olga")
             let full = try GameClient.create(port: server.port, game: "scramble", name: "Fay")

@@ -22,11 +22,7 @@ import WebSocket
     }
 
     @Test func aRateLimitedConnectionIsClosedAtOnceWithNothingMoreHandled() async throws {
-        var limits = GameLimits()
-        limits.messagesPerSecond = 1
-        limits.messageBurst = 10
-        limits.strikesBeforeClose = 20
-        try await withServer(limits: limits) { server in
+        try await withServer(limits: .messages(perSecond: 1, burst: 10, strikesBeforeClose: 20)) { server in
             let client = try TestClient.webSocket(port: server.port, path: "/ws")
             // 500 pings in one write: the server reads most of them at once, long after the limit closed it.
             var flood: [UInt8] = []

@@ -261,11 +261,7 @@ import WordGames
     }
 
     @Test func floodsGetErrorsThenClose1008() async throws {
-        var limits = GameLimits()
-        limits.messagesPerSecond = 5
-        limits.messageBurst = 10
-        limits.strikesBeforeClose = 50
-        try await withServer(limits: limits) { server in
+        try await withServer(limits: .messages(perSecond: 5, burst: 10, strikesBeforeClose: 50)) { server in
             let ana = try GameClient.create(port: server.port, game: "snowman", name: "Ana")
             for index in 0..<30 {
                 try ana.send(["type": "chat", "text": JSONValue("spam \(index)")])

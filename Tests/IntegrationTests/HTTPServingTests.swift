@@ -238,15 +238,13 @@ struct HTTPExchange: Sendable, CustomTestStringConvertible {
     }
 
     @Test func broadcastToAClientThatNeverReadsIsCutOff() async throws {
-        var limits = GameLimits()
-        limits.messagesPerSecond = 1_000_000
-        limits.messageBurst = 1_000_000
         // The room's chat budget is another test's: on a fast machine this flood outruns it, and a refused line
         // never becomes the patch the host waits for.
         var rooms = RoomConfiguration()
         rooms.chatBudgetBytesPerSecond = 1 << 40
         // A generous close timeout: the lurker reads megabytes through a 4 KiB window before the close frame.
-        try await withServer(rooms: rooms, limits: limits, configure: { $0.maxOutboundBytes = 64 * 1024; $0.closeTimeoutSeconds = 60 }) { server in
+        try await withServer(rooms: rooms, limits: .messages(perSecond: 1_000_000, burst: 1_000_000),
+                             configure: { $0.maxOutboundBytes = 64 * 1024; $0.closeTimeoutSeconds = 60 }) { server in
             let host = try GameClient.create(port: server.port, game: "snowman", name: "Host")
             // A spectator with a tiny receive window that never reads.
             let lurker = try TestClient(port: server.port, receiveBuffer: 4096)

@@ -88,7 +88,7 @@ import Testing
         var limits = GameLimits()
         limits.lobbyRequestsPerSecond = 0.5
         limits.lobbyRequestBurst = 3
-        try await withServer(limits: limits, options: { $0.trustedProxies = ["127.0.0.1"] }) { server in
+        try await withServer(limits: limits, behindProxy: true) { server in
             var statuses: [Int] = []
             var refusal = ""
             for _ in 0..<4 {

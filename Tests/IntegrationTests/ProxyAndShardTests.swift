@@ -27,7 +27,7 @@ import WebSocket
     }
 
     @Test func connectionsPerAddressCountTheForwardedClient() async throws {
-        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"]; $0.maxConnectionsPerIP = 2 }) { server in
+        try await withServer(behindProxy: true, options: { $0.maxConnectionsPerIP = 2 }) { server in
             var open: [TestClient] = []
             for _ in 0..<2 {
                 let (client, head) = try upgrade(server.port, headers: ["X-Forwarded-For": "198.51.100.7"])
@@ -55,8 +55,7 @@ import WebSocket
     /// Before: `/metrics` answered every address. Other addresses are simulated through a trusted proxy.
     @Test func metricsAreForLoopbackAllowedNetworksAndTheToken() async throws {
         let token = "scrape-token-0123456789"
-        try await withServer(options: {
-            $0.trustedProxies = ["127.0.0.1"]
+        try await withServer(behindProxy: true, options: {
             $0.metricsAllow = ["192.0.2.0/24"]
             $0.metricsToken = token
         }) { server in
@@ -76,7 +75,7 @@ import WebSocket
     /// Before: a forwarded `127.evil` passed for loopback by its prefix, which no per-address limit applies to
     /// and which may read `/metrics`. Now it is no address, and the request is refused.
     @Test func aForwardedHopThatIsNoAddressIsRefused() async throws {
-        try await withServer(options: { $0.trustedProxies = ["127.0.0.1"]; $0.maxConnectionsPerIP = 1 }) { server in
+        try await withServer(behindProxy: true, options: { $0.maxConnectionsPerIP = 1 }) { server in
             #expect(try metricsStatus(server.port, headers: ["X-Forwarded-For": "127.evil"]) == 400)
             let (_, head) = try upgrade(server.port, headers: ["X-Forwarded-For": "127.evil"])
             #expect(head.hasPrefix("HTTP/1.1 400"))

@@ -7,10 +7,6 @@ import Testing
 /// Issue 42's attacks on rooms, each over real sockets: clients at other addresses come through a trusted proxy
 /// (127.0.0.1, the tests themselves) that names them in `X-Forwarded-For`.
 @Suite struct RoomAbuseTests {
-    private static func trustingLoopback(_ options: inout ServerOptions) {
-        options.trustedProxies = ["127.0.0.1"]
-    }
-
     /// Creates a room from `address` and returns the client with the reply (`welcome` or `error`).
     private static func create(_ port: Int, from address: String, name: String = "Ana",
                                isPublic: Bool = true) throws -> (GameClient, JSONValue) {
@@ -29,7 +25,7 @@ import Testing
     @Test func oneAddressCannotFillTheServerWithRooms() async throws {
         var rooms = RoomConfiguration()
         rooms.maxRoomsPerAddress = 2
-        try await withServer(rooms: rooms, options: Self.trustingLoopback) { server in
+        try await withServer(rooms: rooms, behindProxy: true) { server in
             // Each room from a connection of its own: reconnecting gives an address no new allowance.
             var held: [GameClient] = []
             for _ in 0..<2 {
@@ -48,7 +44,7 @@ import Testing
     @Test func roomCreationIsRateLimitedPerAddressNotPerConnection() async throws {
         var limits = GameLimits()
         limits.roomCreationsPerAddressPerMinute = 2
-        try await withServer(limits: limits, options: Self.trustingLoopback) { server in
+        try await withServer(limits: limits, behindProxy: true) { server in
             for _ in 0..<2 {
                 let (client, reply) = try Self.create(server.port, from: "203.0.113.20")
                 #expect(reply["type"]?.stringValue == "welcome")
@@ -91,7 +87,7 @@ import Testing
     @Test func addressesInOneIPv6NetworkShareTheirLimits() async throws {
         var limits = GameLimits()
         limits.failedJoinBurst = 2
-        try await withServer(limits: limits, options: Self.trustingLoopback) { server in
+        try await withServer(limits: limits, behindProxy: true) { server in
             func wrongCode(from address: String) throws -> String? {
                 let client = try GameClient(port: server.port, forwardedFor: address)
                 return try Self.ask(client, ["type": "peek", "code": "ZZZZ"])["code"]?.stringValue
@@ -108,7 +104,7 @@ import Testing
     }
 
     @Test func wrongAdminTokensFromOneIPv6NetworkShareOneLockout() async throws {
-        try await withServer(options: Self.trustingLoopback) { server in
+        try await withServer(behindProxy: true) { server in
             func status(from address: String, token: String) throws -> Int {
                 let client = try TestClient(port: server.port)
                 try client.send("GET /admin/api/rooms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
@@ -128,10 +124,7 @@ import Testing
     }
 
     @Test func connectionsPerAddressCountAnIPv6Network() async throws {
-        try await withServer(options: {
-            $0.trustedProxies = ["127.0.0.1"]
-            $0.maxConnectionsPerIP = 1
-        }) { server in
+        try await withServer(behindProxy: true, options: { $0.maxConnectionsPerIP = 1 }) { server in
             let first = try GameClient(port: server.port, forwardedFor: "2001:db8:7:7::1")
             let second = try GameClient(port: server.port, forwardedFor: "2001:db8:7:7::2")
             // The second is closed at once with 1008 (too many connections from its network).
@@ -149,10 +142,7 @@ import Testing
     @Test func anIPv6PrefixOf128CountsEveryAddress() async throws {
         var limits = GameLimits()
         limits.failedJoinBurst = 1
-        try await withServer(limits: limits, options: {
-            $0.trustedProxies = ["127.0.0.1"]
-            $0.ipv6Prefix = 128
-        }) { server in
+        try await withServer(limits: limits, behindProxy: true, options: { $0.ipv6Prefix = 128 }) { server in
             for address in ["2001:db8:1:2::a", "2001:db8:1:2::b"] {
                 let client = try GameClient(port: server.port, forwardedFor: address)
                 let answer = try Self.ask(client, ["type": "peek", "code": "ZZZZ"])
@@ -234,7 +224,7 @@ import Testing
     @Test func oneAddressHasAtMostItsShareOfARoom() async throws {
         var rooms = RoomConfiguration()
         rooms.maxMembersPerAddress = 2
-        try await withServer(rooms: rooms, options: Self.trustingLoopback) { server in
+        try await withServer(rooms: rooms, behindProxy: true) { server in
             let (host, _) = try Self.create(server.port, from: "203.0.113.30")
             let code = JSONValue(host.code!)
             var replies: [String?] = []
@@ -254,7 +244,7 @@ import Testing
     }
 
     @Test func aRemovedPlayerCannotRejoinWithoutOrWithANewClientID() async throws {
-        try await withServer(options: Self.trustingLoopback) { server in
+        try await withServer(behindProxy: true) { server in
             let (host, _) = try Self.create(server.port, from: "203.0.113.40")
             let code = JSONValue(host.code!)
             let troll = try GameClient(port: server.port, forwardedFor: "203.0.113.41")

@@ -6,6 +6,9 @@ import Transport
 
 /// Starts the real server on an ephemeral loopback port for one test and stops it afterwards.
 ///
+/// `behindProxy`: the tests themselves (127.0.0.1) are a trusted proxy, so a client may stand for another address
+/// by naming it in `X-Forwarded-For`.
+///
 /// The test body runs on its own thread: it blocks on sockets, and must not hold one of the few threads of Swift's
 /// cooperative pool that the server's room actors need to answer it.
 func withServer(
@@ -14,6 +17,7 @@ func withServer(
     rooms: RoomConfiguration = RoomConfiguration(),
     limits: GameLimits = GameLimits(),
     clock: @escaping @Sendable () -> Double = RoomRegistry.wallClock,
+    behindProxy: Bool = false,
     options adjust: (inout ServerOptions) -> Void = { _ in },
     configure: (inout TransportConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (WordRoomsServer) throws -> Void
@@ -23,6 +27,7 @@ func withServer(
     options.maxMessageBytes = maxMessageBytes
     // Many tests talk to `/echo`, off by default (`--bench-echo`); a test of its default turns it off again.
     options.benchEcho = true
+    if behindProxy { options.trustedProxies = ["127.0.0.1"] }
     adjust(&options)
     // Test clients answer pings only when the test reads them. On a starved machine (a full parallel run next to
     // other builds) a test can go unread past ping + pong timeout (50 s) and be dropped by design, so the servers
@@ -106,4 +111,16 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 /// Hands a non-Sendable test object to another test thread that uses it in turn with this one.
 struct Unchecked<T>: @unchecked Sendable {
     let value: T
+}
+
+extension GameLimits {
+    /// The defaults but for the messages a connection may send: `perSecond` with bursts of `burst`, and
+    /// `strikesBeforeClose` refusals before it is closed (the default when nil).
+    static func messages(perSecond: Double, burst: Double, strikesBeforeClose: Int? = nil) -> GameLimits {
+        var limits = GameLimits()
+        limits.messagesPerSecond = perSecond
+        limits.messageBurst = burst
+        if let strikesBeforeClose { limits.strikesBeforeClose = strikesBeforeClose }
+        return limits
+    }
 }

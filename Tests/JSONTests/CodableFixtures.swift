@@ -182,3 +182,13 @@ extension BoardView {
         title: "Room \"A\"", round: 3, ratio: 0.5, open: true, host: nil, letters: ["a", "é"], scores: [1, -2],
         players: (0..<8).map { PlayerView(name: "p\($0)", points: $0 * 10) })
 }
+
+/// A value that fails both ways with an error of its own, neither an `EncodingError` nor a `DecodingError`: the
+/// coders must wrap it, keeping it as the context's underlying error.
+struct Refusing: Codable {
+    struct Refusal: Error {}
+
+    init() {}
+    init(from decoder: any Decoder) throws { throw Refusal() }
+    func encode(to encoder: any Encoder) throws { throw Refusal() }
+}

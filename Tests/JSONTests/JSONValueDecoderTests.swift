@@ -254,15 +254,11 @@ import Testing
     }
 
     @Test func wrapsOtherErrorsAsDataCorrupted() throws {
-        struct Refusal: Error {}
-        struct Refusing: Decodable {
-            init(from decoder: any Decoder) throws { throw Refusal() }
-        }
         guard case .dataCorrupted(let context)? = try error(Refusing.self, "1") else {
             Issue.record("no error")
             return
         }
-        #expect(context.underlyingError is Refusal)
+        #expect(context.underlyingError is Refusing.Refusal)
     }
 
     @Test func decodesAnotherValueFromInsideInitFrom() throws {

@@ -5,6 +5,23 @@ import Testing
     let encoder = JSONValueEncoder()
     let decoder = JSONValueDecoder()
 
+    /// The context of the `invalidValue` error that encoding `value` throws; records an issue if it encodes or
+    /// fails otherwise.
+    func invalidValueContext(encoding value: some Encodable,
+                             sourceLocation: SourceLocation = #_sourceLocation) -> EncodingError.Context? {
+        do {
+            _ = try encoder.encode(value)
+            Issue.record("\(value) encoded", sourceLocation: sourceLocation)
+        } catch {
+            guard case .invalidValue(_, let context) = error else {
+                Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+                return nil
+            }
+            return context
+        }
+        return nil
+    }
+
     /// The text `JSONWriter` makes of the encoded value.
     func text<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         String(decoding: JSONWriter().serialize(try encoder.encode(value)), as: UTF8.self)
@@ -56,14 +73,7 @@ import Testing
     @Test func refusesNonFiniteDoublesWithTheirPath() throws {
         var view = BoardView.sample
         view.ratio = .nan
-        do {
-            _ = try encoder.encode(view)
-            Issue.record("NaN encoded")
-        } catch {
-            guard case .invalidValue(_, let context) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
+        if let context = invalidValueContext(encoding: view) {
             #expect(pathText(context.codingPath) == "ratio")
         }
         #expect(throws: EncodingError.self) { try encoder.encode([1.0, .infinity]) }
@@ -138,19 +148,8 @@ import Testing
     }
 
     @Test func wrapsOtherErrorsAsInvalidValue() throws {
-        struct Refusal: Error {}
-        struct Refusing: Encodable {
-            func encode(to encoder: any Encoder) throws { throw Refusal() }
-        }
-        do {
-            _ = try encoder.encode([Refusing()])
-            Issue.record("encoded")
-        } catch {
-            guard case .invalidValue(_, let context) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(context.underlyingError is Refusal)
+        if let context = invalidValueContext(encoding: [Refusing()]) {
+            #expect(context.underlyingError is Refusing.Refusal)
         }
     }
 

@@ -53,6 +53,18 @@ import Runtime
         } == "--rooms needs a value", "the next flag is not taken as the value")
     }
 
+    @Test func aParsersRefusalIsNamedByItsFlagWithoutTheValue() throws {
+        struct Refusal: Error, CustomStringConvertible {
+            var description: String { "too short" }
+        }
+        #expect(try mistake(["--token=hunter2"]) { scanner throws(ArgumentScanner.UsageError) in
+            _ = try scanner.value(parsedBy: { (_: String) throws -> Int in throw Refusal() })
+        } == "--token: too short")
+        var scanner = ArgumentScanner(["--port", "80"])
+        _ = try scanner.next()
+        #expect(try scanner.value(parsedBy: { Int($0) ?? 0 }) == 80)
+    }
+
     @Test func aSingleDashValueIsAValue() throws {
         // A negative number after its flag must reach the range check, not read as a missing value.
         #expect(try mistake(["--spectators", "-1"]) { scanner throws(ArgumentScanner.UsageError) in

@@ -19,6 +19,8 @@ final class Member: ClientLink, @unchecked Sendable {
 
     private let lock = Mutex<[ServerMessage]>([])
     var state: JSONValue = .null
+    /// The member's own private view (games with one, such as Sleuth), rebuilt from `private` messages.
+    var privateView: JSONValue = .null
     var seq = 0
     var you: String?
     let name: String
@@ -46,9 +48,15 @@ final class Member: ClientLink, @unchecked Sendable {
                 you = message["you"]?.stringValue
                 seq = message["seq"]!.intValue!
                 if let full = message["state"] { state = full }
+                takePrivate(message)
             case "snapshot":
                 seq = message["seq"]!.intValue!
                 state = message["state"]!
+                takePrivate(message)
+            case "private":
+                guard let patch = try? JSONPatch(json: message["ops"]!), (try? patch.apply(to: &privateView)) != nil else {
+                    preconditionFailure("private operations do not apply")
+                }
             case "patch":
                 let next = message["seq"]!.intValue!
                 precondition(next == seq + 1, "patch out of sequence")
@@ -56,12 +64,17 @@ final class Member: ClientLink, @unchecked Sendable {
                     preconditionFailure("patch does not apply")
                 }
                 seq = next
-            case "error", "left", "lobby":
+            case "error", "left", "lobby", "reaction":
                 break
             default:
                 preconditionFailure("unknown message type")
             }
         }
+    }
+
+    /// A welcome's or snapshot's `private` (the member's whole private view), which only players get.
+    private func takePrivate(_ message: JSONValue) {
+        privateView = message["private"] ?? .null
     }
 }
 
@@ -112,6 +125,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for member in table.members {
             if let you = member.you, present.contains(you) {
                 precondition(member.seq == seq && member.state == state, "a member's rebuilt state differs from the room's")
+                // Whoever watches now holds no private view (a player moved to the spectators is sent `null`).
+                let role = state["members"]?.arrayValue?.first { $0["id"]?.stringValue == you }?["role"]?.stringValue
+                precondition(role != "spectator" || member.privateView == .null, "a spectator holds a private view")
             } else {
                 // Kicked or left: come back as a new member, so the table keeps three.
                 member.you = nil
